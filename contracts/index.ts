@@ -1,0 +1,10 @@
+export * from './errors.js';
+export * from './events.js';
+export * from './envelope.js';
+export * from './handoff.js';
+export * from './ledger.js';
+export * from './method.js';
+export * from './method-table.js';
+export * from './protocol.js';
+export * from './records.js';
+export { eventNotificationSchema } from './methods/plane.js';

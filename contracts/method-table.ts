@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { MethodSpec } from './method.js';
+import { controlGet, controlSet } from './methods/control.js';
+import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
+import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
+import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
+import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
+
+/**
+ * The one method table: the WebSocket endpoint dispatches from it, the CLI's `fleet call` and the
+ * MCP tools are generated from it. Add a method here and every transport has it.
+ */
+export const methods = {
+  fleet_agent_join: agentJoin,
+  fleet_agent_heartbeat: agentHeartbeat,
+  fleet_agent_leave: agentLeave,
+  fleet_roster: roster,
+  fleet_claim_path: claimPath,
+  fleet_claim_renew: claimRenew,
+  fleet_release_path: releasePath,
+  fleet_check_path: checkPath,
+  fleet_claim_transfer: claimTransfer,
+  fleet_claim_force_release: claimForceRelease,
+  fleet_claims: claimsList,
+  fleet_rte_lease: rteLease,
+  fleet_agent_memo_write: memoWrite,
+  fleet_memo_read: memoRead,
+  fleet_control_get: controlGet,
+  fleet_control_set: controlSet,
+  fleet_plane_hello: planeHello,
+  fleet_status: planeStatus,
+  fleet_events_subscribe: eventsSubscribe,
+  fleet_plane_shutdown: planeShutdown,
+} as const;
+
+export type MethodTable = typeof methods;
+export type MethodName = keyof MethodTable;
+export type Params<N extends MethodName> = z.input<MethodTable[N]['params']>;
+export type ParsedParams<N extends MethodName> = z.infer<MethodTable[N]['params']>;
+export type Result<N extends MethodName> = z.infer<MethodTable[N]['result']>;
+/** A result as the domain produces it; the dispatcher adds `control`. */
+export type ResultBody<N extends MethodName> = Omit<Result<N>, 'control'>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+export const methodList: readonly MethodSpec<z.ZodType, z.ZodType>[] = Object.values(methods);

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { fleetEventSchema } from '../events.js';
+import { defineMethod, withControl } from '../method.js';
+import { agentSchema, claimSchema, controlSchema } from '../records.js';
+
+export const planeHello = defineMethod({
+  name: 'fleet_plane_hello',
+  summary: 'Exchange protocol versions; clients call it first and refuse a mismatch.',
+  params: z.strictObject({ protocolVersion: z.number().int(), client: z.string().max(100).optional() }),
+  result: withControl({ protocolVersion: z.number().int(), planeVersion: z.string(), pid: z.number().int() }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});
+
+export const planeStatus = defineMethod({
+  name: 'fleet_status',
+  summary: 'One view of the plane: the control switch, the roster and the live claims.',
+  params: z.strictObject({ includeGone: z.boolean().optional() }),
+  result: withControl({
+    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), startedAt: z.iso.datetime(), seq: z.number().int() }),
+    controlDetail: controlSchema,
+    agents: z.array(agentSchema),
+    claims: z.array(claimSchema),
+  }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});
+
+export const eventsSubscribe = defineMethod({
+  name: 'fleet_events_subscribe',
+  summary: 'Receive every new event on this connection as `fleet_event` notifications; with fromSeq, first replay the events after it.',
+  params: z.strictObject({ fromSeq: z.number().int().min(0).optional() }),
+  result: withControl({ seq: z.number().int() }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});
+
+/** Shape of the `fleet_event` notification pushed to subscribers. */
+export const eventNotificationSchema = z.object({ event: fleetEventSchema });
+
+export const planeShutdown = defineMethod({
+  name: 'fleet_plane_shutdown',
+  summary: 'End the plane process (not the fleet switch): state is flushed and a snapshot written first.',
+  params: z.strictObject({}),
+  result: withControl({ shuttingDown: z.boolean() }),
+  access: 'operator',
+  mutates: false,
+  mcpTool: false,
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { defineMethod, withControl } from '../method.js';
+import { agentSchema, callsignSchema, reportedStatusSchema, roleSchema, tierSchema } from '../records.js';
+import { noParams } from './common.js';
+
+export const agentJoin = defineMethod({
+  name: 'fleet_agent_join',
+  summary:
+    'Join the fleet roster under a callsign before doing anything else. Returns your agentId and a sessionToken: keep the token, and pass it when joining again (after a restart or from a new process) to continue as the same agent with the same claims. A callsign held by a live agent is refused to anyone without its token.',
+  params: z.strictObject({
+    callsign: callsignSchema,
+    runtime: z.string().min(1).max(64).describe('What runs the agent: claude-code, codex, copilot, antigravity, script…'),
+    role: roleSchema.optional().describe('worker (default), builder, verifier or rte; operator only for a person'),
+    worktree: z.string().min(1).optional().describe('Absolute path of the worktree the agent works in'),
+    pid: z.number().int().positive().optional().describe('Process id the stop backstop may signal if the agent ignores a stop'),
+    tier: tierSchema.optional(),
+    sessionToken: z.string().min(1).optional(),
+  }),
+  result: withControl({ agentId: z.string(), callsign: callsignSchema, sessionToken: z.string(), rejoined: z.boolean() }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const agentHeartbeat = defineMethod({
+  name: 'fleet_agent_heartbeat',
+  summary:
+    'Tell the fleet you are alive and what you are doing (status, a short progress note, the current task). Any call counts as a heartbeat; call this at least every minute when otherwise silent, or your claims lapse after two agent TTLs.',
+  params: z.strictObject({
+    status: reportedStatusSchema.optional(),
+    note: z.string().max(500).optional(),
+    task: z.string().max(200).optional(),
+  }),
+  result: withControl({ agent: agentSchema }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const agentLeave = defineMethod({
+  name: 'fleet_agent_leave',
+  summary: 'Leave the roster when you are done: your claims and leases are released and your callsign becomes free.',
+  params: noParams,
+  result: withControl({ left: z.boolean(), released: z.array(z.string()) }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const roster = defineMethod({
+  name: 'fleet_roster',
+  summary: 'List the agents on the roster with their role, status (active, idle, blocked, unknown…), last heartbeat, task and claim count.',
+  params: z.strictObject({ includeGone: z.boolean().optional().describe('Also list agents that left or expired') }),
+  result: withControl({ agents: z.array(agentSchema) }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: true,
+});

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { defineMethod, withControl } from '../method.js';
+import { callsignSchema, claimModeSchema, claimSchema } from '../records.js';
+import { isoTime, rootParam } from './common.js';
+
+const patternsParam = z
+  .array(z.string().min(1).max(1024))
+  .min(1)
+  .max(64)
+  .describe('Glob patterns relative to the repository root (or absolute inside it): *, ?, [..], {a,b}, **. A trailing / or an existing directory claims its whole subtree.');
+
+const grantedClaimSchema = z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime });
+
+const conflictSchema = z.object({
+  pattern: z.string(),
+  holder: callsignSchema,
+  heldPattern: z.string(),
+  mode: claimModeSchema,
+  expiresAt: isoTime,
+});
+
+export const claimPath = defineMethod({
+  name: 'fleet_claim_path',
+  summary:
+    'Claim territory before writing files: all patterns are granted together or none is. Exclusive (default) keeps others out; shared coexists with other shared claims. On a conflict you get granted:false with refusedBy "conflict" and each holder, pattern and expiry: work elsewhere, wait (waitSeconds queues you first come first served), or ask the holder for a handoff. In pause or stop you get granted:false with refusedBy "control": stop starting new work. Each claim carries a fence (fencing token); present it to prove your claim is still current.',
+  params: z.strictObject({
+    patterns: patternsParam,
+    mode: claimModeSchema.optional(),
+    ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('Without it the claim lives as long as you heartbeat; with it, renew with fleet_claim_renew'),
+    waitSeconds: z.number().min(0).max(3600).optional(),
+    reason: z.string().max(500).optional(),
+    requestId: z.string().min(1).max(128).optional().describe('Retrying with the same requestId returns the same grant'),
+    root: rootParam,
+  }),
+  result: withControl({
+    granted: z.boolean(),
+    refusedBy: z.enum(['conflict', 'control']).optional(),
+    claims: z.array(grantedClaimSchema),
+    conflicts: z.array(conflictSchema),
+  }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const claimRenew = defineMethod({
+  name: 'fleet_claim_renew',
+  summary: 'Extend claims made with a ttlSeconds (all of yours, or the given ids). Presenting a stale fence is refused and changes nothing.',
+  params: z.strictObject({
+    claimIds: z.array(z.string()).optional(),
+    ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+    fence: z.number().int().positive().optional(),
+  }),
+  result: withControl({ renewed: z.array(z.object({ id: z.string(), expiresAt: isoTime })) }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const releasePath = defineMethod({
+  name: 'fleet_release_path',
+  summary: 'Release your claims, by id or by the pattern you claimed, as soon as you are done with the files. Releasing works in every control state.',
+  params: z.strictObject({
+    claimIds: z.array(z.string()).optional(),
+    patterns: z.array(z.string().min(1)).optional(),
+    fence: z.number().int().positive().optional(),
+    root: rootParam,
+  }),
+  result: withControl({ released: z.array(z.string()) }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const checkPath = defineMethod({
+  name: 'fleet_check_path',
+  summary:
+    'Ask whether you may write these paths now, and who holds them. An agent may write a path it holds a live claim on (exclusive, or shared with nobody holding it exclusively); a person may write anything no agent holds exclusively. Pass fence to also verify your claim is still the current one.',
+  params: z.strictObject({ paths: z.array(z.string().min(1)).min(1).max(1000), root: rootParam, fence: z.number().int().positive().optional() }),
+  result: withControl({
+    allowed: z.boolean(),
+    results: z.array(
+      z.object({
+        path: z.string(),
+        allowed: z.boolean(),
+        holders: z.array(z.object({ callsign: callsignSchema, mode: claimModeSchema, pattern: z.string(), expiresAt: isoTime })),
+      }),
+    ),
+  }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: true,
+});
+
+export const claimTransfer = defineMethod({
+  name: 'fleet_claim_transfer',
+  summary: 'Atomically move claims to another agent (used by handoffs): the old claims end with reason "transferred" and the recipient gets new ones with new fences, with no gap in between.',
+  params: z.strictObject({ claimIds: z.array(z.string()).min(1), to: callsignSchema }),
+  result: withControl({ claims: z.array(grantedClaimSchema) }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: false,
+});
+
+export const claimForceRelease = defineMethod({
+  name: 'fleet_claim_force_release',
+  summary: "Release another agent's claims (operator or RTE), with a reason that is recorded.",
+  params: z.strictObject({ claimIds: z.array(z.string()).min(1), reason: z.string().min(1).max(500) }),
+  result: withControl({ released: z.array(z.string()) }),
+  access: 'rte_or_operator',
+  mutates: true,
+  mcpTool: false,
+});
+
+export const claimsList = defineMethod({
+  name: 'fleet_claims',
+  summary: 'List live claims, optionally only one repository\'s or one agent\'s.',
+  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional() }),
+  result: withControl({ claims: z.array(claimSchema) }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+export const callsignSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'a callsign is 1-32 letters, digits, "-" or "_", starting with a letter (e.g. ATLAS)');
+
+export const roleSchema = z.enum(['worker', 'builder', 'verifier', 'rte', 'operator']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const tierSchema = z.enum(['local', 'edge']);
+export type Tier = z.infer<typeof tierSchema>;
+
+/** Self-reported statuses; `unknown`, `left` and `expired` are decided by the plane. */
+export const reportedStatusSchema = z.enum(['active', 'idle', 'blocked']);
+export const agentStatusSchema = z.enum(['active', 'idle', 'blocked', 'unknown', 'left', 'expired']);
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
+export const controlStateSchema = z.enum(['run', 'pause', 'drain', 'stop']);
+export type ControlState = z.infer<typeof controlStateSchema>;
+
+export const claimModeSchema = z.enum(['exclusive', 'shared']);
+export type ClaimMode = z.infer<typeof claimModeSchema>;
+
+const isoTime = z.iso.datetime();
+
+export const agentSchema = z.object({
+  agentId: z.string(),
+  callsign: callsignSchema,
+  runtime: z.string(),
+  role: roleSchema,
+  tier: tierSchema,
+  status: agentStatusSchema,
+  worktree: z.string().optional(),
+  pid: z.number().int().optional(),
+  note: z.string().optional(),
+  task: z.string().optional(),
+  joinedAt: isoTime,
+  lastSeenAt: isoTime,
+  claimCount: z.number().int(),
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+export const claimSchema = z.object({
+  id: z.string(),
+  /** The repository's git common dir: all worktrees of one repository share territory. */
+  scope: z.string(),
+  pattern: z.string(),
+  mode: claimModeSchema,
+  holder: callsignSchema,
+  agentId: z.string(),
+  fence: z.number().int().positive(),
+  grantedAt: isoTime,
+  /** When the claim lapses unless renewed (TTL claims) or unless its agent heartbeats (agent-bound claims). */
+  expiresAt: isoTime,
+  ttlSeconds: z.number().positive().optional(),
+  reason: z.string().optional(),
+});
+export type Claim = z.infer<typeof claimSchema>;
+
+export const leaseSchema = z.object({
+  name: z.string(),
+  holder: callsignSchema.nullable(),
+  expiresAt: isoTime.nullable(),
+  fence: z.number().int(),
+});
+export type Lease = z.infer<typeof leaseSchema>;
+
+export const memoSchema = z.object({
+  key: z.string(),
+  value: z.unknown(),
+  version: z.number().int().positive(),
+  updatedBy: z.string(),
+  updatedAt: isoTime,
+});
+export type Memo = z.infer<typeof memoSchema>;
+
+export const controlSchema = z.object({
+  state: controlStateSchema,
+  reason: z.string().optional(),
+  setBy: z.string(),
+  setAt: isoTime,
+});
+export type Control = z.infer<typeof controlSchema>;
+
+/** The short form every agent-facing reply carries. */
+export const controlBriefSchema = z.object({ state: controlStateSchema, reason: z.string().optional() });
+export type ControlBrief = z.infer<typeof controlBriefSchema>;

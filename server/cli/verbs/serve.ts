@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig } from '../../plane/config.js';
+import { PlaneAlreadyRunningError } from '../../plane/instance-lock.js';
+import { startPlane } from '../../plane/plane.js';
+import { StoreCorruptError } from '../../store/store.js';
+import { parseVerbArgs } from '../args.js';
+import { EXIT, UsageError } from '../cli-error.js';
+
+const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X]';
+
+/** Flags of `fleet serve` and the environment variables they override. */
+const flagToEnv = {
+  port: 'FLEET_PORT',
+  'agent-ttl': 'FLEET_AGENT_TTL',
+  'digest-interval': 'FLEET_DIGEST_INTERVAL',
+  'stop-grace': 'FLEET_STOP_GRACE',
+  'time-scale': 'FLEET_TIME_SCALE',
+} as const;
+
+export async function serve(argv: string[]): Promise<number> {
+  const { values, home } = parseVerbArgs(
+    argv,
+    { port: { type: 'string' }, 'agent-ttl': { type: 'string' }, 'digest-interval': { type: 'string' }, 'stop-grace': { type: 'string' }, 'time-scale': { type: 'string' } },
+    USAGE,
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: home };
+  for (const [flag, name] of Object.entries(flagToEnv)) {
+    const value = values[flag as keyof typeof flagToEnv];
+    if (value !== undefined) env[name] = value;
+  }
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  const log = (message: string) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`);
+  let plane;
+  try {
+    plane = await startPlane(config, log);
+  } catch (error) {
+    if (error instanceof PlaneAlreadyRunningError) {
+      log(error.message);
+      return EXIT.refused;
+    }
+    if (error instanceof StoreCorruptError) {
+      log(`refusing to start: ${error.message}`);
+      return EXIT.internal;
+    }
+    throw error;
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void plane.shutdown());
+  await plane.closed;
+  return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+}

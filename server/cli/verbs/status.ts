@@ -1,0 +1,68 @@
+import type { Result } from '../../../contracts/index.js';
+import type { PlaneClient } from '../../client/plane-client.js';
+import { parseVerbArgs } from '../args.js';
+import { connectAsOperator, using } from '../connection.js';
+import { emit, relativeTime, table } from '../output.js';
+
+type Status = Result<'fleet_status'>;
+
+export async function statusVerb(argv: string[]): Promise<number> {
+  const { values, home } = parseVerbArgs(argv, { watch: { type: 'boolean' }, all: { type: 'boolean' } }, 'fleet status [--json] [--watch] [--all]');
+  const fetch = (client: PlaneClient) => client.call('fleet_status', { includeGone: values.all ?? false });
+  if (!values.watch) {
+    const status = await using(connectAsOperator(home), fetch);
+    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane }, () => render(status));
+    return 0;
+  }
+  return watch(await connectAsOperator(home), fetch, values.json ?? false);
+}
+
+/** The live view: redraws on every event (and every second, for the countdowns) until Ctrl-C. */
+async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promise<Status>, json: boolean): Promise<number> {
+  let drawing = false;
+  const draw = async () => {
+    if (drawing) return;
+    drawing = true;
+    const status = await fetch(client).finally(() => (drawing = false));
+    process.stdout.write(json ? `${JSON.stringify(status)}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
+  };
+  client.onNotification(() => void draw().catch(() => undefined));
+  await client.call('fleet_events_subscribe', {});
+  await draw();
+  const timer = setInterval(() => void draw().catch(() => undefined), 1000);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    client.onClose(resolve);
+  });
+  clearInterval(timer);
+  client.close();
+  return 0;
+}
+
+export function render(status: Status): string {
+  const control = status.controlDetail;
+  const lines = [
+    `fleet: ${control.state}${control.reason ? ` (${control.reason})` : ''}, set by ${control.setBy} ${relativeTime(control.setAt)}`,
+    `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}, seq ${status.plane.seq}`,
+    '',
+    `agents (${status.agents.length})`,
+  ];
+  if (status.agents.length > 0) {
+    lines.push(
+      table([
+        ['CALLSIGN', 'RUNTIME', 'ROLE', 'STATUS', 'SEEN', 'CLAIMS', 'TASK'],
+        ...status.agents.map((a) => [a.callsign, a.runtime, a.role, a.status, relativeTime(a.lastSeenAt), String(a.claimCount), a.task ?? '']),
+      ]),
+    );
+  }
+  lines.push('', `claims (${status.claims.length})`);
+  if (status.claims.length > 0) {
+    lines.push(
+      table([
+        ['HOLDER', 'PATTERN', 'MODE', 'FENCE', 'EXPIRES', 'REASON'],
+        ...status.claims.map((c) => [c.holder, c.pattern, c.mode, String(c.fence), relativeTime(c.expiresAt), c.reason ?? '']),
+      ]),
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { homePaths } from '../plane/home.js';
+import { isAlive } from '../plane/process-identity.js';
+import { HandshakeRefusedError, PlaneClient } from './plane-client.js';
+
+const discoverySchema = z.object({ port: z.number().int(), pid: z.number().int(), version: z.string() });
+export type Discovery = z.infer<typeof discoverySchema>;
+
+const START_TIMEOUT_MS = 15_000;
+const POLL_MS = 25;
+
+/** The running plane of a home, from plane.json and the token file, if its process is alive. */
+export function readDiscovery(home: string): { discovery: Discovery; token: string } | undefined {
+  const paths = homePaths(home);
+  try {
+    const discovery = discoverySchema.parse(JSON.parse(readFileSync(paths.discovery, 'utf8')));
+    if (!isAlive(discovery.pid)) return undefined;
+    return { discovery, token: readFileSync(paths.token, 'utf8').trim() };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ConnectOptions {
+  home: string;
+  client: string;
+  /** Start a plane when none is running (the default for every client). */
+  autoStart?: boolean;
+  /** Extra environment for a plane this call starts (FLEET_PORT, FLEET_AGENT_TTL…). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Connects to the home's plane, starting one that outlives this process when none runs. */
+export async function connectToPlane(options: ConnectOptions): Promise<PlaneClient> {
+  const existing = await tryConnect(options.home, options.client);
+  if (existing) return existing;
+  if (options.autoStart === false) throw new NoPlaneError(options.home);
+  const child = startDetachedPlane(options.home, options.env);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const client = await tryConnect(options.home, options.client);
+    if (client) return client;
+    // A second starter loses the lock race and exits; the winner's plane.json appears shortly.
+    if (child.exitCode !== null && child.exitCode !== 0 && !readDiscovery(options.home)) break;
+  }
+  throw new Error(`no plane came up on FLEET_HOME ${options.home} within ${START_TIMEOUT_MS / 1000} s: see ${homePaths(options.home).log}`);
+}
+
+async function tryConnect(home: string, client: string): Promise<PlaneClient | undefined> {
+  const found = readDiscovery(home);
+  if (!found) return undefined;
+  try {
+    return await PlaneClient.connect(found.discovery.port, found.token, client);
+  } catch (error) {
+    // A plane that is starting or stopping can refuse for a moment (stale token, closed port).
+    if (error instanceof HandshakeRefusedError || (error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return undefined;
+    throw error;
+  }
+}
+
+function startDetachedPlane(home: string, env: NodeJS.ProcessEnv | undefined) {
+  const paths = homePaths(home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const logFd = openSync(paths.log, 'a', 0o600);
+  const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  const child = spawn(process.execPath, [cli, 'serve', '--home', home], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    env: { ...process.env, ...env, FLEET_HOME: home },
+  });
+  child.unref();
+  return child;
+}
+
+export class NoPlaneError extends Error {
+  constructor(home: string) {
+    super(`no plane is running on FLEET_HOME ${home}: start one with \`fleet serve\``);
+  }
+}

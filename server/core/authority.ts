@@ -1,0 +1,26 @@
+import { FleetError } from '../../contracts/index.js';
+import type { Caller } from './context.js';
+import type { AgentRecord, State } from './state.js';
+
+/** The agent behind a caller that must be a joined agent. */
+export function requireAgent(state: State, caller: Caller): AgentRecord {
+  if (caller.kind !== 'agent') throw new FleetError('NOT_JOINED', 'this call acts as an agent: call fleet_agent_join first (CLI: --as CALLSIGN)');
+  const agent = state.agents.get(caller.agentId);
+  if (!agent || agent.gone) {
+    throw new FleetError('NOT_JOINED', `agent ${agent?.callsign ?? caller.agentId} has ${agent?.gone ?? 'not joined'}: join again (with your sessionToken to keep your identity)`);
+  }
+  return agent;
+}
+
+export function isOperator(state: State, caller: Caller): boolean {
+  return caller.kind === 'operator' || state.agents.get(caller.agentId)?.role === 'operator';
+}
+
+export function isRteOrOperator(state: State, caller: Caller): boolean {
+  return isOperator(state, caller) || (caller.kind === 'agent' && state.agents.get(caller.agentId)?.role === 'rte');
+}
+
+/** The name recorded as `by` on events: a callsign, or the person's name. */
+export function actorName(state: State, caller: Caller): string {
+  return caller.kind === 'operator' ? caller.name : (state.agents.get(caller.agentId)?.callsign ?? caller.agentId);
+}

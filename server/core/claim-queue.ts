@@ -1,0 +1,106 @@
+import type { Ctx } from './context.js';
+import { refusesNewClaims } from './control.js';
+import { overlaps } from './glob/index.js';
+import { findConflicts, grant, type Conflict, type GrantedClaim, type PreparedClaim } from './territory.js';
+import { callsignOf, iso } from './views.js';
+
+export interface ClaimOutcome {
+  granted: boolean;
+  refusedBy?: 'conflict' | 'control';
+  claims: GrantedClaim[];
+  conflicts: Conflict[];
+}
+
+interface Waiter {
+  id: string;
+  request: PreparedClaim;
+  deadline: number;
+  conflicts: Conflict[];
+  resolve(outcome: ClaimOutcome): void;
+}
+
+/**
+ * Claims made with waitSeconds wait here, first come first served, and are granted as soon as
+ * the territory they want is free, so agents never spin. A request queued earlier also blocks
+ * later requests for the same territory, or a stream of small claims could starve it forever.
+ * Waiters live in memory only: a waiting call ends with the plane that holds it.
+ */
+export class ClaimQueue {
+  private readonly waiters = new Map<string, Waiter>();
+
+  get size(): number {
+    return this.waiters.size;
+  }
+
+  enqueue(ctx: Ctx, request: PreparedClaim, waitMs: number, conflicts: Conflict[], resolve: (outcome: ClaimOutcome) => void): void {
+    const id = ctx.ids.id('wt');
+    const deadline = ctx.now + waitMs;
+    this.waiters.set(id, { id, request, deadline, conflicts, resolve });
+    ctx.schedule(deadline, { kind: 'waiter', waiterId: id });
+  }
+
+  /** Conflicts with other agents' requests queued ahead of `beforeId` (all of them if undefined). */
+  conflictsWithQueued(ctx: Ctx, request: PreparedClaim, beforeId?: string): Conflict[] {
+    const conflicts: Conflict[] = [];
+    for (const waiter of this.waiters.values()) {
+      if (waiter.id === beforeId) break;
+      if (waiter.request.agentId === request.agentId || waiter.request.scope !== request.scope) continue;
+      if (waiter.request.mode === 'shared' && request.mode === 'shared') continue;
+      for (const mine of request.patterns) {
+        for (const theirs of waiter.request.patterns) {
+          if (!overlaps(mine, theirs)) continue;
+          conflicts.push({
+            pattern: mine.source,
+            holder: callsignOf(ctx.state, waiter.request.agentId),
+            heldPattern: theirs.source,
+            mode: waiter.request.mode,
+            expiresAt: iso(waiter.deadline),
+          });
+        }
+      }
+    }
+    return conflicts;
+  }
+
+  /** Grants, in arrival order, every waiter whose territory has become free. */
+  retry(ctx: Ctx): void {
+    if (this.waiters.size === 0 || refusesNewClaims(ctx.state.control.state)) return;
+    for (const waiter of [...this.waiters.values()]) {
+      const agent = ctx.state.agents.get(waiter.request.agentId);
+      if (!agent || agent.gone) {
+        this.finish(waiter, { granted: false, refusedBy: 'conflict', claims: [], conflicts: waiter.conflicts });
+        continue;
+      }
+      const conflicts = [...findConflicts(ctx, waiter.request), ...this.conflictsWithQueued(ctx, waiter.request, waiter.id)];
+      if (conflicts.length > 0) {
+        waiter.conflicts = conflicts;
+        continue;
+      }
+      this.finish(waiter, { granted: true, claims: grant(ctx, waiter.request), conflicts: [] });
+    }
+  }
+
+  /** Sweeper step: a waiter whose wait ran out is answered with the conflicts that kept it out. */
+  expire(ctx: Ctx, waiterId: string): void {
+    const waiter = this.waiters.get(waiterId);
+    if (!waiter) return;
+    if (ctx.now < waiter.deadline) {
+      ctx.schedule(waiter.deadline, { kind: 'waiter', waiterId });
+      return;
+    }
+    const refusedBy = refusesNewClaims(ctx.state.control.state) ? 'control' : 'conflict';
+    this.finish(waiter, { granted: false, refusedBy, claims: [], conflicts: waiter.conflicts });
+  }
+
+  /** Ends every wait, e.g. when the plane shuts down. */
+  abandonAll(): void {
+    for (const waiter of [...this.waiters.values()]) {
+      this.finish(waiter, { granted: false, refusedBy: 'conflict', claims: [], conflicts: waiter.conflicts });
+    }
+  }
+
+  private finish(waiter: Waiter, outcome: ClaimOutcome): void {
+    this.waiters.delete(waiter.id);
+    waiter.resolve(outcome);
+  }
+}

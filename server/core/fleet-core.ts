@@ -1,0 +1,115 @@
+import type { FleetEvent, FleetEventInput } from '../../contracts/index.js';
+import { ClaimQueue } from './claim-queue.js';
+import type { Clock, IdSource } from './clock.js';
+import type { Caller, CoreConfig, Ctx, Deadline } from './context.js';
+import { Indexes } from './indexes.js';
+import { sweepLease } from './leases.js';
+import { MinHeap } from './min-heap.js';
+import { applyEvent } from './reducer.js';
+import { sweepAgent, touch } from './roster.js';
+import { fromPersisted, emptyState, type PersistedState, type State } from './state.js';
+import { sweepClaim } from './territory.js';
+
+/**
+ * The pure domain core: state, indexes and deadlines, driven one command at a time. It never
+ * touches a disk or a socket: events go to listeners (the journal), time comes from the clock.
+ */
+export class FleetCore {
+  readonly state: State;
+  readonly indexes: Indexes;
+  readonly queue = new ClaimQueue();
+  private readonly deadlines = new MinHeap<Deadline>();
+  private readonly listeners: ((event: FleetEvent) => void)[] = [];
+  private releasesInCommand = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ids: IdSource,
+    readonly config: CoreConfig,
+    restored?: { snapshot: PersistedState | null; tail: readonly FleetEvent[] },
+  ) {
+    this.state = restored?.snapshot ? fromPersisted(restored.snapshot) : emptyState(clock.now());
+    this.indexes = Indexes.build(this.state);
+    for (const event of restored?.tail ?? []) applyEvent(this.state, this.indexes, event, config);
+    this.scheduleEverything();
+  }
+
+  onEvent(listener: (event: FleetEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Runs one command at the current time: due deadlines are swept first so the command never sees
+   * a lapsed claim, then the command, then any waiting claims that its releases made grantable.
+   */
+  run<T>(caller: Caller | undefined, command: (ctx: Ctx) => T): T {
+    const ctx = this.context();
+    const before = this.releasesInCommand;
+    this.sweepDue(ctx);
+    if (caller) touch(ctx, caller);
+    const result = command(ctx);
+    if (this.releasesInCommand !== before) this.queue.retry(ctx);
+    return result;
+  }
+
+  /** Expires what is due now; the plane calls it on a timer so nothing waits for the next command. */
+  sweep(): void {
+    this.run(undefined, () => undefined);
+  }
+
+  nextDeadline(): number | undefined {
+    return this.deadlines.peekKey();
+  }
+
+  private context(): Ctx {
+    const now = this.clock.now();
+    return {
+      state: this.state,
+      indexes: this.indexes,
+      config: this.config,
+      ids: this.ids,
+      now,
+      emit: (input) => this.emit(input, now),
+      schedule: (at, deadline) => this.deadlines.push(at, deadline),
+    };
+  }
+
+  private emit(input: FleetEventInput, now: number): FleetEvent {
+    const event = { ...input, seq: this.state.seq + 1, at: now } as FleetEvent;
+    applyEvent(this.state, this.indexes, event, this.config);
+    if (event.type === 'claim.released') this.releasesInCommand++;
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  private sweepDue(ctx: Ctx): void {
+    for (let key = this.deadlines.peekKey(); key !== undefined && key <= ctx.now; key = this.deadlines.peekKey()) {
+      const due = this.deadlines.pop()!;
+      switch (due.kind) {
+        case 'agent':
+          sweepAgent(ctx, due.agentId);
+          break;
+        case 'claim':
+          sweepClaim(ctx, due.claimId);
+          break;
+        case 'lease':
+          sweepLease(ctx, due.name);
+          break;
+        case 'waiter':
+          this.queue.expire(ctx, due.waiterId);
+          break;
+      }
+    }
+  }
+
+  /** After a load every live agent, TTL claim and lease gets its deadline back. */
+  private scheduleEverything(): void {
+    for (const agent of this.state.agents.values()) {
+      if (!agent.gone) this.deadlines.push(agent.lastSeen + this.config.agentTtlMs, { kind: 'agent', agentId: agent.agentId });
+    }
+    for (const claim of this.state.claims.values()) {
+      if (claim.expiresAt !== undefined) this.deadlines.push(claim.expiresAt, { kind: 'claim', claimId: claim.id });
+    }
+    for (const lease of this.state.leases.values()) this.deadlines.push(lease.expiresAt, { kind: 'lease', name: lease.name });
+  }
+}

@@ -1,0 +1,42 @@
+import type { ClaimMode } from '../../contracts/index.js';
+import type { Caller, Ctx } from './context.js';
+import { claimExpiresAt } from './liveness.js';
+import { checkedPath } from './patterns.js';
+import { assertFence, ownedClaims } from './territory.js';
+import { callsignOf, iso } from './views.js';
+
+export interface PathVerdict {
+  path: string;
+  allowed: boolean;
+  holders: { callsign: string; mode: ClaimMode; pattern: string; expiresAt: string }[];
+}
+
+/**
+ * The one check every gate calls (editor, hooks, CLI). An agent may write a path it holds a live
+ * claim on, unless another agent holds it exclusively; a person may write anything no agent holds
+ * exclusively. An expired claim is already gone from the index, so it counts for nothing.
+ */
+export function checkPaths(ctx: Ctx, caller: Caller, scope: string, paths: string[], fence?: number): PathVerdict[] {
+  const agentId = caller.kind === 'agent' ? caller.agentId : undefined;
+  if (agentId !== undefined && fence !== undefined) {
+    assertFence(ownedClaims(ctx, agentId), fence);
+  }
+  return paths.map((input) => {
+    const path = checkedPath(input);
+    let mine = false;
+    let othersExclusive = false;
+    const holders: PathVerdict['holders'] = [];
+    for (const claim of ctx.indexes.territory.covering(scope, path)) {
+      if (claim.agentId === agentId) mine = true;
+      else if (claim.mode === 'exclusive') othersExclusive = true;
+      holders.push({
+        callsign: callsignOf(ctx.state, claim.agentId),
+        mode: claim.mode,
+        pattern: claim.pattern,
+        expiresAt: iso(claimExpiresAt(claim, ctx.state, ctx.config)),
+      });
+    }
+    const allowed = agentId === undefined ? !othersExclusive : mine && !othersExclusive;
+    return { path, allowed, holders };
+  });
+}

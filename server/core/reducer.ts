@@ -1,0 +1,152 @@
+import type { FleetEvent } from '../../contracts/index.js';
+import type { Indexes } from './indexes.js';
+import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
+
+export interface ReducerConfig {
+  agentTtlMs: number;
+}
+
+/**
+ * The only code that changes `State`. Handlers decide and emit events; this applies them, both
+ * live and when replaying the log after a restart, so the two can never disagree.
+ */
+export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, config: ReducerConfig): void {
+  state.seq = event.seq;
+  switch (event.type) {
+    case 'plane.started': {
+      // After a restart every live agent and lease gets at least one TTL before it can lapse:
+      // the plane was down, not the agents.
+      const grace = event.at + config.agentTtlMs;
+      for (const agent of state.agents.values()) {
+        if (!agent.gone) {
+          agent.lastSeen = Math.max(agent.lastSeen, event.at);
+          agent.markedUnknown = false;
+        }
+      }
+      for (const claim of state.claims.values()) {
+        if (claim.expiresAt !== undefined) claim.expiresAt = Math.max(claim.expiresAt, grace);
+      }
+      for (const lease of state.leases.values()) lease.expiresAt = Math.max(lease.expiresAt, grace);
+      return;
+    }
+    case 'agent.joined':
+      state.agents.set(event.agentId, {
+        agentId: event.agentId,
+        callsign: event.callsign,
+        runtime: event.runtime,
+        role: event.role,
+        tier: event.tier,
+        worktree: event.worktree,
+        pid: event.pid,
+        pidStart: event.pidStart,
+        tokenHash: event.tokenHash,
+        joinedAt: event.at,
+        lastSeen: event.at,
+        reported: 'active',
+      });
+      indexes.liveCallsigns.set(event.callsign, event.agentId);
+      return;
+    case 'agent.rejoined': {
+      const agent = state.agents.get(event.agentId);
+      if (!agent) return;
+      agent.gone = undefined;
+      agent.markedUnknown = false;
+      agent.lastSeen = event.at;
+      if (event.worktree !== undefined) agent.worktree = event.worktree;
+      if (event.pid !== undefined) {
+        agent.pid = event.pid;
+        agent.pidStart = event.pidStart;
+      }
+      indexes.liveCallsigns.set(agent.callsign, agent.agentId);
+      return;
+    }
+    case 'agent.heartbeat': {
+      const agent = state.agents.get(event.agentId);
+      if (!agent) return;
+      agent.lastSeen = Math.max(agent.lastSeen, event.at);
+      agent.markedUnknown = false;
+      if (event.status !== undefined) agent.reported = event.status;
+      if (event.note !== undefined) agent.note = event.note;
+      if (event.task !== undefined) agent.task = event.task;
+      return;
+    }
+    case 'agent.unknown': {
+      const agent = state.agents.get(event.agentId);
+      if (agent) agent.markedUnknown = true;
+      return;
+    }
+    case 'agent.left':
+    case 'agent.expired': {
+      const agent = state.agents.get(event.agentId);
+      if (!agent) return;
+      agent.gone = event.type === 'agent.left' ? 'left' : 'expired';
+      if (indexes.liveCallsigns.get(agent.callsign) === agent.agentId) indexes.liveCallsigns.delete(agent.callsign);
+      return;
+    }
+    case 'agent.terminated':
+      return;
+    case 'claim.granted': {
+      const claim = {
+        id: event.claimId,
+        agentId: event.agentId,
+        scope: event.scope,
+        pattern: event.pattern,
+        mode: event.mode,
+        fence: event.fence,
+        grantedAt: event.at,
+        ttlMs: event.ttlMs,
+        expiresAt: event.expiresAt,
+        reason: event.reason,
+      };
+      state.claims.set(claim.id, claim);
+      indexes.addClaim(claim);
+      state.claimFences.set(event.scope, Math.max(state.claimFences.get(event.scope) ?? 0, event.fence));
+      if (event.requestId !== undefined) rememberRequest(state, event.agentId, event.requestId, claim, event.at);
+      return;
+    }
+    case 'claim.renewed': {
+      const claim = state.claims.get(event.claimId);
+      if (claim) claim.expiresAt = event.expiresAt;
+      return;
+    }
+    case 'claim.released': {
+      const claim = state.claims.get(event.claimId);
+      if (!claim) return;
+      state.claims.delete(claim.id);
+      indexes.removeClaim(claim);
+      return;
+    }
+    case 'lease.acquired':
+      state.leases.set(event.name, { name: event.name, agentId: event.agentId, fence: event.fence, expiresAt: event.expiresAt });
+      state.leaseFences.set(event.name, Math.max(state.leaseFences.get(event.name) ?? 0, event.fence));
+      return;
+    case 'lease.renewed': {
+      const lease = state.leases.get(event.name);
+      if (lease) lease.expiresAt = event.expiresAt;
+      return;
+    }
+    case 'lease.released':
+      state.leases.delete(event.name);
+      return;
+    case 'memo.written':
+      state.memos.set(event.key, { key: event.key, value: event.value, version: event.version, updatedBy: event.by ?? 'unknown', updatedAt: event.at });
+      return;
+    case 'control.set':
+      state.control = { state: event.state, reason: event.reason, setBy: event.by ?? 'unknown', setAt: event.at };
+      return;
+  }
+}
+
+function rememberRequest(state: State, agentId: string, requestId: string, claim: { id: string; pattern: string; fence: number }, at: number): void {
+  const key = requestKey(agentId, requestId);
+  const existing = state.requests.get(key);
+  if (existing) {
+    existing.claims.push({ id: claim.id, pattern: claim.pattern, fence: claim.fence });
+    return;
+  }
+  state.requests.set(key, { agentId, claims: [{ id: claim.id, pattern: claim.pattern, fence: claim.fence }], at });
+  if (state.requests.size > MAX_REMEMBERED_REQUESTS) {
+    const oldest = state.requests.keys().next().value;
+    if (oldest !== undefined) state.requests.delete(oldest);
+  }
+}

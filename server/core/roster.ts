@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { FleetError, type Role, type Tier } from '../../contracts/index.js';
+import { actorName, requireAgent } from './authority.js';
+import type { Caller, Ctx } from './context.js';
+import { agentExpiresAt } from './liveness.js';
+import type { AgentRecord } from './state.js';
+import { releaseAllOf } from './territory.js';
+import { releaseLeasesOf } from './leases.js';
+
+export interface JoinRequest {
+  callsign: string;
+  runtime: string;
+  role?: Role;
+  worktree?: string;
+  pid?: number;
+  /** Start time of `pid`, read by the plane when it registers the pid. */
+  pidStart?: string;
+  tier?: Tier;
+  sessionToken?: string;
+}
+
+export interface JoinOutcome {
+  agentId: string;
+  callsign: string;
+  sessionToken: string;
+  rejoined: boolean;
+}
+
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export function join(ctx: Ctx, req: JoinRequest): JoinOutcome {
+  const liveId = ctx.indexes.liveCallsigns.get(req.callsign);
+  if (req.sessionToken !== undefined) {
+    const known = findByCallsign(ctx, req.callsign, liveId);
+    if (known) {
+      if (known.tokenHash !== hashToken(req.sessionToken)) {
+        throw new FleetError('SESSION_INVALID', `that sessionToken does not belong to ${req.callsign}: use the token its join returned, or join under another callsign`);
+      }
+      ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart });
+      ctx.schedule(ctx.now + ctx.config.agentTtlMs, { kind: 'agent', agentId: known.agentId });
+      return { agentId: known.agentId, callsign: known.callsign, sessionToken: req.sessionToken, rejoined: true };
+    }
+  } else if (liveId !== undefined) {
+    throw new FleetError('CALLSIGN_TAKEN', `${req.callsign} is live on the roster: re-join with its sessionToken to continue as it, or pick another callsign`, { callsign: req.callsign });
+  }
+  const agentId = ctx.ids.id('ag');
+  const sessionToken = req.sessionToken ?? ctx.ids.token();
+  ctx.emit({
+    type: 'agent.joined',
+    by: req.callsign,
+    agentId,
+    callsign: req.callsign,
+    runtime: req.runtime,
+    role: req.role ?? 'worker',
+    tier: req.tier ?? 'local',
+    worktree: req.worktree,
+    pid: req.pid,
+    pidStart: req.pidStart,
+    tokenHash: hashToken(sessionToken),
+  });
+  ctx.schedule(ctx.now + ctx.config.agentTtlMs, { kind: 'agent', agentId });
+  return { agentId, callsign: req.callsign, sessionToken, rejoined: false };
+}
+
+/** The live holder of a callsign, else the most recent gone one (whose token may revive it). */
+function findByCallsign(ctx: Ctx, callsign: string, liveId: string | undefined): AgentRecord | undefined {
+  if (liveId !== undefined) return ctx.state.agents.get(liveId);
+  let latest: AgentRecord | undefined;
+  for (const agent of ctx.state.agents.values()) {
+    if (agent.callsign === callsign && (!latest || agent.joinedAt >= latest.joinedAt)) latest = agent;
+  }
+  return latest;
+}
+
+export interface HeartbeatRequest {
+  status?: 'active' | 'idle' | 'blocked';
+  note?: string;
+  task?: string;
+}
+
+export function heartbeat(ctx: Ctx, caller: Caller, req: HeartbeatRequest): AgentRecord {
+  const agent = requireAgent(ctx.state, caller);
+  ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId, ...req });
+  return agent;
+}
+
+/**
+ * Any call an agent makes counts as a heartbeat. It is kept in memory, not logged, so that a
+ * check costs no disk write; a restart gives every live agent a fresh TTL anyway. An agent that
+ * had been marked unknown gets a logged heartbeat so the roster's history shows it came back.
+ */
+export function touch(ctx: Ctx, caller: Caller): void {
+  if (caller.kind !== 'agent') return;
+  const agent = ctx.state.agents.get(caller.agentId);
+  if (!agent || agent.gone) return;
+  if (agent.markedUnknown) ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId });
+  agent.lastSeen = Math.max(agent.lastSeen, ctx.now);
+}
+
+export function leave(ctx: Ctx, caller: Caller): string[] {
+  const agent = requireAgent(ctx.state, caller);
+  const released = releaseAllOf(ctx, agent.agentId, 'agent_left', actorName(ctx.state, caller));
+  releaseLeasesOf(ctx, agent.agentId, 'agent_left');
+  ctx.emit({ type: 'agent.left', by: agent.callsign, agentId: agent.agentId });
+  return released;
+}
+
+/** Sweeper step for one agent: mark it unknown after one TTL, expire it after two. */
+export function sweepAgent(ctx: Ctx, agentId: string): void {
+  const agent = ctx.state.agents.get(agentId);
+  if (!agent || agent.gone) return;
+  const expiresAt = agentExpiresAt(agent, ctx.config);
+  if (ctx.now >= expiresAt) {
+    releaseAllOf(ctx, agentId, 'expired', 'plane');
+    releaseLeasesOf(ctx, agentId, 'expired');
+    ctx.emit({ type: 'agent.expired', by: 'plane', agentId });
+    return;
+  }
+  const unknownAt = agent.lastSeen + ctx.config.agentTtlMs;
+  if (ctx.now >= unknownAt) {
+    if (!agent.markedUnknown) ctx.emit({ type: 'agent.unknown', by: 'plane', agentId });
+    ctx.schedule(expiresAt, { kind: 'agent', agentId });
+  } else {
+    ctx.schedule(unknownAt, { kind: 'agent', agentId });
+  }
+}

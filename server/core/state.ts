@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from '../../contracts/index.js';
+
+/**
+ * The persisted state of the plane, in the shape the snapshot stores. Times are epoch
+ * milliseconds. Derived indexes (territory, callsigns) live beside it in `Indexes` and are rebuilt
+ * on load, never persisted.
+ */
+export const agentRecordSchema = z.object({
+  agentId: z.string(),
+  callsign: z.string(),
+  runtime: z.string(),
+  role: roleSchema,
+  tier: tierSchema,
+  worktree: z.string().optional(),
+  pid: z.number().int().optional(),
+  /** Process start time read when the pid was registered, so the stop backstop never hits a reused pid. */
+  pidStart: z.string().optional(),
+  tokenHash: z.string(),
+  joinedAt: z.number(),
+  lastSeen: z.number(),
+  reported: reportedStatusSchema,
+  note: z.string().optional(),
+  task: z.string().optional(),
+  gone: z.enum(['left', 'expired']).optional(),
+  /** Set once the `agent.unknown` event has been recorded for the current silence. */
+  markedUnknown: z.boolean().optional(),
+});
+export type AgentRecord = z.infer<typeof agentRecordSchema>;
+
+export const claimRecordSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  scope: z.string(),
+  pattern: z.string(),
+  mode: claimModeSchema,
+  fence: z.number().int(),
+  grantedAt: z.number(),
+  /** Only for claims made with a TTL; the others live as long as their agent. */
+  ttlMs: z.number().optional(),
+  expiresAt: z.number().optional(),
+  reason: z.string().optional(),
+});
+export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+
+export const leaseRecordSchema = z.object({ name: z.string(), agentId: z.string(), fence: z.number().int(), expiresAt: z.number() });
+export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
+
+export const memoRecordSchema = z.object({
+  key: z.string(),
+  value: z.unknown(),
+  version: z.number().int(),
+  updatedBy: z.string(),
+  updatedAt: z.number(),
+});
+export type MemoRecord = z.infer<typeof memoRecordSchema>;
+
+export const controlRecordSchema = z.object({
+  state: controlStateSchema,
+  reason: z.string().optional(),
+  setBy: z.string(),
+  setAt: z.number(),
+});
+export type ControlRecord = z.infer<typeof controlRecordSchema>;
+
+export const requestRecordSchema = z.object({
+  agentId: z.string(),
+  claims: z.array(z.object({ id: z.string(), pattern: z.string(), fence: z.number().int() })),
+  at: z.number(),
+});
+export type RequestRecord = z.infer<typeof requestRecordSchema>;
+
+export const stateSchema = z.object({
+  seq: z.number().int().min(0),
+  control: controlRecordSchema,
+  agents: z.array(agentRecordSchema),
+  claims: z.array(claimRecordSchema),
+  leases: z.array(leaseRecordSchema),
+  memos: z.array(memoRecordSchema),
+  /** Last fence issued per scope, and per lease name: fences only ever grow. */
+  claimFences: z.record(z.string(), z.number().int()),
+  leaseFences: z.record(z.string(), z.number().int()),
+  /** Recent claim requests by `agentId requestId`, so a retry returns the same grant. */
+  requests: z.record(z.string(), requestRecordSchema),
+});
+export type PersistedState = z.infer<typeof stateSchema>;
+
+/** The live, indexed form the core works on. */
+export interface State {
+  seq: number;
+  control: ControlRecord;
+  agents: Map<string, AgentRecord>;
+  claims: Map<string, ClaimRecord>;
+  leases: Map<string, LeaseRecord>;
+  memos: Map<string, MemoRecord>;
+  claimFences: Map<string, number>;
+  leaseFences: Map<string, number>;
+  requests: Map<string, RequestRecord>;
+}
+
+export function emptyState(now: number): State {
+  return {
+    seq: 0,
+    control: { state: 'run', setBy: 'plane', setAt: now },
+    agents: new Map(),
+    claims: new Map(),
+    leases: new Map(),
+    memos: new Map(),
+    claimFences: new Map(),
+    leaseFences: new Map(),
+    requests: new Map(),
+  };
+}
+
+export function toPersisted(state: State): PersistedState {
+  return {
+    seq: state.seq,
+    control: state.control,
+    agents: [...state.agents.values()],
+    claims: [...state.claims.values()],
+    leases: [...state.leases.values()],
+    memos: [...state.memos.values()],
+    claimFences: Object.fromEntries(state.claimFences),
+    leaseFences: Object.fromEntries(state.leaseFences),
+    requests: Object.fromEntries(state.requests),
+  };
+}
+
+export function fromPersisted(p: PersistedState): State {
+  return {
+    seq: p.seq,
+    control: p.control,
+    agents: new Map(p.agents.map((a) => [a.agentId, a])),
+    claims: new Map(p.claims.map((c) => [c.id, c])),
+    leases: new Map(p.leases.map((l) => [l.name, l])),
+    memos: new Map(p.memos.map((m) => [m.key, m])),
+    claimFences: new Map(Object.entries(p.claimFences)),
+    leaseFences: new Map(Object.entries(p.leaseFences)),
+    requests: new Map(Object.entries(p.requests)),
+  };
+}
+
+export function requestKey(agentId: string, requestId: string): string {
+  return `${agentId} ${requestId}`;
+}
+
+/** Keep idempotency records bounded; the oldest go first (Map keeps insertion order). */
+export const MAX_REMEMBERED_REQUESTS = 20_000;

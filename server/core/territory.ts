@@ -1,0 +1,257 @@
+import { FleetError, type ClaimMode, type ClaimReleaseReason } from '../../contracts/index.js';
+import { actorName, isOperator, requireAgent } from './authority.js';
+import type { Caller, Ctx } from './context.js';
+import type { CompiledPattern } from './glob/index.js';
+import { claimExpiresAt } from './liveness.js';
+import { canonicalPattern, compileClaimPattern } from './patterns.js';
+import { requestKey, type ClaimRecord } from './state.js';
+import { callsignOf, iso } from './views.js';
+
+export interface ClaimRequest {
+  scope: string;
+  patterns: string[];
+  mode?: ClaimMode;
+  ttlSeconds?: number;
+  waitSeconds?: number;
+  reason?: string;
+  requestId?: string;
+}
+
+/** A validated claim request: what is checked for conflicts and, if free, granted. */
+export interface PreparedClaim {
+  agentId: string;
+  scope: string;
+  patterns: CompiledPattern[];
+  mode: ClaimMode;
+  ttlMs?: number;
+  reason?: string;
+  requestId?: string;
+  /** Set when a transfer re-grants another agent's claim. */
+  transferredFrom?: string;
+}
+
+export interface GrantedClaim {
+  id: string;
+  pattern: string;
+  fence: number;
+  expiresAt: string;
+}
+
+export interface Conflict {
+  pattern: string;
+  holder: string;
+  heldPattern: string;
+  mode: ClaimMode;
+  expiresAt: string;
+}
+
+export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim {
+  const seen = new Map<string, CompiledPattern>();
+  for (const input of req.patterns) {
+    const compiled = compileClaimPattern(input);
+    seen.set(compiled.source, compiled);
+  }
+  return {
+    agentId,
+    scope: req.scope,
+    patterns: [...seen.values()],
+    mode: req.mode ?? 'exclusive',
+    ...(req.ttlSeconds !== undefined && { ttlMs: req.ttlSeconds * 1000 }),
+    ...(req.reason !== undefined && { reason: req.reason }),
+    ...(req.requestId !== undefined && { requestId: req.requestId }),
+  };
+}
+
+/** The grant a retried request already received, so retries never grant twice. */
+export function previousGrant(ctx: Ctx, agentId: string, requestId: string | undefined): GrantedClaim[] | undefined {
+  if (requestId === undefined) return undefined;
+  const record = ctx.state.requests.get(requestKey(agentId, requestId));
+  if (!record) return undefined;
+  return record.claims.map((c) => {
+    const live = ctx.state.claims.get(c.id);
+    return { ...c, expiresAt: iso(live ? claimExpiresAt(live, ctx.state, ctx.config) : record.at) };
+  });
+}
+
+const compatible = (a: ClaimMode, b: ClaimMode): boolean => a === 'shared' && b === 'shared';
+
+/** Every live claim of another agent that some requested pattern collides with. */
+export function findConflicts(ctx: Ctx, request: PreparedClaim): Conflict[] {
+  const conflicts: Conflict[] = [];
+  for (const pattern of request.patterns) {
+    for (const held of ctx.indexes.territory.overlapping(request.scope, pattern)) {
+      if (held.agentId === request.agentId || compatible(held.mode, request.mode)) continue;
+      conflicts.push({
+        pattern: pattern.source,
+        holder: callsignOf(ctx.state, held.agentId),
+        heldPattern: held.pattern,
+        mode: held.mode,
+        expiresAt: iso(claimExpiresAt(held, ctx.state, ctx.config)),
+      });
+    }
+  }
+  return conflicts;
+}
+
+/** Grants every pattern of a conflict-free request; an identical claim already held is reused. */
+export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
+  const by = callsignOf(ctx.state, request.agentId);
+  return request.patterns.map((pattern) => {
+    const existing = heldIdentical(ctx, request, pattern.source);
+    if (existing) {
+      if (request.ttlMs !== undefined) renewOne(ctx, existing, request.ttlMs, by);
+      return granted(ctx, existing);
+    }
+    const fence = (ctx.state.claimFences.get(request.scope) ?? 0) + 1;
+    const claimId = ctx.ids.id('cl');
+    const expiresAt = request.ttlMs !== undefined ? ctx.now + request.ttlMs : undefined;
+    ctx.emit({
+      type: 'claim.granted',
+      by,
+      claimId,
+      agentId: request.agentId,
+      scope: request.scope,
+      pattern: pattern.source,
+      mode: request.mode,
+      fence,
+      ttlMs: request.ttlMs,
+      expiresAt,
+      reason: request.reason,
+      requestId: request.requestId,
+      transferredFrom: request.transferredFrom,
+    });
+    if (expiresAt !== undefined) ctx.schedule(expiresAt, { kind: 'claim', claimId });
+    return granted(ctx, ctx.state.claims.get(claimId)!);
+  });
+}
+
+function heldIdentical(ctx: Ctx, request: PreparedClaim, pattern: string): ClaimRecord | undefined {
+  for (const id of ctx.indexes.claimsByAgent.get(request.agentId) ?? []) {
+    const claim = ctx.state.claims.get(id);
+    if (claim && claim.scope === request.scope && claim.pattern === pattern && claim.mode === request.mode) return claim;
+  }
+  return undefined;
+}
+
+function granted(ctx: Ctx, claim: ClaimRecord): GrantedClaim {
+  return { id: claim.id, pattern: claim.pattern, fence: claim.fence, expiresAt: iso(claimExpiresAt(claim, ctx.state, ctx.config)) };
+}
+
+function renewOne(ctx: Ctx, claim: ClaimRecord, ttlMs: number, by: string): void {
+  const expiresAt = ctx.now + ttlMs;
+  ctx.emit({ type: 'claim.renewed', by, claimId: claim.id, expiresAt });
+  ctx.schedule(expiresAt, { kind: 'claim', claimId: claim.id });
+}
+
+/** Refuses an operation that presents a fence no live claim of the agent carries. */
+export function assertFence(claims: ClaimRecord[], fence: number | undefined): void {
+  if (fence === undefined) return;
+  if (!claims.some((c) => c.fence === fence)) {
+    throw new FleetError('STALE_FENCE', `fence ${fence} is not current: the claim it was issued with has been released or re-granted; check and claim again`, { fence });
+  }
+}
+
+export function ownedClaims(ctx: Ctx, agentId: string): ClaimRecord[] {
+  return [...(ctx.indexes.claimsByAgent.get(agentId) ?? [])].map((id) => ctx.state.claims.get(id)!);
+}
+
+export interface RenewRequest {
+  claimIds?: string[];
+  ttlSeconds?: number;
+  fence?: number;
+}
+
+export function renew(ctx: Ctx, caller: Caller, req: RenewRequest): GrantedClaim[] {
+  const agent = requireAgent(ctx.state, caller);
+  const owned = ownedClaims(ctx, agent.agentId);
+  assertFence(owned, req.fence);
+  const targets = req.claimIds === undefined ? owned : req.claimIds.map((id) => ownClaim(ctx, agent.agentId, id, false));
+  return targets.map((claim) => {
+    const ttlMs = req.ttlSeconds !== undefined ? req.ttlSeconds * 1000 : claim.ttlMs;
+    if (ttlMs !== undefined) renewOne(ctx, claim, ttlMs, agent.callsign);
+    return granted(ctx, claim);
+  });
+}
+
+/** A claim of this agent (or, for the operator, anyone's); unknown ids are NOT_FOUND. */
+function ownClaim(ctx: Ctx, agentId: string | undefined, claimId: string, anyHolder: boolean): ClaimRecord {
+  const claim = ctx.state.claims.get(claimId);
+  if (!claim) throw new FleetError('NOT_FOUND', `no live claim ${claimId}: it was released or has expired`, { claimId });
+  if (!anyHolder && claim.agentId !== agentId) {
+    throw new FleetError('NOT_HOLDER', `claim ${claimId} is held by ${callsignOf(ctx.state, claim.agentId)}, not you`, { claimId });
+  }
+  return claim;
+}
+
+export interface ReleaseRequest {
+  scope?: string;
+  claimIds?: string[];
+  patterns?: string[];
+  fence?: number;
+}
+
+export function release(ctx: Ctx, caller: Caller, req: ReleaseRequest): string[] {
+  const agent = requireAgent(ctx.state, caller);
+  const owned = ownedClaims(ctx, agent.agentId);
+  assertFence(owned, req.fence);
+  const targets = new Map<string, ClaimRecord>();
+  for (const id of req.claimIds ?? []) {
+    // Releasing twice is a harmless retry; releasing someone else's claim is not.
+    if (ctx.state.claims.has(id)) targets.set(id, ownClaim(ctx, agent.agentId, id, false));
+  }
+  if (req.patterns && req.patterns.length > 0) {
+    const wanted = new Set(req.patterns.map(canonicalPattern));
+    for (const claim of owned) {
+      if (wanted.has(claim.pattern) && (req.scope === undefined || claim.scope === req.scope)) targets.set(claim.id, claim);
+    }
+  }
+  for (const claim of targets.values()) releaseClaim(ctx, claim.id, 'released', agent.callsign);
+  return [...targets.keys()];
+}
+
+export function releaseClaim(ctx: Ctx, claimId: string, reason: ClaimReleaseReason, by: string, note?: string): void {
+  ctx.emit({ type: 'claim.released', by, claimId, reason, ...(note !== undefined && { note }) });
+}
+
+export function releaseAllOf(ctx: Ctx, agentId: string, reason: ClaimReleaseReason, by: string): string[] {
+  const ids = ctx.indexes.claimIdsOf(agentId);
+  for (const id of ids) releaseClaim(ctx, id, reason, by);
+  return ids;
+}
+
+export function transfer(ctx: Ctx, caller: Caller, claimIds: string[], toCallsign: string): GrantedClaim[] {
+  const operator = isOperator(ctx.state, caller);
+  const from = operator ? undefined : requireAgent(ctx.state, caller).agentId;
+  const toId = ctx.indexes.liveCallsigns.get(toCallsign);
+  if (toId === undefined) throw new FleetError('NOT_FOUND', `${toCallsign} is not a live agent: it must be on the roster to receive claims`, { callsign: toCallsign });
+  const claims = claimIds.map((id) => ownClaim(ctx, from, id, operator));
+  const by = actorName(ctx.state, caller);
+  return claims.map((claim) => {
+    releaseClaim(ctx, claim.id, 'transferred', by);
+    const prepared: PreparedClaim = {
+      agentId: toId,
+      scope: claim.scope,
+      patterns: [compileClaimPattern(claim.pattern)],
+      mode: claim.mode,
+      ...(claim.ttlMs !== undefined && { ttlMs: claim.ttlMs }),
+      ...(claim.reason !== undefined && { reason: claim.reason }),
+      transferredFrom: claim.id,
+    };
+    return grant(ctx, prepared)[0]!;
+  });
+}
+
+export function forceRelease(ctx: Ctx, caller: Caller, claimIds: string[], reason: string): string[] {
+  const by = actorName(ctx.state, caller);
+  const found = claimIds.filter((id) => ctx.state.claims.has(id));
+  for (const id of found) releaseClaim(ctx, id, 'force_released', by, reason);
+  return found;
+}
+
+/** Sweeper step for a TTL claim: release it once its deadline has passed. */
+export function sweepClaim(ctx: Ctx, claimId: string): void {
+  const claim = ctx.state.claims.get(claimId);
+  if (!claim || claim.expiresAt === undefined) return;
+  if (ctx.now >= claim.expiresAt) releaseClaim(ctx, claimId, 'expired', 'plane');
+  else ctx.schedule(claim.expiresAt, { kind: 'claim', claimId });
+}

@@ -1,0 +1,58 @@
+import type { Agent, Claim, ControlBrief, Memo } from '../../contracts/index.js';
+import type { CoreConfig } from './context.js';
+import type { Indexes } from './indexes.js';
+import { agentStatus, claimExpiresAt } from './liveness.js';
+import type { AgentRecord, ClaimRecord, ControlRecord, MemoRecord, State } from './state.js';
+
+/** Turns internal records (epoch ms) into the public shapes of contracts/ (ISO times). */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function agentView(agent: AgentRecord, indexes: Indexes, now: number, config: CoreConfig): Agent {
+  return {
+    agentId: agent.agentId,
+    callsign: agent.callsign,
+    runtime: agent.runtime,
+    role: agent.role,
+    tier: agent.tier,
+    status: agentStatus(agent, now, config),
+    ...(agent.worktree !== undefined && { worktree: agent.worktree }),
+    ...(agent.pid !== undefined && { pid: agent.pid }),
+    ...(agent.note !== undefined && { note: agent.note }),
+    ...(agent.task !== undefined && { task: agent.task }),
+    joinedAt: iso(agent.joinedAt),
+    lastSeenAt: iso(agent.lastSeen),
+    claimCount: indexes.claimsByAgent.get(agent.agentId)?.size ?? 0,
+  };
+}
+
+export function callsignOf(state: State, agentId: string): string {
+  return state.agents.get(agentId)?.callsign ?? agentId;
+}
+
+export function claimView(claim: ClaimRecord, state: State, config: CoreConfig): Claim {
+  return {
+    id: claim.id,
+    scope: claim.scope,
+    pattern: claim.pattern,
+    mode: claim.mode,
+    holder: callsignOf(state, claim.agentId),
+    agentId: claim.agentId,
+    fence: claim.fence,
+    grantedAt: iso(claim.grantedAt),
+    expiresAt: iso(claimExpiresAt(claim, state, config)),
+    ...(claim.ttlMs !== undefined && { ttlSeconds: claim.ttlMs / 1000 }),
+    ...(claim.reason !== undefined && { reason: claim.reason }),
+  };
+}
+
+export function memoView(memo: MemoRecord): Memo {
+  return { key: memo.key, value: memo.value, version: memo.version, updatedBy: memo.updatedBy, updatedAt: iso(memo.updatedAt) };
+}
+
+export function controlView(control: ControlRecord) {
+  return { state: control.state, ...(control.reason !== undefined && { reason: control.reason }), setBy: control.setBy, setAt: iso(control.setAt) };
+}
+
+export function controlBrief(control: ControlRecord): ControlBrief {
+  return { state: control.state, ...(control.reason !== undefined && { reason: control.reason }) };
+}

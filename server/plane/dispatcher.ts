@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { FleetError, isMethodName, methods, type MethodName } from '../../contracts/index.js';
+import { isOperator, isRteOrOperator } from '../core/authority.js';
+import { controlBrief } from '../core/views.js';
+import type { Handler, PlaneServices } from './handlers/handler.js';
+import { handlers } from './handlers/index.js';
+import type { Session } from './session.js';
+
+/**
+ * Runs one call from any transport: the method table decides the params schema and who may call;
+ * the reply waits until every event it depends on is durable, and carries the control switch.
+ */
+export async function dispatch(plane: PlaneServices, session: Session, method: string, rawParams: unknown): Promise<unknown> {
+  if (!isMethodName(method)) {
+    throw new FleetError('METHOD_NOT_FOUND', `unknown method "${truncate(method)}": every method is named fleet_…, e.g. fleet_claim_path`);
+  }
+  const spec = methods[method];
+  const parsed = spec.params.safeParse(rawParams ?? {});
+  if (!parsed.success) throw new FleetError('INVALID_PARAMS', `${method}: ${describeIssues(parsed.error)}`);
+  authorize(plane, session, method);
+  const handler = handlers[method] as Handler<MethodName>;
+  const body = await handler(parsed.data as never, session, plane);
+  await plane.journal.whenDurable(plane.core.state.seq);
+  return { ...body, control: controlBrief(plane.core.state.control) };
+}
+
+function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
+  const access = methods[method].access;
+  const state = plane.core.state;
+  if (access === 'agent' && session.caller.kind !== 'agent') {
+    throw new FleetError('NOT_JOINED', `${method} acts as an agent: call fleet_agent_join on this connection first (CLI: --as CALLSIGN)`);
+  }
+  if (access === 'operator' && !isOperator(state, session.caller)) {
+    throw new FleetError('FORBIDDEN', `${method} is for the operator only`);
+  }
+  if (access === 'rte_or_operator' && !isRteOrOperator(state, session.caller)) {
+    throw new FleetError('FORBIDDEN', `${method} needs role rte or the operator`);
+  }
+}
+
+/** One line per problem, each naming the parameter, e.g. `patterns.0: expected string`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+const truncate = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);

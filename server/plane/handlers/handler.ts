@@ -1,0 +1,27 @@
+import type { FleetEvent, MethodName, ParsedParams, ResultBody } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import type { Journal } from '../journal.js';
+import type { ScopeResolver } from '../scope-resolver.js';
+import type { Session } from '../session.js';
+
+/** What the plane gives every handler: the core and the services around it. */
+export interface PlaneServices {
+  core: FleetCore;
+  journal: Journal;
+  scopes: ScopeResolver;
+  info(): { version: string; pid: number; port: number; startedAt: number };
+  shutdown(): void;
+  /** Every durable event from `fromSeq` on, archived segments included. */
+  history(fromSeq: number): AsyncIterable<FleetEvent>;
+  /** Registers the pid of a joining agent, returning its start time for the stop backstop. */
+  pidStart(pid: number): string | undefined;
+}
+
+export type Handler<N extends MethodName> = (
+  params: ParsedParams<N>,
+  session: Session,
+  plane: PlaneServices,
+) => ResultBody<N> | Promise<ResultBody<N>>;
+
+/** One handler per method of the table; a method without a handler does not compile. */
+export type HandlerTable = { [N in MethodName]: Handler<N> };

@@ -1,0 +1,125 @@
+import { mkdir, unlink } from 'node:fs/promises';
+import { fleetEventSchema, PLANE_VERSION, PROTOCOL_VERSION, SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../contracts/index.js';
+import { FleetCore } from '../core/fleet-core.js';
+import { toPersisted } from '../core/state.js';
+import { writeFileDurably } from '../store/durable-write.js';
+import { EmbeddedStore } from '../store/embedded-store.js';
+import { serveConnection } from '../transport/connection.js';
+import { WsEndpoint } from '../transport/ws-endpoint.js';
+import type { PlaneConfig } from './config.js';
+import type { PlaneServices } from './handlers/handler.js';
+import { homePaths } from './home.js';
+import { InstanceLock } from './instance-lock.js';
+import { Journal } from './journal.js';
+import { LedgerWriter } from './ledger-writer.js';
+import { PlaneClock } from './plane-clock.js';
+import { processStartTime } from './process-identity.js';
+import { randomIds } from './random-ids.js';
+import { ScopeResolver } from './scope-resolver.js';
+import { snapshotSchema, type Snapshot } from './snapshot-format.js';
+import { StopBackstop } from './stop-backstop.js';
+
+/** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
+const COMPACT_EVERY_EVENTS = 20_000;
+
+export interface RunningPlane {
+  port: number;
+  /** Resolves once the plane has shut down, cleanly or not. */
+  closed: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * The coordination plane: the single writer of the fleet's state for one FLEET_HOME. Start-up
+ * takes the home's lock, loads the store, listens on loopback, and only then announces itself in
+ * plane.json; shutdown flushes, snapshots and removes the announcement.
+ */
+export async function startPlane(config: PlaneConfig, log: (message: string) => void): Promise<RunningPlane> {
+  const paths = homePaths(config.home);
+  await mkdir(config.home, { recursive: true, mode: 0o700 });
+  const lock = await InstanceLock.acquire(paths.lock, config.home);
+  const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema });
+  let recovered;
+  try {
+    recovered = await store.open();
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  const clock = new PlaneClock(config.timeScale);
+  const core = new FleetCore(clock, randomIds, { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs }, {
+    snapshot: recovered.snapshot?.state ?? null,
+    tail: recovered.tail,
+  });
+  let closing: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const fatal = (error: Error) => {
+    log(`fatal: the event log could not be made durable (${error.message}); stopping so nothing unacknowledged is ever acknowledged`);
+    process.exitCode = 1;
+    void shutdown();
+  };
+  const journal = new Journal(store, core.state.seq, fatal);
+  core.onEvent((event) => journal.record(event));
+  const ledger = new LedgerWriter(core, paths.ledger, (error) => log(`ledger.json not written: ${error.message}`));
+  const backstop = new StopBackstop(core, config.stopGraceMs / config.timeScale, log);
+  let eventsSinceCompaction = recovered.tail.length;
+  journal.subscribe((events) => {
+    eventsSinceCompaction += events.length;
+    backstop.observe(events);
+    ledger.changed();
+    if (eventsSinceCompaction >= COMPACT_EVERY_EVENTS) void compact();
+  });
+
+  const token = randomIds.token();
+  await writeFileDurably(paths.token, token, 0o600);
+  const startedAt = clock.now();
+  core.run(undefined, (ctx) => ctx.emit({ type: 'plane.started', by: 'plane', pid: process.pid, version: PLANE_VERSION }));
+  let port = 0;
+  const services: PlaneServices = {
+    core,
+    journal,
+    scopes: new ScopeResolver(),
+    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, startedAt }),
+    shutdown: () => void shutdown(),
+    history: (fromSeq) => store.history(fromSeq),
+    pidStart: processStartTime,
+  };
+  const endpoint = new WsEndpoint(token, (socket) => serveConnection(socket, services, log));
+  port = await endpoint.listen(config.port);
+  await journal.whenDurable(core.state.seq);
+  if (core.state.control.state === 'stop') backstop.arm();
+  const sweeper = setInterval(() => core.sweep(), Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20)));
+  await ledger.write();
+  await writeFileDurably(paths.discovery, JSON.stringify({ port, pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() }), 0o600);
+  log(`plane ${PLANE_VERSION} listening on 127.0.0.1:${port} (FLEET_HOME ${config.home}, seq ${core.state.seq})`);
+
+  /** Snapshots only a fully durable state, so the snapshot never holds an unacknowledged change. */
+  async function compact(): Promise<void> {
+    await journal.whenDurable(core.state.seq);
+    if (core.state.seq !== journal.lastDurableSeq) return;
+    eventsSinceCompaction = 0;
+    const snapshot = structuredClone({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state: toPersisted(core.state) }) as Snapshot;
+    await store.compact(snapshot, snapshot.state.seq).catch((error: Error) => log(`snapshot failed: ${error.message}`));
+  }
+
+  function shutdown(): Promise<void> {
+    closing ??= (async () => {
+      log('plane shutting down');
+      clearInterval(sweeper);
+      backstop.disarm();
+      core.queue.abandonAll();
+      await endpoint.close();
+      await unlink(paths.discovery).catch(() => undefined);
+      await journal.whenDurable(core.state.seq).catch(() => undefined);
+      await compact().catch(() => undefined);
+      await ledger.close();
+      await store.close().catch(() => undefined);
+      await lock.release();
+      resolveClosed();
+    })();
+    return closing;
+  }
+
+  return { port, closed, shutdown };
+}

@@ -1,0 +1,72 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { FleetError } from '../../contracts/index.js';
+
+/** A repository as the plane sees it: territory is per scope, paths are relative to the worktree root. */
+export interface Scope {
+  /** The git common dir: every worktree of one repository shares it, and so shares territory. */
+  id: string;
+  /** The worktree root that relative paths are resolved against. */
+  worktree: string;
+}
+
+const GLOB_MAGIC = /[*?[\]{}]/;
+
+/**
+ * Finds the repository of a root path by reading `.git` directly (no git subprocess on the hot
+ * path), following a worktree's `gitdir:` file to its `commondir`. Results are cached per root.
+ */
+export class ScopeResolver {
+  private readonly cache = new Map<string, Scope>();
+
+  resolve(root: string | undefined): Scope {
+    if (root === undefined) throw new FleetError('INVALID_PARAMS', 'root is required: pass the absolute path of the repository the paths belong to');
+    if (!isAbsolute(root)) throw new FleetError('INVALID_PARAMS', `root "${root}" must be an absolute path`);
+    let scope = this.cache.get(root);
+    if (!scope) {
+      scope = findScope(root);
+      this.cache.set(root, scope);
+    }
+    return scope;
+  }
+
+  /** A path or pattern as stored: relative to the worktree root; absolute ones must lie inside it. */
+  toRelative(scope: Scope, input: string): string {
+    if (!isAbsolute(input)) return input;
+    const rel = relative(scope.worktree, resolve(input));
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+      throw new FleetError('INVALID_PARAMS', `"${input}" is outside the repository at ${scope.worktree}: give a path inside it`, { path: input });
+    }
+    return rel.split(sep).join('/');
+  }
+
+  /** A literal pattern naming an existing directory claims its whole subtree (`dir` → `dir/`). */
+  markDirectory(scope: Scope, pattern: string): string {
+    if (GLOB_MAGIC.test(pattern) || pattern.endsWith('/')) return pattern;
+    try {
+      return statSync(join(scope.worktree, pattern)).isDirectory() ? `${pattern}/` : pattern;
+    } catch {
+      return pattern;
+    }
+  }
+}
+
+function findScope(root: string): Scope {
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    if (existsSync(dotGit)) return { id: commonDirOf(dotGit), worktree: dir };
+    if (dirname(dir) === dir) break;
+  }
+  throw new FleetError('OUTSIDE_REPOSITORY', `${root} is not inside a git repository: territory is per repository, so run inside one (or git init it)`, { root });
+}
+
+function commonDirOf(dotGit: string): string {
+  if (statSync(dotGit).isDirectory()) return realpathSync(dotGit);
+  // A linked worktree (or submodule): `.git` is a file pointing at its private git dir.
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+  if (!pointer) throw new FleetError('OUTSIDE_REPOSITORY', `${dotGit} is neither a git directory nor a "gitdir:" file`);
+  const gitDir = resolve(dirname(dotGit), pointer[1]!.trim());
+  const commonFile = join(gitDir, 'commondir');
+  const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
+  return realpathSync(common);
+}

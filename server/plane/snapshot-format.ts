@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { SNAPSHOT_SCHEMA_VERSION } from '../../contracts/index.js';
+import { stateSchema } from '../core/state.js';
+
+/**
+ * The snapshot on disk carries a schema version. Older versions are migrated forward here, one
+ * step per version, before validation; a newer version than this plane knows is refused.
+ */
+const migrations: Record<number, (state: unknown) => unknown> = {};
+
+function migrate(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const record = raw as { schemaVersion?: unknown; state?: unknown };
+  let version = typeof record.schemaVersion === 'number' ? record.schemaVersion : 0;
+  if (version > SNAPSHOT_SCHEMA_VERSION) return raw; // validation below names the unknown version
+  let state = record.state;
+  for (; version < SNAPSHOT_SCHEMA_VERSION; version++) {
+    const step = migrations[version];
+    if (!step) return raw;
+    state = step(state);
+  }
+  return { schemaVersion: version, state };
+}
+
+export const snapshotSchema = z.preprocess(
+  migrate,
+  z.object({
+    schemaVersion: z.literal(SNAPSHOT_SCHEMA_VERSION, { error: `snapshot schema version is not ${SNAPSHOT_SCHEMA_VERSION}: it was written by a newer plane` }),
+    state: stateSchema,
+  }),
+);
+export type Snapshot = z.infer<typeof snapshotSchema>;

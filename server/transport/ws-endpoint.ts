@@ -1,0 +1,83 @@
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_FRAME_BYTES } from '../../contracts/index.js';
+import { refuseUpgrade } from './handshake.js';
+
+const PING_INTERVAL_MS = 15_000;
+
+/**
+ * The plane's WebSocket endpoint on 127.0.0.1. Upgrades are vetted before the handshake; dead
+ * peers are found by ping/pong and dropped.
+ */
+export class WsEndpoint {
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly alive = new WeakSet<WebSocket>();
+  private pinger: NodeJS.Timeout | undefined;
+
+  constructor(token: string, onConnection: (socket: WebSocket) => void) {
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+    this.http = createServer((_request, response) => {
+      response.writeHead(426, { 'content-type': 'text/plain' }).end('The Fleet Coordination plane speaks WebSocket JSON-RPC only.\n');
+    });
+    this.http.on('upgrade', (request, socket: Duplex, head) => {
+      const refusal = refuseUpgrade(request, token);
+      if (refusal) {
+        const body = `${refusal.reason}\n`;
+        socket.end(`HTTP/1.1 ${refusal.status} ${refusal.status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        return;
+      }
+      this.wss.handleUpgrade(request, socket, head, (ws) => {
+        this.alive.add(ws);
+        ws.on('pong', () => this.alive.add(ws));
+        onConnection(ws);
+      });
+    });
+  }
+
+  /** Listens on `port`, or on any free port when it is taken (or 0). Resolves with the port. */
+  async listen(port: number): Promise<number> {
+    try {
+      await this.bind(port);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
+      await this.bind(0);
+    }
+    this.pinger = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
+    this.pinger.unref();
+    const address = this.http.address();
+    if (address === null || typeof address === 'string') throw new Error('the plane socket has no TCP address');
+    return address.port;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.pinger);
+    for (const client of this.wss.clients) client.close(1001, 'plane shutting down');
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private bind(port: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      this.http.once('error', onError);
+      this.http.listen(port, '127.0.0.1', () => {
+        this.http.off('error', onError);
+        resolve();
+      });
+    });
+  }
+
+  private pingAll(): void {
+    for (const client of this.wss.clients) {
+      if (!this.alive.has(client)) {
+        client.terminate();
+        continue;
+      }
+      this.alive.delete(client);
+      client.ping();
+    }
+  }
+}

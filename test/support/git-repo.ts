@@ -1,0 +1,18 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tempHome } from './plane-process.js';
+
+/** A real git repository in a temp folder, with the given files committed. */
+export function makeRepo(files: Record<string, string> = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' }): string {
+  const root = tempHome('fleet-repo-');
+  execFileSync('git', ['init', '-q', '-b', 'main', root]);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { stdio: 'ignore' });
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial');
+  return root;
+}
