@@ -1,0 +1,51 @@
+// lowdb adapter for JSON files that must survive a crash. lowdb's stock JSONFile renames a temp
+// file but never fsyncs, so an acknowledged write can vanish on power loss; this one can't.
+import { readFile } from 'node:fs/promises';
+import type { Adapter } from 'lowdb';
+import { z } from 'zod';
+import { writeFileDurably } from './durable-write.js';
+import { StoreCorruptError } from './store.js';
+
+export class DurableJsonFile<T> implements Adapter<T> {
+  readonly #path: string;
+  readonly #schema: z.ZodType<T>;
+  readonly #mode: number;
+  // Writes run one after another so the last write called is the one left on disk.
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(path: string, schema: z.ZodType<T>, mode = 0o600) {
+    this.#path = path;
+    this.#schema = schema;
+    this.#mode = mode;
+  }
+
+  /** null when the file does not exist; StoreCorruptError when it is not valid JSON of the schema. */
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.#path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new StoreCorruptError(this.#path, `not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = this.#schema.safeParse(json);
+    if (!parsed.success) {
+      throw new StoreCorruptError(this.#path, `does not match its schema: ${z.prettifyError(parsed.error)}`);
+    }
+    return parsed.data;
+  }
+
+  write(data: T): Promise<void> {
+    const text = `${JSON.stringify(data)}\n`;
+    const done = this.#queue.then(() => writeFileDurably(this.#path, text, this.#mode));
+    // A failed write is reported to its caller; it must not block the writes queued behind it.
+    this.#queue = done.catch(() => undefined);
+    return done;
+  }
+}

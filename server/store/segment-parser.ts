@@ -1,0 +1,53 @@
+// Decodes one JSON Lines segment in a single pass over a buffer read whole: at 100k events a
+// line-by-line stream costs more in per-line overhead than the parsing itself.
+import { z } from 'zod';
+import { StoreCorruptError } from './store.js';
+
+const NEWLINE = 0x0a;
+
+export interface ParsedSegment<E> {
+  /** events[i] was read from line i + 1. */
+  events: E[];
+  /** Length of the prefix made only of complete, valid records; the rest is a torn write. */
+  intactBytes: number;
+}
+
+/**
+ * `tornTailAllowed` is true only for the live (last) segment: a crash mid-write can leave its final
+ * line unterminated or garbled. Anything wrong before that is damage, never a torn write, because
+ * appends only ever add to the end and a batch is acknowledged only after its write fully lands.
+ */
+export function parseSegment<E>(
+  path: string,
+  bytes: Buffer,
+  schema: z.ZodType<E>,
+  tornTailAllowed: boolean,
+): ParsedSegment<E> {
+  const end = bytes.lastIndexOf(NEWLINE) + 1;
+  const unterminated = end < bytes.length;
+  const lines = bytes.toString('utf8', 0, end).split('\n');
+  lines.pop(); // the empty string after the final newline
+  if (unterminated && !tornTailAllowed) {
+    throw new StoreCorruptError(path, 'the last record is incomplete (no trailing newline)', lines.length + 1);
+  }
+  const events: E[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let json: unknown;
+    try {
+      json = JSON.parse(lines[i]!);
+    } catch (error) {
+      const isLast = i === lines.length - 1 && !unterminated;
+      if (isLast && tornTailAllowed) {
+        return { events, intactBytes: i === 0 ? 0 : bytes.lastIndexOf(NEWLINE, end - 2) + 1 };
+      }
+      const where = isLast ? '' : ', and further records follow it';
+      throw new StoreCorruptError(path, `record is not valid JSON (${(error as Error).message})${where}`, i + 1);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new StoreCorruptError(path, `record does not match the event schema: ${z.prettifyError(parsed.error)}`, i + 1);
+    }
+    events.push(parsed.data);
+  }
+  return { events, intactBytes: end };
+}

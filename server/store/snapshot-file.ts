@@ -1,0 +1,32 @@
+// snapshot.json: the state as of some seq, kept with lowdb over the fsyncing adapter. The seq
+// travels inside the same file as the state, so the two can never disagree after a crash.
+import { Low, type Adapter } from 'lowdb';
+import { z } from 'zod';
+import { DurableJsonFile } from './durable-json-file.js';
+
+export interface SnapshotRecord<S> {
+  seq: number;
+  state: S;
+}
+
+export class SnapshotFile<S> {
+  readonly #db: Low<SnapshotRecord<S> | null>;
+
+  constructor(path: string, stateSchema: z.ZodType<S>) {
+    const recordSchema = z.object({ seq: z.number().int().nonnegative(), state: stateSchema });
+    const adapter = new DurableJsonFile(path, recordSchema as z.ZodType<SnapshotRecord<S>>);
+    // null stands for "no snapshot yet"; lowdb never hands a null to the adapter (it skips the write).
+    this.#db = new Low(adapter as Adapter<SnapshotRecord<S> | null>, null);
+  }
+
+  /** null on a fresh start; throws StoreCorruptError naming the file when it cannot be trusted. */
+  async read(): Promise<SnapshotRecord<S> | null> {
+    await this.#db.read();
+    return this.#db.data;
+  }
+
+  async write(record: SnapshotRecord<S>): Promise<void> {
+    this.#db.data = record;
+    await this.#db.write();
+  }
+}

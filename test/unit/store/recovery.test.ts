@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { StoreCorruptError } from '../../../server/store/store.js';
+import { createTestStore, recover, testEvents, withTempDir } from '../../support/store-fixtures.js';
+
+const FIRST_SEGMENT = join('events', '000000000001.jsonl');
+
+async function storeWithEvents(dir: string, last: number): Promise<string> {
+  const store = createTestStore(dir);
+  await store.open();
+  await store.append(testEvents(1, last));
+  await store.close();
+  return join(dir, FIRST_SEGMENT);
+}
+
+function jsonl(lines: unknown[]): string {
+  return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
+}
+
+async function assertRefused(dir: string, file: string, line: number | undefined, problem: RegExp): Promise<void> {
+  await assert.rejects(recover(dir), (error: unknown) => {
+    assert.ok(error instanceof StoreCorruptError, `expected StoreCorruptError, got ${String(error)}`);
+    assert.equal(error.file, file);
+    assert.equal(error.line, line);
+    assert.ok(error.message.startsWith(line === undefined ? file : `${file}, line ${line}:`), error.message);
+    assert.match(error.message, problem);
+    assert.match(error.message, /move the file aside or restore it/);
+    return true;
+  });
+}
+
+for (const [name, torn] of [
+  ['an unterminated fragment', '{"seq":4,"at":17'],
+  ['an unparsable but terminated last line', '{"seq":4,"at\n'],
+  ['a complete record missing only its newline', '{"seq":4,"at":1,"type":"tick"}'],
+] as const) {
+  test(`a torn final record (${name}) is dropped and cut off, and appends continue cleanly`, () =>
+    withTempDir(async (dir) => {
+      const segment = await storeWithEvents(dir, 3);
+      const intact = await readFile(segment, 'utf8');
+      await appendFile(segment, torn);
+
+      const store = createTestStore(dir);
+      assert.deepEqual((await store.open()).tail, testEvents(1, 3));
+      assert.equal((await stat(segment)).size, Buffer.byteLength(intact));
+      await store.append(testEvents(4, 4));
+      await store.close();
+
+      assert.deepEqual((await recover(dir)).tail, testEvents(1, 4));
+      assert.equal(await readFile(segment, 'utf8'), intact + jsonl(testEvents(4, 4)));
+    }));
+}
+
+test('a torn record on a fresh store (the very first line) is cut off too', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    await writeFile(segment, '{"seq":1,');
+    assert.deepEqual((await recover(dir)).tail, []);
+    assert.equal((await stat(segment)).size, 0);
+  }));
+
+test('an unparsable line with records after it is corruption, named by file and line', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    const [one, , three] = testEvents(1, 3);
+    await writeFile(segment, jsonl([one, '{"seq":2,"at":1,"ty', three]));
+    await assertRefused(dir, segment, 2, /not valid JSON.*further records follow it/);
+  }));
+
+test('an unparsable line followed by a torn fragment is corruption, not a torn write', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 1);
+    await appendFile(segment, 'garbage\n{"seq":3');
+    await assertRefused(dir, segment, 2, /not valid JSON/);
+  }));
+
+test('a record that is valid JSON but fails the schema is corruption, even as the last line', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 2);
+    await appendFile(segment, jsonl([{ seq: 3, at: 'noon', type: 'tick' }]));
+    await assertRefused(dir, segment, 3, /does not match the event schema/);
+    await writeFile(segment, jsonl([testEvents(1, 1)[0], { seq: 2, type: 'tick' }, testEvents(3, 3)[0]]));
+    await assertRefused(dir, segment, 2, /does not match the event schema/);
+  }));
+
+test('a gap or a repeated seq is corruption', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    const [one, two, three] = testEvents(1, 3);
+    await writeFile(segment, jsonl([one, three]));
+    await assertRefused(dir, segment, 2, /expected seq 2 but found seq 3/);
+    await writeFile(segment, jsonl([one, two, two]));
+    await assertRefused(dir, segment, 3, /expected seq 3 but found seq 2/);
+  }));
+
+test('an unreadable or schema-invalid snapshot is refused, naming snapshot.json', () =>
+  withTempDir(async (dir) => {
+    await storeWithEvents(dir, 2);
+    const snapshot = join(dir, 'snapshot.json');
+    await writeFile(snapshot, '{"seq": 2, "state": {"cou');
+    await assertRefused(dir, snapshot, undefined, /not valid JSON/);
+    await writeFile(snapshot, '{"seq": 2, "state": {"count": -1}}');
+    await assertRefused(dir, snapshot, undefined, /does not match its schema/);
+    await writeFile(snapshot, '');
+    await assertRefused(dir, snapshot, undefined, /not valid JSON/);
+  }));
+
+test('a snapshot ahead of the log is refused: events it covers are missing from the log', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 2);
+    await writeFile(join(dir, 'snapshot.json'), JSON.stringify({ seq: 5, state: { count: 5 } }));
+    await assertRefused(dir, segment, undefined, /log ends at seq 2, but snapshot\.json covers up to seq 5/);
+    await rm(segment);
+    await assertRefused(dir, join(dir, 'events'), undefined, /holds no log segment/);
+  }));
+
+test('a log whose oldest segment starts after the snapshot is refused', () =>
+  withTempDir(async (dir) => {
+    await storeWithEvents(dir, 0);
+    await rm(join(dir, FIRST_SEGMENT));
+    const late = join(dir, 'events', '000000000004.jsonl');
+    await writeFile(late, jsonl(testEvents(4, 5)));
+    await assertRefused(dir, late, undefined, /events 1 to 3 are missing/);
+  }));
+
+test('an archived segment must be complete and meet the next one exactly', () =>
+  withTempDir(async (dir) => {
+    const first = await storeWithEvents(dir, 0);
+    const second = join(dir, 'events', '000000000003.jsonl');
+    await writeFile(first, jsonl(testEvents(1, 2)) + '{"seq":3');
+    await writeFile(second, jsonl(testEvents(3, 4)));
+    await assertRefused(dir, first, 3, /incomplete/);
+    await writeFile(first, jsonl(testEvents(1, 1)));
+    await assertRefused(dir, second, undefined, /named for seq 3, but the previous segment ends at seq 1/);
+  }));
