@@ -1,0 +1,23 @@
+import { execFile } from 'node:child_process';
+import { CLI } from './plane-process.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `fleet …` as a user would: a separate process, in `cwd`, against `home`. */
+export function runCli(args: string[], options: { home: string; cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd, env: { ...process.env, FLEET_PORT: '0', ...options.env, FLEET_HOME: options.home }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}

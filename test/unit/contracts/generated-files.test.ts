@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { errorDocs, schemaFiles } from '../../../contracts/schema-files.js';
+import { errorTable } from '../../../contracts/errors.js';
+
+const root = process.cwd();
+const STALE = 'is stale: run `npm run generate` and commit the result';
+
+test('every generated JSON Schema file on disk matches the contracts', () => {
+  const expected = schemaFiles();
+  for (const [name, schema] of Object.entries(expected)) {
+    const onDisk = JSON.parse(readFileSync(join(root, 'contracts', 'schemas', name), 'utf8')) as unknown;
+    assert.deepEqual(onDisk, JSON.parse(JSON.stringify(schema)), `contracts/schemas/${name} ${STALE}`);
+  }
+  const present = readdirSync(join(root, 'contracts', 'schemas')).filter((f) => f.endsWith('.schema.json'));
+  assert.deepEqual(present.sort(), Object.keys(expected).sort(), `contracts/schemas/ has files the contracts do not generate`);
+});
+
+test('the ledger and handoff schemas are among them', () => {
+  const names = Object.keys(schemaFiles());
+  assert.ok(names.includes('fleet-coordination-ledger.schema.json'));
+  assert.ok(names.includes('fleet-coordination-handoff.schema.json'));
+});
+
+test('docs/errors.md documents every entry of the error table', () => {
+  const docs = readFileSync(join(root, 'docs', 'errors.md'), 'utf8');
+  assert.equal(docs, errorDocs(), `docs/errors.md ${STALE}`);
+  for (const [name, entry] of Object.entries(errorTable)) {
+    assert.match(docs, new RegExp(`\\| \`${entry.code}\` \\| \`${name}\` \\|`), `${name} is not documented`);
+  }
+});
+
+test('error codes are unique', () => {
+  const codes = Object.values(errorTable).map((e) => e.code);
+  assert.equal(new Set(codes).size, codes.length);
+});
