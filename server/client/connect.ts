@@ -31,6 +31,8 @@ export interface ConnectOptions {
   autoStart?: boolean;
   /** Extra environment for a plane this call starts (FLEET_PORT, FLEET_AGENT_TTL…). */
   env?: NodeJS.ProcessEnv;
+  /** The script whose `serve` verb starts a plane; bundles (the extension) pass their own. */
+  cliEntry?: string;
 }
 
 /** Connects to the home's plane, starting one that outlives this process when none runs. */
@@ -38,7 +40,7 @@ export async function connectToPlane(options: ConnectOptions): Promise<PlaneClie
   const existing = await tryConnect(options.home, options.client);
   if (existing) return existing;
   if (options.autoStart === false) throw new NoPlaneError(options.home);
-  const child = startDetachedPlane(options.home, options.env);
+  const child = startDetachedPlane(options.home, options.env, options.cliEntry ?? fileURLToPath(new URL('../cli/main.js', import.meta.url)));
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -62,11 +64,10 @@ async function tryConnect(home: string, client: string): Promise<PlaneClient | u
   }
 }
 
-function startDetachedPlane(home: string, env: NodeJS.ProcessEnv | undefined) {
+function startDetachedPlane(home: string, env: NodeJS.ProcessEnv | undefined, cli: string) {
   const paths = homePaths(home);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const logFd = openSync(paths.log, 'a', 0o600);
-  const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
   const child = spawn(process.execPath, [cli, 'serve', '--home', home], {
     detached: true,
     stdio: ['ignore', logFd, logFd],

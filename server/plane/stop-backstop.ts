@@ -22,7 +22,9 @@ export class StopBackstop {
   /** Arms or disarms on every durable control change; call once at start with the loaded state. */
   observe(events: readonly FleetEvent[]): void {
     for (const event of events) {
-      if (event.type === 'control.set') (event.state === 'stop' ? this.arm() : this.disarm());
+      if (event.type !== 'control.set') continue;
+      if (event.state === 'stop') this.arm();
+      else this.disarm();
     }
   }
 

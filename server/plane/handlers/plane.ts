@@ -35,7 +35,10 @@ export const eventsSubscribe: Handler<'fleet_events_subscribe'> = async (params,
   let replaying = params.fromSeq !== undefined;
   const send = (event: FleetEvent) => session.notify('fleet_event', { event });
   session.unsubscribe = journal.subscribe((events) => {
-    for (const event of events) (replaying ? held.push(event) : send(event));
+    for (const event of events) {
+      if (replaying) held.push(event);
+      else send(event);
+    }
   });
   const seq = journal.lastDurableSeq;
   if (params.fromSeq !== undefined) {
