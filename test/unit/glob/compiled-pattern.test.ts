@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compilePattern, normalizePattern, PatternError } from '../../../server/core/glob/index.js';
+
+const compile = (pattern: string) => compilePattern(normalizePattern(pattern));
+
+test('literal prefixes are the leading plain segments of each brace expansion', () => {
+  assert.deepEqual(compile('src/api/**/*.ts').literalPrefixes, [['src', 'api']]);
+  assert.deepEqual(compile('**/*.ts').literalPrefixes, [[]]);
+  assert.deepEqual(compile('src/a.ts').literalPrefixes, [['src', 'a.ts']]);
+  assert.deepEqual(compile('a/b*/c').literalPrefixes, [['a']]);
+  assert.deepEqual(compile('{a,b}/x/*').literalPrefixes, [['a', 'x'], ['b', 'x']]);
+  assert.deepEqual(compile('{a,b/c}/d').literalPrefixes, [['a', 'd'], ['b', 'c', 'd']]);
+  // minimatch reads a one-character class as that character.
+  assert.deepEqual(compile('src/[a]/x').literalPrefixes, [['src', 'a', 'x']]);
+  assert.deepEqual(compile('src/').literalPrefixes, [['src']]);
+});
+
+test('source is the normalized text', () => {
+  assert.equal(compile('./src//').source, 'src/**');
+});
+
+test('matches follows minimatch with dot:true', () => {
+  const subtree = compile('src/');
+  assert.equal(subtree.matches('src'), false, 'a directory claim covers what is below it, not the name itself');
+  assert.equal(subtree.matches('src/a.ts'), true);
+  assert.equal(subtree.matches('src/.env'), true);
+  assert.equal(compile('**/*.yml').matches('.github/workflows/ci.yml'), true);
+  assert.equal(compile('**').matches('.git/config'), true);
+  assert.equal(compile('*.md').matches('docs/a.md'), false);
+  assert.equal(compile('README.md').matches('readme.md'), false);
+  assert.equal(compile('a/{b,}/c').matches('a/c'), true);
+  assert.equal(compile('a/**/b').matches('a/b'), true);
+  assert.equal(compile('[!a-z]*').matches('Zebra'), true);
+  assert.equal(compile('[!a-z]*').matches('zebra'), false);
+});
+
+test('compilePattern refuses backslashes and POSIX classes in wildcard segments rather than misreading them', () => {
+  assert.throws(() => compilePattern('src/a\\*b*'), PatternError);
+  assert.throws(() => compilePattern('[\\]a]'), PatternError);
+  assert.throws(() => compilePattern('[[:digit:]]'), PatternError);
+});
