@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { buildRunStatusSchema } from './build.js';
+import { handoffEnvelopeSchema } from './handoff.js';
+import { messageStatusSchema, messageTypeSchema, prioritySchema, recipientSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
+import { buildArtifactSchema, decisionSchema, verificationReportSchema, workKindSchema, workStatusSchema } from './work.js';
 
 /**
  * Every change to the plane's state is one of these events, appended to the log before it is
@@ -80,6 +84,10 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     claimId: z.string(),
     reason: claimReleaseReasonSchema,
     note: z.string().optional(),
+    /** Who held what, so the log reads on its own (history, digest) without replaying grants. */
+    agentId: z.string().optional(),
+    scope: z.string().optional(),
+    pattern: z.string().optional(),
   }),
   z.object({
     ...base,
@@ -98,6 +106,82 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('memo.written'), key: z.string(), value: z.unknown(), version: z.number().int() }),
   z.object({ ...base, type: z.literal('control.set'), state: controlStateSchema, reason: z.string().optional() }),
+  z.object({ ...base, type: z.literal('claim.escrowed'), claimId: z.string(), handoffId: z.string() }),
+  z.object({ ...base, type: z.literal('claim.unescrowed'), claimId: z.string() }),
+  z.object({ ...base, type: z.literal('handoff.sent'), handoffId: z.string(), fromAgentId: z.string(), envelope: handoffEnvelopeSchema, expiresAt: z.number() }),
+  z.object({
+    ...base,
+    type: z.literal('handoff.resolved'),
+    handoffId: z.string(),
+    status: z.enum(['accepted', 'declined', 'expired']),
+    acceptedBy: z.string().optional(),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('message.sent'),
+    messageId: z.string(),
+    from: z.string(),
+    to: recipientSchema,
+    messageType: messageTypeSchema,
+    priority: prioritySchema,
+    subject: z.string().optional(),
+    body: z.string(),
+    refs: z.array(z.string()),
+    workItem: z.string().optional(),
+    mentions: z.array(z.string()),
+  }),
+  z.object({ ...base, type: z.literal('message.status'), messageId: z.string(), status: messageStatusSchema }),
+  z.object({
+    ...base,
+    type: z.literal('work.added'),
+    itemId: z.string(),
+    title: z.string(),
+    kind: workKindSchema,
+    parent: z.string().optional(),
+    dependsOn: z.array(z.string()),
+    paths: z.array(z.string()),
+    criteria: z.array(z.string()),
+    role: roleSchema.optional(),
+    tier: tierSchema.optional(),
+    scope: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('work.transitioned'),
+    itemId: z.string(),
+    status: workStatusSchema,
+    assignee: z.string().nullable().optional(),
+    verifier: z.string().nullable().optional(),
+    reason: z.string().optional(),
+    artifact: buildArtifactSchema.optional(),
+    report: verificationReportSchema.optional(),
+    decision: decisionSchema.optional(),
+  }),
+  z.object({ ...base, type: z.literal('work.blockers'), itemId: z.string(), blockedBy: z.array(z.string()) }),
+  z.object({
+    ...base,
+    type: z.literal('build.configured'),
+    scope: z.string(),
+    command: z.string(),
+    worktree: z.string(),
+    timeoutSeconds: z.number().positive(),
+  }),
+  z.object({ ...base, type: z.literal('build.requested'), runId: z.string(), scope: z.string(), command: z.string() }),
+  z.object({ ...base, type: z.literal('build.started'), runId: z.string(), commit: z.string().optional() }),
+  z.object({
+    ...base,
+    type: z.literal('build.finished'),
+    runId: z.string(),
+    status: buildRunStatusSchema,
+    exitCode: z.number().int().nullable(),
+    durationMs: z.number(),
+    commit: z.string().optional(),
+    logTail: z.string(),
+    timedOut: z.boolean(),
+  }),
+  z.object({ ...base, type: z.literal('override.used'), path: z.string().optional(), reason: z.string(), hook: z.string() }),
+  z.object({ ...base, type: z.literal('digest.published'), fromSeq: z.number().int(), toSeq: z.number().int() }),
 ]);
 
 export type FleetEvent = z.infer<typeof fleetEventSchema>;

@@ -1,10 +1,14 @@
 export * from './errors.js';
 export * from './events.js';
+export * from './build.js';
+export * from './digest.js';
 export * from './envelope.js';
 export * from './handoff.js';
 export * from './ledger.js';
+export * from './messages.js';
 export * from './method.js';
 export * from './method-table.js';
 export * from './protocol.js';
 export * from './records.js';
+export * from './work.js';
 export { eventNotificationSchema } from './methods/plane.js';

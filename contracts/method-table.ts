@@ -1,9 +1,13 @@
 import type { z } from 'zod';
 import type { MethodSpec } from './method.js';
+import { buildConfigure, buildVerify } from './methods/build.js';
 import { controlGet, controlSet } from './methods/control.js';
 import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
+import { agentResume, digest } from './methods/digest.js';
+import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } from './methods/messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
+import { workAdd, workList, workPull, workUpdate } from './methods/work.js';
 import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
 
 /**
@@ -14,6 +18,7 @@ export const methods = {
   fleet_agent_join: agentJoin,
   fleet_agent_heartbeat: agentHeartbeat,
   fleet_agent_leave: agentLeave,
+  fleet_agent_resume: agentResume,
   fleet_roster: roster,
   fleet_claim_path: claimPath,
   fleet_claim_renew: claimRenew,
@@ -27,6 +32,18 @@ export const methods = {
   fleet_memo_read: memoRead,
   fleet_control_get: controlGet,
   fleet_control_set: controlSet,
+  fleet_agent_handoff: agentHandoff,
+  fleet_handoff_respond: handoffRespond,
+  fleet_inbox: inboxMethod,
+  fleet_message_send: messageSend,
+  fleet_message_ack: messageAck,
+  fleet_work_add: workAdd,
+  fleet_work_pull: workPull,
+  fleet_work_update: workUpdate,
+  fleet_work_list: workList,
+  fleet_build_configure: buildConfigure,
+  fleet_build_verify: buildVerify,
+  fleet_digest: digest,
   fleet_plane_hello: planeHello,
   fleet_status: planeStatus,
   fleet_events_subscribe: eventsSubscribe,

@@ -5,6 +5,10 @@ import { handoffEnvelopeSchema } from './handoff.js';
 import { ledgerSchema } from './ledger.js';
 import { methodList } from './method-table.js';
 import { agentSchema, claimSchema, controlSchema, leaseSchema, memoSchema } from './records.js';
+import { buildRunSchema } from './build.js';
+import { digestSchema } from './digest.js';
+import { messageSchema } from './messages.js';
+import { workItemSchema } from './work.js';
 
 const ID_BASE = 'https://fleet-coordination.local/schemas/';
 
@@ -26,6 +30,10 @@ export function schemaFiles(): Record<string, object> {
     'fleet-coordination-lease.schema.json': file('fleet-coordination-lease.schema.json', 'Named lease', leaseSchema),
     'fleet-coordination-memo.schema.json': file('fleet-coordination-memo.schema.json', 'Shared memo', memoSchema),
     'fleet-coordination-control.schema.json': file('fleet-coordination-control.schema.json', 'Fleet control switch', controlSchema),
+    'fleet-coordination-work-item.schema.json': file('fleet-coordination-work-item.schema.json', 'Work item of the pull-based queue', workItemSchema),
+    'fleet-coordination-message.schema.json': file('fleet-coordination-message.schema.json', 'Agent-to-agent message', messageSchema),
+    'fleet-coordination-digest.schema.json': file('fleet-coordination-digest.schema.json', 'Heartbeat digest (JSON form)', digestSchema),
+    'fleet-coordination-build-run.schema.json': file('fleet-coordination-build-run.schema.json', 'A build the plane ran', buildRunSchema),
     'fleet-coordination-methods.schema.json': {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       $id: `${ID_BASE}fleet-coordination-methods.schema.json`,

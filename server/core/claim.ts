@@ -1,3 +1,4 @@
+import { FleetError } from '../../contracts/index.js';
 import { requireAgent } from './authority.js';
 import type { ClaimOutcome, ClaimQueue } from './claim-queue.js';
 import type { Caller, Ctx } from './context.js';
@@ -10,6 +11,7 @@ import { findConflicts, grant, prepareClaim, previousGrant, type ClaimRequest } 
  */
 export function claim(ctx: Ctx, caller: Caller, req: ClaimRequest, queue: ClaimQueue): ClaimOutcome | Promise<ClaimOutcome> {
   const agent = requireAgent(ctx.state, caller);
+  if (agent.role === 'verifier') throw new FleetError('FORBIDDEN', 'verifiers read and test, they do not write: a verifier cannot claim territory');
   const request = prepareClaim(agent.agentId, req);
   const earlier = previousGrant(ctx, agent.agentId, req.requestId);
   if (earlier) return { granted: true, claims: earlier, conflicts: [] };

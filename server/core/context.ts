@@ -17,7 +17,8 @@ export type Deadline =
   | { kind: 'agent'; agentId: string }
   | { kind: 'claim'; claimId: string }
   | { kind: 'lease'; name: string }
-  | { kind: 'waiter'; waiterId: string };
+  | { kind: 'waiter'; waiterId: string }
+  | { kind: 'handoff'; handoffId: string };
 
 /** What a handler sees: the state, the time of the call, and the only way to change things. */
 export interface Ctx {

@@ -3,6 +3,7 @@ import { ClaimQueue } from './claim-queue.js';
 import type { Clock, IdSource } from './clock.js';
 import type { Caller, CoreConfig, Ctx, Deadline } from './context.js';
 import { Indexes } from './indexes.js';
+import { sweepHandoff } from './handoffs.js';
 import { sweepLease } from './leases.js';
 import { MinHeap } from './min-heap.js';
 import { applyEvent } from './reducer.js';
@@ -20,7 +21,6 @@ export class FleetCore {
   readonly queue = new ClaimQueue();
   private readonly deadlines = new MinHeap<Deadline>();
   private readonly listeners: ((event: FleetEvent) => void)[] = [];
-  private releasesInCommand = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -44,12 +44,22 @@ export class FleetCore {
    */
   run<T>(caller: Caller | undefined, command: (ctx: Ctx) => T): T {
     const ctx = this.context();
-    const before = this.releasesInCommand;
     this.sweepDue(ctx);
     if (caller) touch(ctx, caller);
-    const result = command(ctx);
-    if (this.releasesInCommand !== before) this.queue.retry(ctx);
-    return result;
+    try {
+      return command(ctx);
+    } finally {
+      // Anything may have freed territory or ended a wait: a release, a resume, a timeout, a leave.
+      this.retryWaiters(ctx);
+    }
+  }
+
+  /**
+   * Records a plane start before anything is swept: the plane was down, not the agents, so live
+   * agents, claims and leases get their grace (see the reducer) before any deadline is judged.
+   */
+  announceStart(pid: number, version: string): void {
+    this.emit({ type: 'plane.started', by: 'plane', pid, version }, this.clock.now());
   }
 
   /** Expires what is due now; the plane calls it on a timer so nothing waits for the next command. */
@@ -77,7 +87,6 @@ export class FleetCore {
   private emit(input: FleetEventInput, now: number): FleetEvent {
     const event = { ...input, seq: this.state.seq + 1, at: now } as FleetEvent;
     applyEvent(this.state, this.indexes, event, this.config);
-    if (event.type === 'claim.released') this.releasesInCommand++;
     for (const listener of this.listeners) listener(event);
     return event;
   }
@@ -98,8 +107,16 @@ export class FleetCore {
         case 'waiter':
           this.queue.expire(ctx, due.waiterId);
           break;
+        case 'handoff':
+          sweepHandoff(ctx, due.handoffId);
+          break;
       }
     }
+    this.retryWaiters(ctx);
+  }
+
+  private retryWaiters(ctx: Ctx): void {
+    if (this.queue.size > 0) this.queue.retry(ctx);
   }
 
   /** After a load every live agent, TTL claim and lease gets its deadline back. */
@@ -111,5 +128,8 @@ export class FleetCore {
       if (claim.expiresAt !== undefined) this.deadlines.push(claim.expiresAt, { kind: 'claim', claimId: claim.id });
     }
     for (const lease of this.state.leases.values()) this.deadlines.push(lease.expiresAt, { kind: 'lease', name: lease.name });
+    for (const handoff of this.state.handoffs.values()) {
+      if (handoff.status === 'pending') this.deadlines.push(handoff.expiresAt, { kind: 'handoff', handoffId: handoff.id });
+    }
   }
 }

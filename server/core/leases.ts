@@ -28,6 +28,10 @@ export function lease(ctx: Ctx, caller: Caller, req: LeaseRequest): LeaseOutcome
   if ((name === RTE_LEASE || name.startsWith(`${RTE_LEASE}/`)) && agent.role !== 'rte' && !isOperator(ctx.state, caller)) {
     throw new FleetError('FORBIDDEN', `${name} is the RTE's lease: join with role "rte" to hold it`, { name });
   }
+  const runtime = name.startsWith(`${RTE_LEASE}/`) ? name.slice(RTE_LEASE.length + 1) : undefined;
+  if (runtime !== undefined && agent.runtime !== runtime && !isOperator(ctx.state, caller)) {
+    throw new FleetError('FORBIDDEN', `${name} is the lease of the ${runtime} RTE; ${agent.callsign} runs on ${agent.runtime}`, { name });
+  }
   const ttlMs = req.ttlSeconds !== undefined ? req.ttlSeconds * 1000 : ctx.config.leaseTtlMs;
   const current = live(ctx, name);
   const mine = current?.agentId === agent.agentId;

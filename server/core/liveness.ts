@@ -5,7 +5,7 @@ import type { AgentRecord, ClaimRecord, State } from './state.js';
 /** The status the roster shows: silence beyond one TTL makes an agent `unknown`. */
 export function agentStatus(agent: AgentRecord, now: number, config: CoreConfig): AgentStatus {
   if (agent.gone) return agent.gone;
-  if (now - agent.lastSeen > config.agentTtlMs) return 'unknown';
+  if (now - agent.lastSeen >= config.agentTtlMs) return 'unknown';
   return agent.reported;
 }
 

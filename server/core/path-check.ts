@@ -19,7 +19,7 @@ export interface PathVerdict {
 export function checkPaths(ctx: Ctx, caller: Caller, scope: string, paths: string[], fence?: number): PathVerdict[] {
   const agentId = caller.kind === 'agent' ? caller.agentId : undefined;
   if (agentId !== undefined && fence !== undefined) {
-    assertFence(ownedClaims(ctx, agentId), fence);
+    assertFence(ownedClaims(ctx, agentId).filter((c) => c.scope === scope), fence);
   }
   return paths.map((input) => {
     const path = checkedPath(input);
@@ -27,8 +27,9 @@ export function checkPaths(ctx: Ctx, caller: Caller, scope: string, paths: strin
     let othersExclusive = false;
     const holders: PathVerdict['holders'] = [];
     for (const claim of ctx.indexes.territory.covering(scope, path)) {
-      if (claim.agentId === agentId) mine = true;
-      else if (claim.mode === 'exclusive') othersExclusive = true;
+      // A claim travelling with a handoff lets nobody write, its sender included, until accepted.
+      if (claim.agentId === agentId && claim.escrow === undefined) mine = true;
+      else if (claim.agentId !== agentId && claim.mode === 'exclusive') othersExclusive = true;
       holders.push({
         callsign: callsignOf(ctx.state, claim.agentId),
         mode: claim.mode,

@@ -1,5 +1,6 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
+import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
 
 export interface ReducerConfig {
@@ -134,6 +135,8 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'control.set':
       state.control = { state: event.state, reason: event.reason, setBy: event.by ?? 'unknown', setAt: event.at };
       return;
+    default:
+      applyOrchestrationEvent(state, event);
   }
 }
 

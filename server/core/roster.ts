@@ -6,6 +6,7 @@ import { agentExpiresAt } from './liveness.js';
 import type { AgentRecord } from './state.js';
 import { releaseAllOf } from './territory.js';
 import { releaseLeasesOf } from './leases.js';
+import { returnWorkOf } from './work-lifecycle.js';
 
 export interface JoinRequest {
   callsign: string;
@@ -101,6 +102,7 @@ export function leave(ctx: Ctx, caller: Caller): string[] {
   const agent = requireAgent(ctx.state, caller);
   const released = releaseAllOf(ctx, agent.agentId, 'agent_left', actorName(ctx.state, caller));
   releaseLeasesOf(ctx, agent.agentId, 'agent_left');
+  returnWorkOf(ctx, agent.agentId, `${agent.callsign} left`);
   ctx.emit({ type: 'agent.left', by: agent.callsign, agentId: agent.agentId });
   return released;
 }
@@ -113,6 +115,7 @@ export function sweepAgent(ctx: Ctx, agentId: string): void {
   if (ctx.now >= expiresAt) {
     releaseAllOf(ctx, agentId, 'expired', 'plane');
     releaseLeasesOf(ctx, agentId, 'expired');
+    returnWorkOf(ctx, agentId, `${agent.callsign} went silent and expired`);
     ctx.emit({ type: 'agent.expired', by: 'plane', agentId });
     return;
   }

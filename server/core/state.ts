@@ -1,5 +1,17 @@
 import { z } from 'zod';
 import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from '../../contracts/index.js';
+import {
+  buildConfigRecordSchema,
+  buildRunRecordSchema,
+  handoffRecordSchema,
+  messageRecordSchema,
+  workRecordSchema,
+  type BuildConfigRecord,
+  type BuildRunRecord,
+  type HandoffRecord,
+  type MessageRecord,
+  type WorkRecord,
+} from './orchestration-records.js';
 
 /**
  * The persisted state of the plane, in the shape the snapshot stores. Times are epoch
@@ -40,6 +52,8 @@ export const claimRecordSchema = z.object({
   ttlMs: z.number().optional(),
   expiresAt: z.number().optional(),
   reason: z.string().optional(),
+  /** Set while the claim travels with a pending handoff: nobody writes under it, nobody else takes it. */
+  escrow: z.string().optional(),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
 
@@ -82,6 +96,12 @@ export const stateSchema = z.object({
   leaseFences: z.record(z.string(), z.number().int()),
   /** Recent claim requests by `agentId requestId`, so a retry returns the same grant. */
   requests: z.record(z.string(), requestRecordSchema),
+  handoffs: z.array(handoffRecordSchema).default([]),
+  messages: z.array(messageRecordSchema).default([]),
+  work: z.array(workRecordSchema).default([]),
+  buildConfigs: z.array(buildConfigRecordSchema).default([]),
+  buildRuns: z.array(buildRunRecordSchema).default([]),
+  lastDigestSeq: z.number().int().default(0),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -96,6 +116,13 @@ export interface State {
   claimFences: Map<string, number>;
   leaseFences: Map<string, number>;
   requests: Map<string, RequestRecord>;
+  handoffs: Map<string, HandoffRecord>;
+  messages: Map<string, MessageRecord>;
+  /** Insertion order is queue order: pull takes the oldest ready item that fits. */
+  work: Map<string, WorkRecord>;
+  buildConfigs: Map<string, BuildConfigRecord>;
+  buildRuns: Map<string, BuildRunRecord>;
+  lastDigestSeq: number;
 }
 
 export function emptyState(now: number): State {
@@ -109,6 +136,12 @@ export function emptyState(now: number): State {
     claimFences: new Map(),
     leaseFences: new Map(),
     requests: new Map(),
+    handoffs: new Map(),
+    messages: new Map(),
+    work: new Map(),
+    buildConfigs: new Map(),
+    buildRuns: new Map(),
+    lastDigestSeq: 0,
   };
 }
 
@@ -123,6 +156,12 @@ export function toPersisted(state: State): PersistedState {
     claimFences: Object.fromEntries(state.claimFences),
     leaseFences: Object.fromEntries(state.leaseFences),
     requests: Object.fromEntries(state.requests),
+    handoffs: [...state.handoffs.values()],
+    messages: [...state.messages.values()],
+    work: [...state.work.values()],
+    buildConfigs: [...state.buildConfigs.values()],
+    buildRuns: [...state.buildRuns.values()],
+    lastDigestSeq: state.lastDigestSeq,
   };
 }
 
@@ -137,6 +176,12 @@ export function fromPersisted(p: PersistedState): State {
     claimFences: new Map(Object.entries(p.claimFences)),
     leaseFences: new Map(Object.entries(p.leaseFences)),
     requests: new Map(Object.entries(p.requests)),
+    handoffs: new Map(p.handoffs.map((h) => [h.id, h])),
+    messages: new Map(p.messages.map((m) => [m.id, m])),
+    work: new Map(p.work.map((w) => [w.id, w])),
+    buildConfigs: new Map(p.buildConfigs.map((c) => [c.scope, c])),
+    buildRuns: new Map(p.buildRuns.map((r) => [r.id, r])),
+    lastDigestSeq: p.lastDigestSeq,
   };
 }
 

@@ -66,11 +66,12 @@ export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim 
 export function previousGrant(ctx: Ctx, agentId: string, requestId: string | undefined): GrantedClaim[] | undefined {
   if (requestId === undefined) return undefined;
   const record = ctx.state.requests.get(requestKey(agentId, requestId));
-  if (!record) return undefined;
-  return record.claims.map((c) => {
-    const live = ctx.state.claims.get(c.id);
-    return { ...c, expiresAt: iso(live ? claimExpiresAt(live, ctx.state, ctx.config) : record.at) };
+  // A retry long after its claims ended is a new intent, not a lost reply: decide it afresh.
+  const live = record?.claims.flatMap((c) => {
+    const claim = ctx.state.claims.get(c.id);
+    return claim ? [{ ...c, expiresAt: iso(claimExpiresAt(claim, ctx.state, ctx.config)) }] : [];
   });
+  return live && live.length > 0 ? live : undefined;
 }
 
 const compatible = (a: ClaimMode, b: ClaimMode): boolean => a === 'shared' && b === 'shared';
@@ -97,7 +98,8 @@ export function findConflicts(ctx: Ctx, request: PreparedClaim): Conflict[] {
 export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
   const by = callsignOf(ctx.state, request.agentId);
   return request.patterns.map((pattern) => {
-    const existing = heldIdentical(ctx, request, pattern.source);
+    // Reusing an identical claim is only for requests without an id: an id's grant is recorded whole.
+    const existing = request.requestId === undefined ? heldIdentical(ctx, request, pattern.source) : undefined;
     if (existing) {
       if (request.ttlMs !== undefined) renewOne(ctx, existing, request.ttlMs, by);
       return granted(ctx, existing);
@@ -143,7 +145,10 @@ function renewOne(ctx: Ctx, claim: ClaimRecord, ttlMs: number, by: string): void
   ctx.schedule(expiresAt, { kind: 'claim', claimId: claim.id });
 }
 
-/** Refuses an operation that presents a fence no live claim of the agent carries. */
+/**
+ * Refuses an operation that presents a fence none of `claims` carries. Fences count per scope, so
+ * callers pass only the claims the operation is about (one scope's, or the named ids).
+ */
 export function assertFence(claims: ClaimRecord[], fence: number | undefined): void {
   if (fence === undefined) return;
   if (!claims.some((c) => c.fence === fence)) {
@@ -164,8 +169,8 @@ export interface RenewRequest {
 export function renew(ctx: Ctx, caller: Caller, req: RenewRequest): GrantedClaim[] {
   const agent = requireAgent(ctx.state, caller);
   const owned = ownedClaims(ctx, agent.agentId);
-  assertFence(owned, req.fence);
   const targets = req.claimIds === undefined ? owned : req.claimIds.map((id) => ownClaim(ctx, agent.agentId, id, false));
+  assertFence(targets, req.fence);
   return targets.map((claim) => {
     const ttlMs = req.ttlSeconds !== undefined ? req.ttlSeconds * 1000 : claim.ttlMs;
     if (ttlMs !== undefined) renewOne(ctx, claim, ttlMs, agent.callsign);
@@ -193,7 +198,6 @@ export interface ReleaseRequest {
 export function release(ctx: Ctx, caller: Caller, req: ReleaseRequest): string[] {
   const agent = requireAgent(ctx.state, caller);
   const owned = ownedClaims(ctx, agent.agentId);
-  assertFence(owned, req.fence);
   const targets = new Map<string, ClaimRecord>();
   for (const id of req.claimIds ?? []) {
     // Releasing twice is a harmless retry; releasing someone else's claim is not.
@@ -205,16 +209,26 @@ export function release(ctx: Ctx, caller: Caller, req: ReleaseRequest): string[]
       if (wanted.has(claim.pattern) && (req.scope === undefined || claim.scope === req.scope)) targets.set(claim.id, claim);
     }
   }
+  assertFence(targets.size > 0 ? [...targets.values()] : owned.filter((c) => req.scope === undefined || c.scope === req.scope), req.fence);
   for (const claim of targets.values()) releaseClaim(ctx, claim.id, 'released', agent.callsign);
   return [...targets.keys()];
 }
 
 export function releaseClaim(ctx: Ctx, claimId: string, reason: ClaimReleaseReason, by: string, note?: string): void {
-  ctx.emit({ type: 'claim.released', by, claimId, reason, ...(note !== undefined && { note }) });
+  const claim = ctx.state.claims.get(claimId);
+  ctx.emit({
+    type: 'claim.released',
+    by,
+    claimId,
+    reason,
+    ...(note !== undefined && { note }),
+    ...(claim && { agentId: claim.agentId, scope: claim.scope, pattern: claim.pattern }),
+  });
 }
 
+/** Releases an agent's claims, except those travelling with a pending handoff: the handoff settles them. */
 export function releaseAllOf(ctx: Ctx, agentId: string, reason: ClaimReleaseReason, by: string): string[] {
-  const ids = ctx.indexes.claimIdsOf(agentId);
+  const ids = ctx.indexes.claimIdsOf(agentId).filter((id) => ctx.state.claims.get(id)?.escrow === undefined);
   for (const id of ids) releaseClaim(ctx, id, reason, by);
   return ids;
 }
@@ -225,20 +239,42 @@ export function transfer(ctx: Ctx, caller: Caller, claimIds: string[], toCallsig
   const toId = ctx.indexes.liveCallsigns.get(toCallsign);
   if (toId === undefined) throw new FleetError('NOT_FOUND', `${toCallsign} is not a live agent: it must be on the roster to receive claims`, { callsign: toCallsign });
   const claims = claimIds.map((id) => ownClaim(ctx, from, id, operator));
+  assertMovable(ctx, claims, toId);
   const by = actorName(ctx.state, caller);
-  return claims.map((claim) => {
-    releaseClaim(ctx, claim.id, 'transferred', by);
-    const prepared: PreparedClaim = {
-      agentId: toId,
-      scope: claim.scope,
-      patterns: [compileClaimPattern(claim.pattern)],
-      mode: claim.mode,
-      ...(claim.ttlMs !== undefined && { ttlMs: claim.ttlMs }),
-      ...(claim.reason !== undefined && { reason: claim.reason }),
-      transferredFrom: claim.id,
-    };
-    return grant(ctx, prepared)[0]!;
-  });
+  return claims.map((claim) => moveClaim(ctx, claim, toId, by));
+}
+
+/**
+ * A claim that coexisted with its holder's other claims may collide with them once another agent
+ * holds it (invariant 1). Claims moving together are judged together; any collision refuses all.
+ */
+export function assertMovable(ctx: Ctx, claims: ClaimRecord[], toAgentId: string): void {
+  const moving = new Set(claims.map((c) => c.id));
+  for (const claim of claims) {
+    for (const other of ctx.indexes.territory.overlapping(claim.scope, compileClaimPattern(claim.pattern))) {
+      if (moving.has(other.id) || other.agentId === toAgentId || compatible(other.mode, claim.mode)) continue;
+      throw new FleetError(
+        'INVALID_STATE',
+        `moving ${claim.pattern} to ${callsignOf(ctx.state, toAgentId)} would overlap ${callsignOf(ctx.state, other.agentId)}'s ${other.mode} claim ${other.pattern}: move or release that one too`,
+        { claimId: claim.id, overlaps: other.id },
+      );
+    }
+  }
+}
+
+/** Ends a claim and grants the same territory to another agent with a new fence, with no gap between. */
+export function moveClaim(ctx: Ctx, claim: ClaimRecord, toAgentId: string, by: string): GrantedClaim {
+  releaseClaim(ctx, claim.id, 'transferred', by);
+  const prepared: PreparedClaim = {
+    agentId: toAgentId,
+    scope: claim.scope,
+    patterns: [compileClaimPattern(claim.pattern)],
+    mode: claim.mode,
+    ...(claim.ttlMs !== undefined && { ttlMs: claim.ttlMs }),
+    ...(claim.reason !== undefined && { reason: claim.reason }),
+    transferredFrom: claim.id,
+  };
+  return grant(ctx, prepared)[0]!;
 }
 
 export function forceRelease(ctx: Ctx, caller: Caller, claimIds: string[], reason: string): string[] {

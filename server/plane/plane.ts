@@ -18,6 +18,8 @@ import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { snapshotSchema, type Snapshot } from './snapshot-format.js';
 import { StopBackstop } from './stop-backstop.js';
+import { BuildRunner } from './build-runner.js';
+import { DigestPublisher } from './digest-publisher.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
 const COMPACT_EVERY_EVENTS = 20_000;
@@ -74,21 +76,28 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const token = randomIds.token();
   await writeFileDurably(paths.token, token, 0o600);
   const startedAt = clock.now();
-  core.run(undefined, (ctx) => ctx.emit({ type: 'plane.started', by: 'plane', pid: process.pid, version: PLANE_VERSION }));
+  core.announceStart(process.pid, PLANE_VERSION);
   let port = 0;
+  const history = (fromSeq: number) => store.history(fromSeq);
+  const builds = new BuildRunner(core, journal, log);
+  const digests = new DigestPublisher(core, journal, history, paths, log);
   const services: PlaneServices = {
     core,
     journal,
     scopes: new ScopeResolver(),
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, startedAt }),
     shutdown: () => void shutdown(),
-    history: (fromSeq) => store.history(fromSeq),
+    history,
     pidStart: processStartTime,
+    builds,
+    digests,
   };
   const endpoint = new WsEndpoint(token, (socket) => serveConnection(socket, services, log));
   port = await endpoint.listen(config.port);
   await journal.whenDurable(core.state.seq);
   if (core.state.control.state === 'stop') backstop.arm();
+  builds.kick();
+  digests.start(config.digestIntervalMs / config.timeScale);
   const sweeper = setInterval(() => core.sweep(), Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20)));
   await ledger.write();
   await writeFileDurably(paths.discovery, JSON.stringify({ port, pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() }), 0o600);
@@ -108,6 +117,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       log('plane shutting down');
       clearInterval(sweeper);
       backstop.disarm();
+      digests.stop();
+      builds.stop();
       core.queue.abandonAll();
       await endpoint.close();
       await unlink(paths.discovery).catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { FleetEvent, MethodName, ParsedParams, ResultBody } from '../../../contracts/index.js';
+import type { Digest, FleetEvent, MethodName, ParsedParams, ResultBody } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import type { Journal } from '../journal.js';
 import type { ScopeResolver } from '../scope-resolver.js';
@@ -13,6 +13,8 @@ export interface PlaneServices {
   shutdown(): void;
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
+  builds: { kick(): void; finished(runId: string): Promise<void> };
+  digests: { current(): Promise<{ digest: Digest; markdown: string }>; publish(): Promise<{ digest: Digest; markdown: string }> };
   /** Registers the pid of a joining agent, returning its start time for the stop backstop. */
   pidStart(pid: number): string | undefined;
 }

@@ -82,7 +82,6 @@ test('an agent with role operator may hold the RTE lease; the tokenless operator
 
 test(
   'a runtime’s RTE lease (coordination/rte-lock/<runtime>) is refused to an RTE of another runtime',
-  { todo: 'design: DESIGN §4 says coordination/rte-lock/<runtime> is each runtime’s RTE lease, but leases.ts only checks role rte, not the runtime' },
   () => {
     const { h } = rtes();
     const codexRte = joinAgent(h, 'DELTA', { role: 'rte', runtime: 'codex' });
@@ -91,9 +90,10 @@ test(
 );
 
 test('leases with different names are independent, each with its own fence counter', () => {
-  const { h, rte1, rte2 } = rtes();
+  const { h, rte1 } = rtes();
   assert.equal(call(h, rte1.caller, { action: 'acquire' }).fence, 1);
-  const runtime = call(h, rte2.caller, { action: 'acquire', name: `${RTE_LEASE}/codex` });
+  const codexRte = joinAgent(h, 'DELTA', { role: 'rte', runtime: 'codex' });
+  const runtime = call(h, codexRte.caller, { action: 'acquire', name: `${RTE_LEASE}/codex` });
   assert.equal(runtime.held, true);
   assert.equal(runtime.fence, 1);
 });

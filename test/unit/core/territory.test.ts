@@ -151,7 +151,6 @@ test('retrying a request id returns the same grant (same ids and fences) and emi
 
 test(
   'retrying a request id returns the same grant even when part of it reused a claim the agent already held',
-  { todo: 'bug: grant() reuses an identical held claim without a claim.granted event, so reducer never remembers it under the requestId; the retry returns only the new part (territory.ts grant/heldIdentical + reducer rememberRequest)' },
   () => {
     const { h, atlas } = twoAgents();
     claimNow(h, atlas.caller, { patterns: ['src/**'] });
@@ -164,7 +163,6 @@ test(
 
 test(
   'a retried request id never reports claims that are no longer live as granted',
-  { todo: 'design: previousGrant answers granted:true with the remembered claims even after they were released or expired (expiresAt then is the original grant time); an agent retrying late is told it holds territory it does not (territory.ts previousGrant)' },
   () => {
     const { h, atlas, boreas } = twoAgents();
     claimNow(h, atlas.caller, { patterns: ['src/**'], requestId: 'req-3', ttlSeconds: 10 });
@@ -208,7 +206,6 @@ test('a stale fence is refused (STALE_FENCE) on renew, release and check, and ch
 
 test(
   'a fence from one scope is stale even when the agent holds a claim with the same number in another scope',
-  { todo: 'bug: assertFence compares against all the agent’s claims in every scope, but fence counters are per scope (DESIGN §4), so numbers collide (territory.ts assertFence, path-check.ts)' },
   () => {
     const { h, atlas } = twoAgents();
     const old = claimNow(h, atlas.caller, { patterns: ['src/**'] }).claims[0]!;
@@ -353,7 +350,6 @@ test('a transfer with one unknown claim id changes nothing', () => {
 
 test(
   'transfer never creates overlapping claims of two agents unless both are shared (invariant 1)',
-  { todo: 'bug: transfer() re-grants without a conflict check; the sender’s own remaining overlapping claim then overlaps the recipient’s exclusive claim (territory.ts transfer)' },
   () => {
     const { h, atlas } = twoAgents();
     claimNow(h, atlas.caller, { patterns: ['src/**'], mode: 'shared' });

@@ -126,7 +126,6 @@ test('nothing is granted to a waiter while the fleet is paused', async () => {
 
 test(
   'a waiter whose territory was freed during a pause is granted when the operator resumes',
-  { todo: 'bug: ClaimQueue.retry only runs after a command that released a claim; a resume releases none, so the waiter sits until its timeout and is refused (fleet-core.ts run / claim-queue.ts)' },
   async () => {
     const { h, atlas, boreas } = fleet();
     claimNow(h, atlas.caller, { patterns: ['src/**'] });
@@ -144,7 +143,6 @@ test(
 
 test(
   'when an earlier waiter times out, a later waiter it alone was blocking is granted',
-  { todo: 'bug: ClaimQueue.expire removes a waiter without retrying the queue, so the waiter behind it stays blocked on free territory until its own timeout (claim-queue.ts expire)' },
   async () => {
     const { h, atlas, boreas, cyrus } = fleet();
     claimNow(h, atlas.caller, { patterns: ['lib/**'] });
@@ -162,7 +160,6 @@ test(
 
 test(
   'a waiter of an agent that left no longer blocks anyone',
-  { todo: 'bug: conflictsWithQueued counts waiters of agents that left or expired; they are dropped only at the next retry, which a leave without claims never triggers (claim-queue.ts)' },
   () => {
     const { h, atlas, boreas, cyrus } = fleet();
     claimNow(h, atlas.caller, { patterns: ['src/a.ts'] });
@@ -175,7 +172,6 @@ test(
 
 test(
   'a claim freed by a sweep is granted to its waiter even when the command that ran the sweep failed',
-  { todo: 'bug: FleetCore.run skips queue.retry when the command throws, though sweepDue already released claims; nothing retries afterwards (fleet-core.ts run)' },
   async () => {
     const { h, atlas, boreas } = fleet();
     claimNow(h, atlas.caller, { patterns: ['src/**'], ttlSeconds: 10 });

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { agentStatusSchema, controlStateSchema, roleSchema } from './records.js';
+import { buildRunStatusSchema } from './build.js';
+
+/** The operator's heartbeat digest: what happened between two points of the event log. */
+export const digestSchema = z.object({
+  fromSeq: z.number().int(),
+  toSeq: z.number().int(),
+  generatedAt: z.iso.datetime(),
+  control: z.object({ state: controlStateSchema, reason: z.string().optional(), setBy: z.string() }),
+  agents: z.array(
+    z.object({
+      callsign: z.string(),
+      role: roleSchema,
+      runtime: z.string(),
+      status: agentStatusSchema,
+      note: z.string().optional(),
+      task: z.string().optional(),
+      lastSeenAt: z.iso.datetime(),
+      claims: z.number().int(),
+      workCompleted: z.number().int(),
+    }),
+  ),
+  staleAgents: z.array(z.string()),
+  builds: z.array(z.object({ scope: z.string(), status: buildRunStatusSchema, commit: z.string().optional(), exitCode: z.number().int().nullable().optional(), finishedAt: z.iso.datetime().optional() })),
+  blockers: z.array(z.object({ kind: z.enum(['message', 'work', 'build']), ref: z.string(), text: z.string() })),
+  claims: z.object({
+    acquired: z.array(z.object({ holder: z.string(), pattern: z.string(), reason: z.string().optional() })),
+    released: z.array(z.object({ holder: z.string(), pattern: z.string(), reason: z.string(), note: z.string().optional() })),
+  }),
+  handoffs: z.array(z.object({ id: z.string(), from: z.string(), to: z.string(), status: z.string() })),
+  workCompleted: z.array(z.object({ id: z.string(), title: z.string(), by: z.string() })),
+  workCounts: z.record(z.string(), z.number().int()),
+  eventCount: z.number().int(),
+});
+export type Digest = z.infer<typeof digestSchema>;

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { agentSchema, callsignSchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
+
+/**
+ * The custom messages between the Fleet language server and the VS Code extension, beside the
+ * standard LSP ones. Both sides parse what they receive with these schemas; the method names are
+ * the keys of `lspRequests` and `lspNotifications`.
+ */
+
+const isoTime = z.iso.datetime();
+
+/** One claim covering a file, as the editor shows it. */
+export const ownershipHolderSchema = z.object({
+  claimId: z.string(),
+  callsign: callsignSchema,
+  agentId: z.string(),
+  pattern: z.string(),
+  mode: claimModeSchema,
+  expiresAt: isoTime,
+  /** Whether the claim was made with a TTL; without one it lives as long as its agent heartbeats. */
+  ttl: z.boolean(),
+  reason: z.string().optional(),
+  /** Held by the agent this window joined as (Fleet: Join as Operator). */
+  mine: z.boolean(),
+});
+export type OwnershipHolder = z.infer<typeof ownershipHolderSchema>;
+
+export const ownershipKindSchema = z.enum(['mine', 'other', 'contested']);
+export type OwnershipKind = z.infer<typeof ownershipKindSchema>;
+
+/** Who holds a file. A file nobody holds has no ownership (null). */
+export const ownershipSchema = z.object({
+  /** mine: only this window's operator holds it; other: one other agent; contested: several holders. */
+  kind: ownershipKindSchema,
+  /** The Explorer badge: two characters at most. */
+  mark: z.string().min(1).max(2),
+  holders: z.array(ownershipHolderSchema).min(1),
+  /** Another agent holds it exclusively, so a person may not write it (DESIGN §4, the check). */
+  blocked: z.boolean(),
+  /** The file's path relative to its repository. */
+  path: z.string(),
+});
+export type Ownership = z.infer<typeof ownershipSchema>;
+
+export const ownershipEntrySchema = z.object({ uri: z.string(), ownership: ownershipSchema.nullable() });
+export type OwnershipEntry = z.infer<typeof ownershipEntrySchema>;
+
+/**
+ * connecting: first contact; connected; reconnecting: the plane went away and will be back (or is
+ * being restarted); stopped: the plane was shut down on purpose and nobody started a new one;
+ * failed: no plane could be reached or started (the message says why).
+ */
+export const planeConnectionStatusSchema = z.enum(['connecting', 'connected', 'reconnecting', 'stopped', 'failed']);
+export type PlaneConnectionStatus = z.infer<typeof planeConnectionStatusSchema>;
+
+export const viewClaimSchema = claimSchema.extend({
+  /** The worktree of this window's workspace that the claim's repository maps to, if any. */
+  root: z.string().optional(),
+});
+export type ViewClaim = z.infer<typeof viewClaimSchema>;
+
+/** Everything the extension's views, status bar and notifications show. */
+export const fleetViewStateSchema = z.object({
+  connection: z.object({
+    status: planeConnectionStatusSchema,
+    home: z.string(),
+    message: z.string().optional(),
+    plane: z.object({ pid: z.number().int(), port: z.number().int(), version: z.string(), startedAt: isoTime }).optional(),
+  }),
+  control: controlSchema.nullable(),
+  agents: z.array(agentSchema),
+  claims: z.array(viewClaimSchema),
+  /** The agent this window acts as after Fleet: Join as Operator. */
+  operator: z.object({ callsign: callsignSchema, agentId: z.string() }).nullable(),
+});
+export type FleetViewState = z.infer<typeof fleetViewStateSchema>;
+
+const conflictSchema = z.object({ pattern: z.string(), holder: z.string(), heldPattern: z.string(), mode: claimModeSchema, expiresAt: isoTime });
+
+/** Requests the extension sends to the language server. */
+export const lspRequests = {
+  'fleet/getState': { params: z.object({}), result: fleetViewStateSchema },
+  /** Who holds these files; the server keeps telling about them through fleet/didChangeOwnership. */
+  'fleet/ownership': {
+    params: z.object({ uris: z.array(z.string()).max(10_000) }),
+    result: z.object({ entries: z.array(ownershipEntrySchema) }),
+  },
+  'fleet/setControl': {
+    params: z.object({ state: controlStateSchema, reason: z.string().max(500).optional() }),
+    result: controlSchema,
+  },
+  'fleet/joinAsOperator': {
+    params: z.object({ callsign: callsignSchema }),
+    result: z.object({ callsign: callsignSchema, agentId: z.string(), rejoined: z.boolean() }),
+  },
+  'fleet/claimFile': {
+    params: z.object({ uri: z.string(), mode: claimModeSchema.optional(), reason: z.string().max(500).optional() }),
+    result: z.object({
+      granted: z.boolean(),
+      refusedBy: z.enum(['conflict', 'control']).optional(),
+      path: z.string(),
+      claimIds: z.array(z.string()),
+      conflicts: z.array(conflictSchema),
+      control: z.object({ state: controlStateSchema, reason: z.string().optional() }),
+    }),
+  },
+  /** Releases a claim: the operator's own through fleet_release_path, another agent's by force. */
+  'fleet/releaseClaim': {
+    params: z.object({ claimId: z.string() }),
+    result: z.object({ released: z.array(z.string()), forced: z.boolean() }),
+  },
+  /** Reconnects now; `start` also starts a plane when none is running. */
+  'fleet/reconnect': { params: z.object({ start: z.boolean() }), result: z.object({}) },
+} as const;
+
+/** Notifications the language server sends to the extension. */
+export const lspNotifications = {
+  'fleet/didChangeState': fleetViewStateSchema,
+  /** Only the files whose ownership changed, among those the extension asked about or has open. */
+  'fleet/didChangeOwnership': z.object({ entries: z.array(ownershipEntrySchema) }),
+  /**
+   * Absolute glob patterns of the files a person may not write in this window's workspace (another
+   * agent's exclusive territory), for the edit guard's block mode.
+   */
+  'fleet/didChangeReadonlyGlobs': z.object({ globs: z.array(z.string()) }),
+} as const;
+
+export type LspRequestName = keyof typeof lspRequests;
+export type LspRequestParams<N extends LspRequestName> = z.input<(typeof lspRequests)[N]['params']>;
+export type LspRequestResult<N extends LspRequestName> = z.infer<(typeof lspRequests)[N]['result']>;
+export type LspNotificationName = keyof typeof lspNotifications;
+export type LspNotificationParams<N extends LspNotificationName> = z.infer<(typeof lspNotifications)[N]>;
+
+/** What the language server passes in `initializationOptions`. */
+export const lspInitializationOptionsSchema = z.object({
+  home: z.string(),
+  /** The bundled CLI whose `serve` verb starts a plane (dist/fleet.cjs). */
+  cliEntry: z.string(),
+  /** Join as this operator callsign on connect (the person joined before, in this or another window). */
+  operatorCallsign: z.string().optional(),
+});
+export type LspInitializationOptions = z.infer<typeof lspInitializationOptionsSchema>;
+
+/** Messages from the digest webview to the extension (an untrusted boundary: parse them). */
+export const digestWebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('command'), command: z.enum(['fleet.pause', 'fleet.drain', 'fleet.resume', 'fleet.stop', 'fleet.joinAsOperator']) }),
+]);
+export type DigestWebviewMessage = z.infer<typeof digestWebviewMessageSchema>;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { buildRunSchema } from '../build.js';
+import { defineMethod, withControl } from '../method.js';
+import { rootParam } from './common.js';
+
+export const buildConfigure = defineMethod({
+  name: 'fleet_build_configure',
+  summary: "Set a repository's build gate (operator or RTE): the command, the worktree to run it in (default the main worktree) and a timeout (default 30 minutes).",
+  params: z.strictObject({
+    root: rootParam,
+    command: z.string().min(1).max(2000),
+    worktree: z.string().min(1).optional(),
+    timeoutSeconds: z.number().positive().max(24 * 3600).optional(),
+  }),
+  result: withControl({ scope: z.string(), command: z.string(), worktree: z.string(), timeoutSeconds: z.number() }),
+  access: 'rte_or_operator',
+  mutates: true,
+  mcpTool: false,
+});
+
+export const buildVerify = defineMethod({
+  name: 'fleet_build_verify',
+  summary:
+    "Ask the plane to run the repository's configured build/test command at its worktree's HEAD. Runs go one at a time; only a run the plane itself made can be GREEN. Returns the run (queued or running); with wait true, returns once it finished with status green or red, exit code, commit, duration and the log tail.",
+  params: z.strictObject({ root: rootParam, wait: z.boolean().optional() }),
+  result: withControl({ run: buildRunSchema }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: true,
+});

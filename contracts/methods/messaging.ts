@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { handoffEnvelopeSchema, handoffSchema } from '../handoff.js';
+import { defineMethod, withControl } from '../method.js';
+import { messageSchema, messageStatusSchema, messageTypeSchema, prioritySchema, recipientSchema } from '../messages.js';
+import { isoTime } from './common.js';
+
+export const agentHandoff = defineMethod({
+  name: 'fleet_agent_handoff',
+  summary:
+    'Hand your work to another agent (or to any agent of a role) before you stop or your context runs out: a summary, the context, files touched, next steps, open questions, artifacts, and the claim ids to pass on. The claims go into escrow (nobody writes under them) until the recipient accepts — then they move with new fences — or declines or the handoff expires, and they come back to you. Hand off to your own callsign to continue in a new session without a gap.',
+  params: handoffEnvelopeSchema.omit({ from: true, id: true, fingerprint: true, trust: true }).extend({
+    ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('How long the recipient has to accept (default 30 minutes)'),
+  }).strict(),
+  result: withControl({ handoff: handoffSchema }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const handoffRespond = defineMethod({
+  name: 'fleet_handoff_respond',
+  summary: 'Accept or decline a handoff addressed to you (see fleet_inbox). Accepting gives you its claims with new fences, and its work item; works even while the fleet is paused.',
+  params: z.strictObject({ handoffId: z.string().min(1), accept: z.boolean(), reason: z.string().max(1000).optional() }),
+  result: withControl({
+    handoff: handoffSchema,
+    claims: z.array(z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime })),
+  }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const inboxMethod = defineMethod({
+  name: 'fleet_inbox',
+  summary: 'Your messages (addressed to you, your role, or mentioning @you), newest first, with the unread count, and the handoffs waiting for you. Check it between steps.',
+  params: z.strictObject({ unreadOnly: z.boolean().optional(), limit: z.number().int().min(1).max(500).optional() }),
+  result: withControl({ messages: z.array(messageSchema), unread: z.number().int(), handoffs: z.array(handoffSchema) }),
+  access: 'agent',
+  mutates: false,
+  mcpTool: true,
+});
+
+export const messageSend = defineMethod({
+  name: 'fleet_message_send',
+  summary:
+    'Send a message to an agent ({"callsign": "ATLAS"}) or a role ({"role": "rte"}): REQUEST, RESPONSE, INFO, BLOCKER, RESOLUTION, CONFIRM or CONTEXT. @CALLSIGN in the body notifies that agent too. A REQUEST or BLOCKER naming a workItem blocks the item until a RESOLUTION/RESPONSE refers to it (refs) or it is acknowledged as PROCESSED.',
+  params: z.strictObject({
+    to: recipientSchema,
+    type: messageTypeSchema,
+    priority: prioritySchema.optional(),
+    subject: z.string().max(200).optional(),
+    body: z.string().min(1).max(20000),
+    refs: z.array(z.string()).max(100).optional(),
+    workItem: z.string().optional(),
+  }),
+  result: withControl({ message: messageSchema }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const messageAck = defineMethod({
+  name: 'fleet_message_ack',
+  summary: 'Move messages addressed to you along PENDING → ACKNOWLEDGED → PROCESSED (or BLOCKED). PROCESSED on a blocking request lifts the block on its work item.',
+  params: z.strictObject({ messageIds: z.array(z.string()).min(1).max(500), status: messageStatusSchema.exclude(['PENDING']) }),
+  result: withControl({ messages: z.array(messageSchema) }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { defineMethod, withControl } from '../method.js';
+import { roleSchema, tierSchema } from '../records.js';
+import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
+import { isoTime, rootParam } from './common.js';
+
+const itemRef = z.object({ id: z.string(), status: workStatusSchema });
+
+export const workAdd = defineMethod({
+  name: 'fleet_work_add',
+  summary:
+    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, and the role and tier it needs.',
+  params: z.strictObject({
+    title: z.string().min(1).max(500),
+    kind: workKindSchema.optional(),
+    parent: z.string().optional(),
+    dependsOn: z.array(z.string()).max(200).optional(),
+    paths: z.array(z.string().min(1).max(1024)).max(64).optional(),
+    criteria: z.array(z.string().min(1).max(1000)).max(100).optional(),
+    role: roleSchema.optional(),
+    tier: tierSchema.optional(),
+    root: rootParam,
+  }),
+  result: withControl({ item: itemRef }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const workPull = defineMethod({
+  name: 'fleet_work_pull',
+  summary:
+    'Take the next ready work item you can do — its dependencies done, its role and tier yours, its paths free — and get its paths claimed for you in the same step. Returns item null when nothing fits (or refusedBy "control" when the fleet is paused, draining or stopped: then start nothing new). Verifiers get the next item awaiting review.',
+  params: z.strictObject({}),
+  result: withControl({
+    item: workItemSchema.nullable(),
+    claims: z.array(z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime })),
+    refusedBy: z.literal('control').optional(),
+  }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const workUpdate = defineMethod({
+  name: 'fleet_work_update',
+  summary:
+    'Move a work item along its lifecycle. complete (its builder): with artifact {touchedFiles, commands [{command, exitCode}], criteria} → review, and its claims are released. verify (a verifier, not the builder): with report {verdicts [{criterion, verdict pass|fail|inconclusive, evidence}]} → verified when every criterion passes, rework on any fail. decide (RTE or operator): with decision {disposition accept|rework|rollback|escalate, reasonCode, refs} — accept only after a passing verification → done.',
+  params: z.discriminatedUnion('action', [
+    z.strictObject({ id: z.string(), action: z.literal('complete'), artifact: buildArtifactSchema }),
+    z.strictObject({ id: z.string(), action: z.literal('verify'), report: verificationReportSchema }),
+    z.strictObject({ id: z.string(), action: z.literal('decide'), decision: decisionSchema }),
+  ]),
+  result: withControl({ item: itemRef }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: true,
+});
+
+export const workList = defineMethod({
+  name: 'fleet_work_list',
+  summary: 'List work items, optionally only those with one status.',
+  params: z.strictObject({ status: workStatusSchema.optional() }),
+  result: withControl({ items: z.array(workItemSchema) }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});

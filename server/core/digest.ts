@@ -1,0 +1,101 @@
+import type { Digest, FleetEvent } from '../../contracts/index.js';
+import { describeRecipient } from './handoffs.js';
+import type { Indexes } from './indexes.js';
+import type { CoreConfig } from './context.js';
+import { agentStatus } from './liveness.js';
+import type { State } from './state.js';
+import { callsignOf, iso } from './views.js';
+
+/**
+ * The heartbeat digest of a window of the event log. A pure function of the window and the state
+ * at its end, with "now" taken from the log itself, so the same log always gives the same digest.
+ */
+export function buildDigest(window: readonly FleetEvent[], state: State, indexes: Indexes, config: CoreConfig, fromSeq: number): Digest {
+  const last = window[window.length - 1];
+  const now = last?.at ?? state.control.setAt;
+  const completedBy = new Map<string, number>();
+  const digest: Digest = {
+    fromSeq,
+    toSeq: last?.seq ?? fromSeq - 1,
+    generatedAt: iso(now),
+    control: { state: state.control.state, ...(state.control.reason !== undefined && { reason: state.control.reason }), setBy: state.control.setBy },
+    agents: [],
+    staleAgents: [],
+    builds: [],
+    blockers: [],
+    claims: { acquired: [], released: [] },
+    handoffs: [],
+    workCompleted: [],
+    workCounts: {},
+    eventCount: window.length,
+  };
+  for (const event of window) {
+    switch (event.type) {
+      case 'claim.granted':
+        digest.claims.acquired.push({ holder: callsignOf(state, event.agentId), pattern: event.pattern, ...(event.reason !== undefined && { reason: event.reason }) });
+        break;
+      case 'claim.released':
+        digest.claims.released.push({
+          holder: event.agentId !== undefined ? callsignOf(state, event.agentId) : '?',
+          pattern: event.pattern ?? event.claimId,
+          reason: event.reason,
+          ...(event.note !== undefined && { note: event.note }),
+        });
+        break;
+      case 'handoff.sent':
+        digest.handoffs.push({ id: event.handoffId, from: event.envelope.from, to: describeRecipient(event.envelope.to), status: 'pending' });
+        break;
+      case 'handoff.resolved': {
+        const handoff = digest.handoffs.find((h) => h.id === event.handoffId);
+        if (handoff) handoff.status = event.status;
+        else {
+          const known = state.handoffs.get(event.handoffId);
+          digest.handoffs.push({ id: event.handoffId, from: known?.envelope.from ?? '?', to: known ? describeRecipient(known.envelope.to) : '?', status: event.status });
+        }
+        break;
+      }
+      case 'work.transitioned':
+        if (event.status === 'done') {
+          const item = state.work.get(event.itemId);
+          const builder = item?.assignee !== undefined ? callsignOf(state, item.assignee) : '?';
+          digest.workCompleted.push({ id: event.itemId, title: item?.title ?? event.itemId, by: builder });
+          completedBy.set(builder, (completedBy.get(builder) ?? 0) + 1);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  for (const agent of state.agents.values()) {
+    if (agent.gone) continue;
+    const status = agentStatus(agent, now, config);
+    if (status === 'unknown') digest.staleAgents.push(agent.callsign);
+    if (agent.reported === 'blocked') digest.blockers.push({ kind: 'message', ref: agent.callsign, text: `${agent.callsign} reports blocked${agent.note ? `: ${agent.note}` : ''}` });
+    digest.agents.push({
+      callsign: agent.callsign,
+      role: agent.role,
+      runtime: agent.runtime,
+      status,
+      ...(agent.note !== undefined && { note: agent.note }),
+      ...(agent.task !== undefined && { task: agent.task }),
+      lastSeenAt: iso(agent.lastSeen),
+      claims: indexes.claimsByAgent.get(agent.agentId)?.size ?? 0,
+      workCompleted: completedBy.get(agent.callsign) ?? 0,
+    });
+  }
+  for (const message of state.messages.values()) {
+    if (message.type === 'BLOCKER' && message.status !== 'PROCESSED') digest.blockers.push({ kind: 'message', ref: message.id, text: `${message.from}: ${message.subject ?? message.body.slice(0, 120)}` });
+  }
+  for (const item of state.work.values()) {
+    digest.workCounts[item.status] = (digest.workCounts[item.status] ?? 0) + 1;
+    if (item.blockedBy.length > 0 || item.status === 'escalated') digest.blockers.push({ kind: 'work', ref: item.id, text: `${item.title}: ${item.status === 'escalated' ? 'escalated' : `waiting on ${item.blockedBy.join(', ')}`}` });
+  }
+  const latest = new Map<string, Digest['builds'][number]>();
+  for (const run of state.buildRuns.values()) {
+    if (run.status !== 'green' && run.status !== 'red') continue;
+    latest.set(run.scope, { scope: run.scope, status: run.status, ...(run.commit !== undefined && { commit: run.commit }), exitCode: run.exitCode ?? null, ...(run.finishedAt !== undefined && { finishedAt: iso(run.finishedAt) }) });
+  }
+  digest.builds = [...latest.values()];
+  for (const build of digest.builds) if (build.status === 'red') digest.blockers.push({ kind: 'build', ref: build.scope, text: `build is RED${build.commit ? ` at ${build.commit.slice(0, 10)}` : ''}` });
+  return digest;
+}

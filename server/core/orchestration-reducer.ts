@@ -1,0 +1,157 @@
+import type { FleetEvent } from '../../contracts/index.js';
+import { MAX_KEPT_BUILD_RUNS } from './orchestration-records.js';
+import type { State } from './state.js';
+
+type OrchestrationEvent = Extract<
+  FleetEvent,
+  { type: `handoff.${string}` | `message.${string}` | `work.${string}` | `build.${string}` | 'claim.escrowed' | 'claim.unescrowed' | 'override.used' | 'digest.published' }
+>;
+
+/** The reducer's half for handoffs, messages, work items and builds (see reducer.ts). */
+export function applyOrchestrationEvent(state: State, event: OrchestrationEvent): void {
+  switch (event.type) {
+    case 'claim.escrowed': {
+      const claim = state.claims.get(event.claimId);
+      if (claim) claim.escrow = event.handoffId;
+      return;
+    }
+    case 'claim.unescrowed': {
+      const claim = state.claims.get(event.claimId);
+      if (claim) delete claim.escrow;
+      return;
+    }
+    case 'handoff.sent':
+      state.handoffs.set(event.handoffId, {
+        id: event.handoffId,
+        envelope: event.envelope,
+        fromAgentId: event.fromAgentId,
+        status: 'pending',
+        sentAt: event.at,
+        expiresAt: event.expiresAt,
+      });
+      return;
+    case 'handoff.resolved': {
+      const handoff = state.handoffs.get(event.handoffId);
+      if (!handoff) return;
+      handoff.status = event.status;
+      handoff.resolvedAt = event.at;
+      if (event.acceptedBy !== undefined) handoff.acceptedBy = event.acceptedBy;
+      if (event.reason !== undefined) handoff.reason = event.reason;
+      return;
+    }
+    case 'message.sent':
+      state.messages.set(event.messageId, {
+        id: event.messageId,
+        from: event.from,
+        to: event.to,
+        type: event.messageType,
+        priority: event.priority,
+        ...(event.subject !== undefined && { subject: event.subject }),
+        body: event.body,
+        refs: event.refs,
+        ...(event.workItem !== undefined && { workItem: event.workItem }),
+        mentions: event.mentions,
+        status: 'PENDING',
+        sentAt: event.at,
+        updatedAt: event.at,
+      });
+      return;
+    case 'message.status': {
+      const message = state.messages.get(event.messageId);
+      if (!message) return;
+      message.status = event.status;
+      message.updatedAt = event.at;
+      return;
+    }
+    case 'work.added':
+      state.work.set(event.itemId, {
+        id: event.itemId,
+        title: event.title,
+        kind: event.kind,
+        ...(event.parent !== undefined && { parent: event.parent }),
+        dependsOn: event.dependsOn,
+        paths: event.paths,
+        criteria: event.criteria,
+        ...(event.role !== undefined && { role: event.role }),
+        ...(event.tier !== undefined && { tier: event.tier }),
+        ...(event.scope !== undefined && { scope: event.scope }),
+        status: 'ready',
+        blockedBy: [],
+        createdAt: event.at,
+        updatedAt: event.at,
+      });
+      return;
+    case 'work.transitioned': {
+      const item = state.work.get(event.itemId);
+      if (!item) return;
+      item.status = event.status;
+      item.updatedAt = event.at;
+      if (event.assignee === null) delete item.assignee;
+      else if (event.assignee !== undefined) item.assignee = event.assignee;
+      if (event.verifier === null) delete item.verifier;
+      else if (event.verifier !== undefined) item.verifier = event.verifier;
+      if (event.reason !== undefined) item.statusReason = event.reason;
+      if (event.artifact !== undefined) item.artifact = event.artifact;
+      if (event.report !== undefined) item.report = event.report;
+      if (event.decision !== undefined) item.decision = event.decision;
+      return;
+    }
+    case 'work.blockers': {
+      const item = state.work.get(event.itemId);
+      if (item) item.blockedBy = event.blockedBy;
+      return;
+    }
+    case 'build.configured':
+      state.buildConfigs.set(event.scope, {
+        scope: event.scope,
+        command: event.command,
+        worktree: event.worktree,
+        timeoutSeconds: event.timeoutSeconds,
+        configuredBy: event.by ?? 'operator',
+      });
+      return;
+    case 'build.requested':
+      state.buildRuns.set(event.runId, { id: event.runId, scope: event.scope, status: 'queued', requestedBy: event.by ?? 'unknown', command: event.command, requestedAt: event.at });
+      pruneBuildRuns(state);
+      return;
+    case 'build.started': {
+      const run = state.buildRuns.get(event.runId);
+      if (!run) return;
+      run.status = 'running';
+      if (event.commit !== undefined) run.commit = event.commit;
+      return;
+    }
+    case 'build.finished': {
+      const run = state.buildRuns.get(event.runId);
+      if (!run) return;
+      Object.assign(run, {
+        status: event.status,
+        exitCode: event.exitCode,
+        durationMs: event.durationMs,
+        logTail: event.logTail,
+        timedOut: event.timedOut,
+        finishedAt: event.at,
+        ...(event.commit !== undefined && { commit: event.commit }),
+      });
+      return;
+    }
+    case 'digest.published':
+      state.lastDigestSeq = event.toSeq;
+      return;
+    case 'override.used':
+      return;
+    default: {
+      const unhandled: never = event;
+      throw new Error(`no reducer for event ${(unhandled as FleetEvent).type}`);
+    }
+  }
+}
+
+/** Only finished runs are pruned, oldest first; the log keeps every run. */
+function pruneBuildRuns(state: State): void {
+  if (state.buildRuns.size <= MAX_KEPT_BUILD_RUNS) return;
+  for (const run of state.buildRuns.values()) {
+    if (state.buildRuns.size <= MAX_KEPT_BUILD_RUNS) return;
+    if (run.status === 'green' || run.status === 'red') state.buildRuns.delete(run.id);
+  }
+}

@@ -1,0 +1,110 @@
+import { FleetError, type Role, type Tier, type WorkKind } from '../../contracts/index.js';
+import { actorName, requireAgent } from './authority.js';
+import type { ClaimQueue } from './claim-queue.js';
+import type { Caller, Ctx } from './context.js';
+import type { WorkRecord } from './orchestration-records.js';
+import { canonicalPattern } from './patterns.js';
+import type { AgentRecord } from './state.js';
+import { findConflicts, grant, prepareClaim, type GrantedClaim } from './territory.js';
+
+const KIND_RANK: Record<WorkKind, number> = { telos: 0, epic: 1, story: 2, task: 3 };
+
+export interface WorkInput {
+  title: string;
+  kind?: WorkKind;
+  parent?: string;
+  dependsOn?: string[];
+  /** Relative to the scope's worktree root, already resolved by the caller. */
+  paths?: string[];
+  scope?: string;
+  criteria?: string[];
+  role?: Role;
+  tier?: Tier;
+}
+
+/** Adds an item to the goal hierarchy: a child sits below its parent's kind; dependencies must exist. */
+export function addWork(ctx: Ctx, caller: Caller, input: WorkInput): WorkRecord {
+  const kind = input.kind ?? 'task';
+  if (input.parent !== undefined) {
+    const parent = ctx.state.work.get(input.parent);
+    if (!parent) throw new FleetError('NOT_FOUND', `no parent item ${input.parent}`);
+    if (KIND_RANK[parent.kind] >= KIND_RANK[kind]) {
+      throw new FleetError('INVALID_PARAMS', `a ${kind} cannot sit under a ${parent.kind}: the hierarchy runs telos → epic → story → task`);
+    }
+  }
+  for (const dependency of input.dependsOn ?? []) {
+    if (!ctx.state.work.has(dependency)) throw new FleetError('NOT_FOUND', `dependsOn names ${dependency}, which is not a work item`);
+  }
+  if ((input.paths?.length ?? 0) > 0 && input.scope === undefined) throw new FleetError('INVALID_PARAMS', 'paths need a root: the repository they belong to');
+  const itemId = ctx.ids.id('wk');
+  ctx.emit({
+    type: 'work.added',
+    by: actorName(ctx.state, caller),
+    itemId,
+    title: input.title,
+    kind,
+    ...(input.parent !== undefined && { parent: input.parent }),
+    dependsOn: [...new Set(input.dependsOn ?? [])],
+    paths: (input.paths ?? []).map(canonicalPattern),
+    criteria: input.criteria ?? [],
+    ...(input.role !== undefined && { role: input.role }),
+    ...(input.tier !== undefined && { tier: input.tier }),
+    ...(input.scope !== undefined && { scope: input.scope }),
+  });
+  return ctx.state.work.get(itemId)!;
+}
+
+export interface PullOutcome {
+  item: WorkRecord | null;
+  claims: GrantedClaim[];
+  refusedBy?: 'control';
+}
+
+/**
+ * Gives the agent the oldest item it can take now and claims the item's paths in the same step,
+ * so two agents never get one item. Items whose paths are held are skipped, never waited on.
+ * Verifiers pull items awaiting review (no claims: verifiers do not write).
+ */
+export function pullWork(ctx: Ctx, caller: Caller, queue: ClaimQueue): PullOutcome {
+  const agent = requireAgent(ctx.state, caller);
+  if (ctx.state.control.state !== 'run') return { item: null, claims: [], refusedBy: 'control' };
+  if (agent.role === 'verifier') return pullReview(ctx, agent);
+  if (agent.role === 'rte' || agent.role === 'operator') return { item: null, claims: [] };
+  const containers = new Set([...ctx.state.work.values()].flatMap((w) => (w.parent !== undefined ? [w.parent] : [])));
+  for (const item of ctx.state.work.values()) {
+    if (!isPullable(ctx, item, agent, containers)) continue;
+    const claims = claimPaths(ctx, agent, item, queue);
+    if (claims === undefined) continue;
+    ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'in_progress', assignee: agent.agentId, verifier: null });
+    return { item, claims };
+  }
+  return { item: null, claims: [] };
+}
+
+function isPullable(ctx: Ctx, item: WorkRecord, agent: AgentRecord, containers: Set<string>): boolean {
+  if (item.status !== 'ready' && item.status !== 'rework') return false;
+  if (containers.has(item.id) || item.blockedBy.length > 0) return false;
+  if (!item.dependsOn.every((id) => ctx.state.work.get(id)?.status === 'done')) return false;
+  if (item.tier !== undefined && item.tier !== agent.tier) return false;
+  return item.role === undefined || item.role === agent.role || (isBuilder(item.role) && isBuilder(agent.role));
+}
+
+const isBuilder = (role: Role): boolean => role === 'worker' || role === 'builder';
+
+/** The item's paths, claimed exclusively for the agent, or undefined when any is held. */
+function claimPaths(ctx: Ctx, agent: AgentRecord, item: WorkRecord, queue: ClaimQueue): GrantedClaim[] | undefined {
+  if (item.paths.length === 0 || item.scope === undefined) return [];
+  const request = prepareClaim(agent.agentId, { scope: item.scope, patterns: item.paths, reason: `work ${item.id}: ${item.title}` });
+  if (findConflicts(ctx, request).length > 0 || queue.conflictsWithQueued(ctx, request).length > 0) return undefined;
+  return grant(ctx, request);
+}
+
+function pullReview(ctx: Ctx, agent: AgentRecord): PullOutcome {
+  for (const item of ctx.state.work.values()) {
+    // Independent verification: never the builder's own work.
+    if (item.status !== 'review' || item.verifier !== undefined || item.assignee === agent.agentId) continue;
+    ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', verifier: agent.agentId });
+    return { item, claims: [] };
+  }
+  return { item: null, claims: [] };
+}

@@ -1,0 +1,93 @@
+import { execFile, spawn } from 'node:child_process';
+import { abandonInterruptedBuilds, nextBuild, recordBuildFinished, recordBuildStarted, type BuildOutcome } from '../core/build-gate.js';
+import type { FleetCore } from '../core/fleet-core.js';
+import type { BuildRunRecord } from '../core/orchestration-records.js';
+import type { Journal } from './journal.js';
+
+const KEEP_OUTPUT_CHARS = 64 * 1024;
+
+/**
+ * The build gate's hands: runs queued builds one at a time in the configured worktree at its
+ * HEAD, with the configured timeout, and records the outcome through the core. Nobody else can
+ * record a build result, so a GREEN status always means the plane saw the command pass.
+ */
+export class BuildRunner {
+  private running: { runId: string; kill(): void } | undefined;
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  constructor(
+    private readonly core: FleetCore,
+    private readonly journal: Journal,
+    private readonly log: (message: string) => void,
+  ) {
+    core.run(undefined, (ctx) => abandonInterruptedBuilds(ctx));
+  }
+
+  kick(): void {
+    if (this.running) return;
+    const run = this.core.run(undefined, (ctx) => nextBuild(ctx));
+    if (run) void this.execute(run);
+  }
+
+  /** Resolves once the run has finished and its result is durable. */
+  finished(runId: string): Promise<void> {
+    const run = this.core.state.buildRuns.get(runId);
+    if (!run || run.status === 'green' || run.status === 'red') return Promise.resolve();
+    return new Promise((resolve) => this.waiting.set(runId, [...(this.waiting.get(runId) ?? []), resolve]));
+  }
+
+  stop(): void {
+    this.running?.kill();
+  }
+
+  private async execute(run: BuildRunRecord): Promise<void> {
+    const config = this.core.state.buildConfigs.get(run.scope)!;
+    this.running = { runId: run.id, kill: () => undefined };
+    const commit = await gitHead(config.worktree);
+    this.core.run(undefined, (ctx) => recordBuildStarted(ctx, run.id, commit));
+    const outcome = await this.spawnBuild(config.command, config.worktree, config.timeoutSeconds * 1000, commit);
+    this.core.run(undefined, (ctx) => recordBuildFinished(ctx, run.id, outcome));
+    await this.journal.whenDurable(this.core.state.seq).catch(() => undefined);
+    this.log(`build ${run.id} ${outcome.exitCode === 0 && !outcome.timedOut ? 'GREEN' : 'RED'} (exit ${outcome.exitCode}, ${outcome.durationMs} ms)`);
+    for (const resolve of this.waiting.get(run.id) ?? []) resolve();
+    this.waiting.delete(run.id);
+    this.running = undefined;
+    this.kick();
+  }
+
+  private spawnBuild(command: string, cwd: string, timeoutMs: number, commit: string | undefined): Promise<BuildOutcome> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      let output = '';
+      let timedOut = false;
+      const child = spawn('sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const killGroup = () => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      };
+      this.running!.kill = killGroup;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup();
+      }, timeoutMs);
+      const collect = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);
+      };
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
+      const finish = (exitCode: number | null, extra = '') => {
+        clearTimeout(timer);
+        resolve({ exitCode, durationMs: Math.round(performance.now() - started), ...(commit !== undefined && { commit }), log: output + extra, timedOut });
+      };
+      child.once('error', (error) => finish(null, `\ncould not start the build: ${error.message}`));
+      child.once('close', (code) => finish(code, timedOut ? `\ntimed out after ${timeoutMs / 1000} s` : ''));
+    });
+  }
+}
+
+function gitHead(worktree: string): Promise<string | undefined> {
+  return new Promise((resolve) => execFile('git', ['-C', worktree, 'rev-parse', 'HEAD'], (error, stdout) => resolve(error ? undefined : stdout.trim())));
+}
