@@ -39,6 +39,8 @@ export const ownershipSchema = z.object({
   blocked: z.boolean(),
   /** The file's path relative to its repository. */
   path: z.string(),
+  /** One line per holder ("ATLAS (src/**, exclusive, held while ATLAS is live)"), for tooltips and warnings. */
+  summary: z.string(),
 });
 export type Ownership = z.infer<typeof ownershipSchema>;
 

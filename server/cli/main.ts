@@ -1,5 +1,11 @@
 import { claimVerb, checkVerb, releaseVerb } from './verbs/territory.js';
+import { buildVerb } from './verbs/build.js';
 import { callVerb } from './verbs/call.js';
+import { digestVerb } from './verbs/digest.js';
+import { handoffVerb } from './verbs/handoff.js';
+import { historyVerb } from './verbs/history.js';
+import { inboxVerb } from './verbs/inbox.js';
+import { workVerb } from './verbs/work.js';
 import { controlVerb } from './verbs/control.js';
 import { eventsVerb } from './verbs/events.js';
 import { joinVerb } from './verbs/join.js';
@@ -15,6 +21,12 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   claim: { run: claimVerb, summary: 'claim territory: --as X PATTERN…' },
   check: { run: checkVerb, summary: 'may these paths be written now, and who holds them? PATH…' },
   release: { run: releaseVerb, summary: 'release claims: --as X PATTERN… or --id ID…' },
+  handoff: { run: handoffVerb, summary: 'hand work and claims to another agent, or accept/decline one' },
+  inbox: { run: inboxVerb, summary: 'messages and handoffs waiting for an agent; ack them' },
+  work: { run: workVerb, summary: 'the work queue: list, add, pull, complete, verify, decide' },
+  build: { run: buildVerb, summary: 'the build gate: configure it (operator), or have the plane run it' },
+  digest: { run: digestVerb, summary: 'the heartbeat digest (--publish: record it and write digest.md)' },
+  history: { run: historyVerb, summary: 'who held a path, when, and why each hold ended' },
   events: { run: eventsVerb, summary: 'print the event log (--follow: keep printing)' },
   pause: { run: controlVerb('pause', 'pause'), summary: 'fleet switch: start nothing new' },
   drain: { run: controlVerb('drain', 'drain'), summary: 'fleet switch: finish what is held, pull no new work' },

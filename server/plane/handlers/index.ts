@@ -2,6 +2,7 @@ import { buildConfigure, buildVerify } from './build.js';
 import { controlGet, controlSet, memoRead, memoWrite, rteLease } from './coordination.js';
 import { agentResume, digestHandler } from './digest.js';
 import type { HandlerTable } from './handler.js';
+import { pathHistory } from './history.js';
 import { agentHandoff, handoffRespond, inboxHandler, messageAck, messageSend } from './messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './roster.js';
@@ -38,6 +39,7 @@ export const handlers: HandlerTable = {
   fleet_build_configure: buildConfigure,
   fleet_build_verify: buildVerify,
   fleet_digest: digestHandler,
+  fleet_path_history: pathHistory,
   fleet_plane_hello: planeHello,
   fleet_status: planeStatus,
   fleet_events_subscribe: eventsSubscribe,
