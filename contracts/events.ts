@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
-import { messageStatusSchema, messageTypeSchema, prioritySchema, recipientSchema } from './messages.js';
+import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
-import { buildArtifactSchema, decisionSchema, verificationReportSchema, workKindSchema, workStatusSchema } from './work.js';
+import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';
 
 /**
  * Every change to the plane's state is one of these events, appended to the log before it is
@@ -121,30 +121,15 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('message.sent'),
     messageId: z.string(),
-    from: z.string(),
-    to: recipientSchema,
     messageType: messageTypeSchema,
-    priority: prioritySchema,
-    subject: z.string().optional(),
-    body: z.string(),
-    refs: z.array(z.string()),
-    workItem: z.string().optional(),
-    mentions: z.array(z.string()),
+    ...messageSchema.pick({ from: true, to: true, priority: true, subject: true, body: true, refs: true, workItem: true, mentions: true }).shape,
   }),
   z.object({ ...base, type: z.literal('message.status'), messageId: z.string(), status: messageStatusSchema }),
   z.object({
     ...base,
     type: z.literal('work.added'),
     itemId: z.string(),
-    title: z.string(),
-    kind: workKindSchema,
-    parent: z.string().optional(),
-    dependsOn: z.array(z.string()),
-    paths: z.array(z.string()),
-    criteria: z.array(z.string()),
-    role: roleSchema.optional(),
-    tier: tierSchema.optional(),
-    scope: z.string().optional(),
+    ...workItemSchema.pick({ title: true, kind: true, parent: true, dependsOn: true, paths: true, criteria: true, role: true, tier: true, scope: true }).shape,
   }),
   z.object({
     ...base,
