@@ -66,12 +66,13 @@ export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim 
 export function previousGrant(ctx: Ctx, agentId: string, requestId: string | undefined): GrantedClaim[] | undefined {
   if (requestId === undefined) return undefined;
   const record = ctx.state.requests.get(requestKey(agentId, requestId));
-  // A retry long after its claims ended is a new intent, not a lost reply: decide it afresh.
-  const live = record?.claims.flatMap((c) => {
-    const claim = ctx.state.claims.get(c.id);
-    return claim ? [{ ...c, expiresAt: iso(claimExpiresAt(claim, ctx.state, ctx.config)) }] : [];
-  });
-  return live && live.length > 0 ? live : undefined;
+  if (!record) return undefined;
+  // A retry replays the whole grant, all or nothing; a claim of it that ended since shows its
+  // grant time as expiry, and its fence is stale. Only once every claim of it has ended is a
+  // retry a new intent, decided afresh.
+  const claims = record.claims.map((c) => ({ c, live: ctx.state.claims.get(c.id) }));
+  if (claims.every(({ live }) => live === undefined)) return undefined;
+  return claims.map(({ c, live }) => ({ ...c, expiresAt: iso(live ? claimExpiresAt(live, ctx.state, ctx.config) : record.at) }));
 }
 
 const compatible = (a: ClaimMode, b: ClaimMode): boolean => a === 'shared' && b === 'shared';

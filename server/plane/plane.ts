@@ -1,7 +1,6 @@
 import { mkdir, unlink } from 'node:fs/promises';
-import { fleetEventSchema, PLANE_VERSION, PROTOCOL_VERSION, SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../contracts/index.js';
+import { fleetEventSchema, PLANE_VERSION, PROTOCOL_VERSION, type FleetEvent } from '../../contracts/index.js';
 import { FleetCore } from '../core/fleet-core.js';
-import { toPersisted } from '../core/state.js';
 import { writeFileDurably } from '../store/durable-write.js';
 import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection } from '../transport/connection.js';
@@ -18,6 +17,7 @@ import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { snapshotSchema, type Snapshot } from './snapshot-format.js';
 import { StopBackstop } from './stop-backstop.js';
+import { Compactor } from './compactor.js';
 import { BuildRunner } from './build-runner.js';
 import { DigestPublisher } from './digest-publisher.js';
 
@@ -65,12 +65,11 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   core.onEvent((event) => journal.record(event));
   const ledger = new LedgerWriter(core, paths.ledger, (error) => log(`ledger.json not written: ${error.message}`));
   const backstop = new StopBackstop(core, config.stopGraceMs / config.timeScale, log);
-  let eventsSinceCompaction = recovered.tail.length;
+  const compactor = new Compactor(core, journal, store, COMPACT_EVERY_EVENTS, log, recovered.tail.length);
   journal.subscribe((events) => {
-    eventsSinceCompaction += events.length;
+    compactor.observe(events.length);
     backstop.observe(events);
     ledger.changed();
-    if (eventsSinceCompaction >= COMPACT_EVERY_EVENTS) void compact();
   });
 
   const token = randomIds.token();
@@ -103,15 +102,6 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   await writeFileDurably(paths.discovery, JSON.stringify({ port, pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() }), 0o600);
   log(`plane ${PLANE_VERSION} listening on 127.0.0.1:${port} (FLEET_HOME ${config.home}, seq ${core.state.seq})`);
 
-  /** Snapshots only a fully durable state, so the snapshot never holds an unacknowledged change. */
-  async function compact(): Promise<void> {
-    await journal.whenDurable(core.state.seq);
-    if (core.state.seq !== journal.lastDurableSeq) return;
-    eventsSinceCompaction = 0;
-    const snapshot = structuredClone({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state: toPersisted(core.state) }) as Snapshot;
-    await store.compact(snapshot, snapshot.state.seq).catch((error: Error) => log(`snapshot failed: ${error.message}`));
-  }
-
   function shutdown(): Promise<void> {
     closing ??= (async () => {
       log('plane shutting down');
@@ -123,7 +113,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       await endpoint.close();
       await unlink(paths.discovery).catch(() => undefined);
       await journal.whenDurable(core.state.seq).catch(() => undefined);
-      await compact().catch(() => undefined);
+      await compactor.compact();
       await ledger.close();
       await store.close().catch(() => undefined);
       await lock.release();

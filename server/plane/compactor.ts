@@ -1,0 +1,50 @@
+import { SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../contracts/index.js';
+import type { FleetCore } from '../core/fleet-core.js';
+import { toPersisted } from '../core/state.js';
+import type { Store } from '../store/store.js';
+import type { Journal } from './journal.js';
+import type { Snapshot } from './snapshot-format.js';
+
+/**
+ * Snapshots the state (and rotates the log) every `every` events, so a cold start replays only a
+ * short tail. The state is captured at one seq, synchronously, and written once every event up to
+ * that seq is durable: the snapshot never holds an unacknowledged change, and sustained load
+ * cannot starve it. One compaction at a time.
+ */
+export class Compactor {
+  private sinceLast: number;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly core: FleetCore,
+    private readonly journal: Journal,
+    private readonly store: Pick<Store<Snapshot, FleetEvent>, 'compact'>,
+    private readonly every: number,
+    private readonly log: (message: string) => void,
+    alreadyInLog: number,
+  ) {
+    this.sinceLast = alreadyInLog;
+  }
+
+  observe(events: number): void {
+    this.sinceLast += events;
+    if (this.sinceLast >= this.every) void this.compact();
+  }
+
+  compact(): Promise<void> {
+    this.running ??= this.compactNow().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async compactNow(): Promise<void> {
+    const seq = this.core.state.seq;
+    const snapshot = structuredClone({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state: toPersisted(this.core.state) }) as Snapshot;
+    this.sinceLast = 0;
+    try {
+      await this.journal.whenDurable(seq);
+      await this.store.compact(snapshot, seq);
+    } catch (error) {
+      this.log(`snapshot at seq ${seq} not written: ${(error as Error).message}`);
+    }
+  }
+}
