@@ -102,7 +102,9 @@ describe('fleet CLI against a plane it starts itself', () => {
     const noSession = await fleet('claim', '--as', 'NOBODY', 'x');
     assert.equal(noSession.code, 2);
     assert.match(noSession.stderr, /fleet join/);
-    const outside = await runCli(['check', 'x'], { home, cwd: tempHome('fleet-not-a-repo-') });
+    const notARepo = tempHome('fleet-not-a-repo-');
+    const outside = await runCli(['check', 'x'], { home, cwd: notARepo });
+    removeHome(notARepo);
     assert.equal(outside.code, 2);
     assert.match(outside.stderr, /not inside a git repository/);
     const unknownVerb = await fleet('frobnicate');
