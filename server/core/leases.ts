@@ -26,17 +26,17 @@ export function lease(ctx: Ctx, caller: Caller, req: LeaseRequest): LeaseOutcome
   const agent = requireAgent(ctx.state, caller);
   const name = req.name ?? RTE_LEASE;
   if ((name === RTE_LEASE || name.startsWith(`${RTE_LEASE}/`)) && agent.role !== 'rte' && !isOperator(ctx.state, caller)) {
-    throw new FleetError('FORBIDDEN', `${name} is the RTE's lease: join with role "rte" to hold it`, { name });
+    throw new FleetError('FORBIDDEN', `${name} is the RTE's lease: join with role "rte" to hold it`, { lease: name });
   }
   const runtime = name.startsWith(`${RTE_LEASE}/`) ? name.slice(RTE_LEASE.length + 1) : undefined;
   if (runtime !== undefined && agent.runtime !== runtime && !isOperator(ctx.state, caller)) {
-    throw new FleetError('FORBIDDEN', `${name} is the lease of the ${runtime} RTE; ${agent.callsign} runs on ${agent.runtime}`, { name });
+    throw new FleetError('FORBIDDEN', `${name} is the lease of the ${runtime} RTE; ${agent.callsign} runs on ${agent.runtime}`, { lease: name });
   }
   const ttlMs = req.ttlSeconds !== undefined ? req.ttlSeconds * 1000 : ctx.config.leaseTtlMs;
   const current = live(ctx, name);
   const mine = current?.agentId === agent.agentId;
   if (req.fence !== undefined && (!mine || current!.fence !== req.fence)) {
-    throw new FleetError('STALE_FENCE', `fence ${req.fence} is not the current fence of ${name}: acquire it again`, { name, fence: req.fence });
+    throw new FleetError('STALE_FENCE', `fence ${req.fence} is not the current fence of ${name}: acquire it again`, { lease: name, fence: req.fence });
   }
   switch (req.action) {
     case 'acquire':
@@ -79,7 +79,7 @@ function outcome(ctx: Ctx, name: string, lease: LeaseRecord, held: boolean): Lea
 
 function notHolder(ctx: Ctx, name: string, current: LeaseRecord | undefined): FleetError {
   const who = current ? `is held by ${callsignOf(ctx.state, current.agentId)}` : 'is not held';
-  return new FleetError('NOT_HOLDER', `${name} ${who}, not by you: acquire it first`, { name });
+  return new FleetError('NOT_HOLDER', `${name} ${who}, not by you: acquire it first`, { lease: name });
 }
 
 export function releaseLeasesOf(ctx: Ctx, agentId: string, reason: 'agent_left' | 'expired'): void {

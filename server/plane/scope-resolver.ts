@@ -18,6 +18,8 @@ const GLOB_MAGIC = /[*?[\]{}]/;
  */
 export class ScopeResolver {
   private readonly cache = new Map<string, Scope>();
+  /** Roots are client-supplied strings: the cache is bounded so no client can grow it forever. */
+  private static readonly MAX_CACHED_ROOTS = 1024;
 
   resolve(root: string | undefined): Scope {
     if (root === undefined) throw new FleetError('INVALID_PARAMS', 'root is required: pass the absolute path of the repository the paths belong to');
@@ -25,6 +27,7 @@ export class ScopeResolver {
     let scope = this.cache.get(root);
     if (!scope) {
       scope = findScope(root);
+      if (this.cache.size >= ScopeResolver.MAX_CACHED_ROOTS) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(root, scope);
     }
     return scope;
@@ -34,7 +37,8 @@ export class ScopeResolver {
   toRelative(scope: Scope, input: string): string {
     if (!isAbsolute(input)) return input;
     const rel = relative(scope.worktree, resolve(input));
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    if (rel === '') throw new FleetError('INVALID_PARAMS', `"${input}" is the repository root itself: name files inside it, or claim everything with **`, { path: input });
+    if (rel.startsWith('..') || isAbsolute(rel)) {
       throw new FleetError('INVALID_PARAMS', `"${input}" is outside the repository at ${scope.worktree}: give a path inside it`, { path: input });
     }
     return rel.split(sep).join('/');
@@ -68,5 +72,6 @@ function commonDirOf(dotGit: string): string {
   const gitDir = resolve(dirname(dotGit), pointer[1]!.trim());
   const commonFile = join(gitDir, 'commondir');
   const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
+  if (!existsSync(common)) throw new FleetError('OUTSIDE_REPOSITORY', `${dotGit} points at ${common}, which does not exist: a removed worktree? Run \`git worktree prune\` or use another root`);
   return realpathSync(common);
 }

@@ -25,10 +25,12 @@ export function serveConnection(socket: WebSocket, plane: PlaneServices, log: (m
     try {
       const request = parseRequest(text);
       id = request.id;
-      dispatch(plane, session, request.method, request.params).then(
-        (result) => id !== undefined && send(resultReply(id, result)),
-        (error: unknown) => id !== undefined && send(errorReply(id, asFleetError(error, log))),
-      );
+      dispatch(plane, session, request.method, request.params)
+        .then(
+          (result) => id !== undefined && send(resultReply(id, result)),
+          (error: unknown) => id !== undefined && send(errorReply(id, asFleetError(error, log))),
+        )
+        .catch((error: unknown) => log(`could not answer ${request.method}: ${String(error)}`));
     } catch (error) {
       send(errorReply(error instanceof FrameError ? error.id : null, asFleetError(error, log)));
     }

@@ -61,7 +61,7 @@ export function resultReply(id: JsonRpcId, result: unknown): string {
 }
 
 export function errorReply(id: JsonRpcId, error: FleetError): string {
-  const data = { name: error.errorName, ...error.data };
+  const data = { ...error.data, name: error.errorName };
   const reply: JsonRpcErrorReply = { jsonrpc: '2.0', id, error: { code: errorTable[error.errorName].code, message: error.message, data } };
   return JSON.stringify(reply);
 }

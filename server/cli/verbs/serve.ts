@@ -35,7 +35,15 @@ export async function serve(argv: string[]): Promise<number> {
     throw error;
   }
   const log = (message: string) => process.stderr.write(`[${new Date().toISOString()}] ${message}\n`);
-  let plane;
+  // Signals are handled from the start: one arriving while the plane starts ends it cleanly too.
+  let plane: Awaited<ReturnType<typeof startPlane>> | undefined;
+  let stopRequested = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      stopRequested = true;
+      void plane?.shutdown();
+    });
+  }
   try {
     plane = await startPlane(config, log);
   } catch (error) {
@@ -49,7 +57,7 @@ export async function serve(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void plane.shutdown());
+  if (stopRequested) void plane.shutdown();
   await plane.closed;
   return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
 }
