@@ -16,7 +16,8 @@ export const digestSchema = z.object({
       status: agentStatusSchema,
       note: z.string().optional(),
       task: z.string().optional(),
-      lastSeenAt: z.iso.datetime(),
+      /** The last logged join or heartbeat. */
+      lastHeartbeatAt: z.iso.datetime(),
       claims: z.number().int(),
       workCompleted: z.number().int(),
     }),

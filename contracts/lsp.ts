@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { digestSchema } from './digest.js';
 import { agentSchema, callsignSchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
+import { workItemSchema } from './work.js';
 
 /**
  * The custom messages between the Fleet language server and the VS Code extension, beside the
@@ -72,6 +74,8 @@ export const fleetViewStateSchema = z.object({
   control: controlSchema.nullable(),
   agents: z.array(agentSchema),
   claims: z.array(viewClaimSchema),
+  /** The work queue, every status. */
+  work: z.array(workItemSchema),
   /** The agent this window acts as after Fleet: Join as Operator. */
   operator: z.object({ callsign: callsignSchema, agentId: z.string() }).nullable(),
 });
@@ -111,6 +115,13 @@ export const lspRequests = {
     params: z.object({ claimId: z.string() }),
     result: z.object({ released: z.array(z.string()), forced: z.boolean() }),
   },
+  /** The heartbeat digest of what happened since the last published one (fleet_digest, not published). */
+  'fleet/digest': { params: z.object({}), result: z.object({ digest: digestSchema, markdown: z.string() }) },
+  /** Asks the holder of a claim, by a REQUEST message in its inbox, to hand the file over. */
+  'fleet/requestHandoff': {
+    params: z.object({ claimId: z.string(), path: z.string().optional() }),
+    result: z.object({ messageId: z.string(), to: callsignSchema }),
+  },
   /** Reconnects now; `start` also starts a plane when none is running. */
   'fleet/reconnect': { params: z.object({ start: z.boolean() }), result: z.object({}) },
 } as const;
@@ -125,6 +136,8 @@ export const lspNotifications = {
    * agent's exclusive territory), for the edit guard's block mode.
    */
   'fleet/didChangeReadonlyGlobs': z.object({ globs: z.array(z.string()) }),
+  /** The plane published a heartbeat digest (every FLEET_DIGEST_INTERVAL, or on demand). */
+  'fleet/didPublishDigest': z.object({ digest: digestSchema }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;
@@ -146,6 +159,6 @@ export type LspInitializationOptions = z.infer<typeof lspInitializationOptionsSc
 /** Messages from the digest webview to the extension (an untrusted boundary: parse them). */
 export const digestWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('command'), command: z.enum(['fleet.pause', 'fleet.drain', 'fleet.resume', 'fleet.stop', 'fleet.joinAsOperator']) }),
+  z.object({ type: z.literal('command'), command: z.enum(['fleet.pause', 'fleet.drain', 'fleet.resume', 'fleet.stop', 'fleet.joinAsOperator', 'fleet.showLog']) }),
 ]);
 export type DigestWebviewMessage = z.infer<typeof digestWebviewMessageSchema>;

@@ -28,6 +28,8 @@ export const messageSchema = z.object({
   workItem: z.string().optional(),
   mentions: z.array(z.string()),
   status: messageStatusSchema,
+  /** Who has acknowledged it: a message to a role is unread for each agent until that agent acks. */
+  ackedBy: z.array(z.string()).default([]),
   sentAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

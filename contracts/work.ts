@@ -58,6 +58,7 @@ export const workItemSchema = z.object({
   artifact: buildArtifactSchema.optional(),
   report: verificationReportSchema.optional(),
   decision: decisionSchema.optional(),
+  decidedBy: z.string().optional(),
   statusReason: z.string().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

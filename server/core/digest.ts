@@ -1,8 +1,6 @@
 import type { Digest, FleetEvent } from '../../contracts/index.js';
 import { describeRecipient } from './handoffs.js';
 import type { Indexes } from './indexes.js';
-import type { CoreConfig } from './context.js';
-import { agentStatus } from './liveness.js';
 import type { State } from './state.js';
 import { callsignOf, iso } from './views.js';
 
@@ -10,7 +8,7 @@ import { callsignOf, iso } from './views.js';
  * The heartbeat digest of a window of the event log. A pure function of the window and the state
  * at its end, with "now" taken from the log itself, so the same log always gives the same digest.
  */
-export function buildDigest(window: readonly FleetEvent[], state: State, indexes: Indexes, config: CoreConfig, fromSeq: number): Digest {
+export function buildDigest(window: readonly FleetEvent[], state: State, indexes: Indexes, fromSeq: number): Digest {
   const last = window[window.length - 1];
   const now = last?.at ?? state.control.setAt;
   const completedBy = new Map<string, number>();
@@ -68,7 +66,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
   }
   for (const agent of state.agents.values()) {
     if (agent.gone) continue;
-    const status = agentStatus(agent, now, config);
+    // Only what the log says: silence is the plane's recorded agent.unknown, not a clock reading.
+    const status = agent.markedUnknown ? 'unknown' : agent.reported;
     if (status === 'unknown') digest.staleAgents.push(agent.callsign);
     if (agent.reported === 'blocked') digest.blockers.push({ kind: 'message', ref: agent.callsign, text: `${agent.callsign} reports blocked${agent.note ? `: ${agent.note}` : ''}` });
     digest.agents.push({
@@ -78,7 +77,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
       status,
       ...(agent.note !== undefined && { note: agent.note }),
       ...(agent.task !== undefined && { task: agent.task }),
-      lastSeenAt: iso(agent.lastSeen),
+      lastHeartbeatAt: iso(agent.heartbeatAt ?? agent.joinedAt),
       claims: indexes.claimsByAgent.get(agent.agentId)?.size ?? 0,
       workCompleted: completedBy.get(agent.callsign) ?? 0,
     });

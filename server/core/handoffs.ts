@@ -65,7 +65,7 @@ export function respondHandoff(ctx: Ctx, caller: Caller, response: HandoffRespon
     const claim = ctx.state.claims.get(id);
     return claim && claim.escrow === handoff.id ? [claim] : [];
   });
-  if (escrowed.some((c) => c.agentId !== agent.agentId)) assertMovable(ctx, escrowed, agent.agentId);
+  assertMovable(ctx, escrowed.filter((c) => c.agentId !== agent.agentId), agent.agentId);
   const claims: GrantedClaim[] = [];
   for (const claim of escrowed) {
     const claimId = claim.id;
@@ -89,6 +89,10 @@ function settle(ctx: Ctx, handoff: HandoffRecord, status: 'declined' | 'expired'
     if (!claim || claim.escrow !== handoff.id) continue;
     if (senderGone) releaseClaim(ctx, claimId, 'expired', by, `handoff ${handoff.id} ${status} and its sender is gone`);
     else ctx.emit({ type: 'claim.unescrowed', by, claimId });
+  }
+  const item = handoff.envelope.workItem !== undefined ? ctx.state.work.get(handoff.envelope.workItem) : undefined;
+  if (senderGone && item?.status === 'in_progress' && item.assignee === handoff.fromAgentId) {
+    ctx.emit({ type: 'work.transitioned', by, itemId: item.id, status: 'ready', assignee: null, reason: `handoff ${handoff.id} ${status} and its sender is gone` });
   }
   ctx.emit({ type: 'handoff.resolved', by, handoffId: handoff.id, status, ...(reason !== undefined && { reason }) });
 }

@@ -61,17 +61,19 @@ export function ackMessages(ctx: Ctx, caller: Caller, ids: string[], status: Exc
     const message = ctx.state.messages.get(id);
     if (!message) throw new FleetError('NOT_FOUND', `no message ${id}`);
     if (!isFor(message, agent)) throw new FleetError('FORBIDDEN', `message ${id} is not addressed to ${agent.callsign}`);
-    if (ORDER[status] < ORDER[message.status] || (ORDER[status] === ORDER[message.status] && status !== message.status)) {
+    const backwards = ORDER[status] < ORDER[message.status] || (ORDER[status] === ORDER[message.status] && status !== message.status);
+    // Another recipient may have moved it further: acking then only marks it read for this agent.
+    if (backwards && message.ackedBy.includes(agent.callsign)) {
       throw new FleetError('INVALID_STATE', `message ${id} is ${message.status}; it cannot move back to ${status}`);
     }
-    return message;
+    return { message, next: backwards ? message.status : status };
   });
-  for (const message of messages) {
-    if (message.status === status) continue;
-    if (status === 'PROCESSED') resolve(ctx, message.id, agent.callsign);
-    else ctx.emit({ type: 'message.status', by: agent.callsign, messageId: message.id, status });
+  for (const { message, next } of messages) {
+    if (message.status === next && message.ackedBy.includes(agent.callsign)) continue;
+    if (next === 'PROCESSED' && message.status !== 'PROCESSED') resolve(ctx, message.id, agent.callsign);
+    else ctx.emit({ type: 'message.status', by: agent.callsign, messageId: message.id, status: next });
   }
-  return messages;
+  return messages.map(({ message }) => message);
 }
 
 /** Marks a message processed and lifts the block it put on a work item. */
@@ -89,10 +91,11 @@ export function isFor(message: MessageRecord, agent: AgentRecord): boolean {
   return isRecipient(agent, message.to) || message.mentions.includes(agent.callsign);
 }
 
-/** The caller's inbox, newest first; unread = still PENDING. */
+/** The caller's inbox, newest first; unread = not yet acknowledged by the caller. */
 export function inbox(ctx: Ctx, agent: AgentRecord, options: { unreadOnly?: boolean; limit?: number }): { messages: MessageRecord[]; unread: number } {
   const mine = [...ctx.state.messages.values()].filter((m) => m.from !== agent.callsign && isFor(m, agent));
-  const unread = mine.filter((m) => m.status === 'PENDING').length;
-  const shown = (options.unreadOnly ? mine.filter((m) => m.status === 'PENDING') : mine).reverse().slice(0, options.limit ?? 50);
+  const isUnread = (m: MessageRecord) => !m.ackedBy.includes(agent.callsign);
+  const unread = mine.filter(isUnread).length;
+  const shown = (options.unreadOnly ? mine.filter(isUnread) : mine).reverse().slice(0, options.limit ?? 50);
   return { messages: shown, unread };
 }

@@ -52,6 +52,7 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
         ...(event.workItem !== undefined && { workItem: event.workItem }),
         mentions: event.mentions,
         status: 'PENDING',
+        ackedBy: [],
         sentAt: event.at,
         updatedAt: event.at,
       });
@@ -61,6 +62,7 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       if (!message) return;
       message.status = event.status;
       message.updatedAt = event.at;
+      if (event.by !== undefined && !message.ackedBy.includes(event.by)) message.ackedBy.push(event.by);
       return;
     }
     case 'work.added':
@@ -93,7 +95,10 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       if (event.reason !== undefined) item.statusReason = event.reason;
       if (event.artifact !== undefined) item.artifact = event.artifact;
       if (event.report !== undefined) item.report = event.report;
-      if (event.decision !== undefined) item.decision = event.decision;
+      if (event.decision !== undefined) {
+        item.decision = event.decision;
+        item.decidedBy = event.by ?? 'unknown';
+      }
       return;
     }
     case 'work.blockers': {

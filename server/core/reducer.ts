@@ -43,6 +43,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
         tokenHash: event.tokenHash,
         joinedAt: event.at,
         lastSeen: event.at,
+        heartbeatAt: event.at,
         reported: 'active',
       });
       indexes.liveCallsigns.set(event.callsign, event.agentId);
@@ -53,6 +54,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       agent.gone = undefined;
       agent.markedUnknown = false;
       agent.lastSeen = event.at;
+      agent.heartbeatAt = event.at;
       if (event.worktree !== undefined) agent.worktree = event.worktree;
       if (event.pid !== undefined) {
         agent.pid = event.pid;
@@ -65,6 +67,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       const agent = state.agents.get(event.agentId);
       if (!agent) return;
       agent.lastSeen = Math.max(agent.lastSeen, event.at);
+      agent.heartbeatAt = event.at;
       agent.markedUnknown = false;
       if (event.status !== undefined) agent.reported = event.status;
       if (event.note !== undefined) agent.note = event.note;

@@ -26,7 +26,8 @@ export function resumeAnchor(ctx: Ctx, agent: AgentRecord): ResumeAnchor {
   const work = items.filter((w) => (w.status === 'in_progress' && w.assignee === agent.agentId) || (w.status === 'review' && w.verifier === agent.agentId));
   const pending = [...ctx.state.handoffs.values()].filter((h) => h.status === 'pending');
   const decisions = items
-    .filter((w) => w.decision !== undefined && w.assignee === agent.agentId)
+    // Decisions on its own work, and (for an RTE or operator) the decisions it made.
+    .filter((w) => w.decision !== undefined && (w.assignee === agent.agentId || w.decidedBy === agent.callsign))
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .slice(0, RECENT_DECISIONS);
   return {

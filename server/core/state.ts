@@ -31,6 +31,8 @@ export const agentRecordSchema = z.object({
   tokenHash: z.string(),
   joinedAt: z.number(),
   lastSeen: z.number(),
+  /** The last logged sign of life (join or heartbeat); lastSeen also counts unlogged calls. */
+  heartbeatAt: z.number().optional(),
   reported: reportedStatusSchema,
   note: z.string().optional(),
   task: z.string().optional(),

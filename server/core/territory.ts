@@ -77,12 +77,16 @@ export function previousGrant(ctx: Ctx, agentId: string, requestId: string | und
 
 const compatible = (a: ClaimMode, b: ClaimMode): boolean => a === 'shared' && b === 'shared';
 
-/** Every live claim of another agent that some requested pattern collides with. */
+/**
+ * Every live claim that some requested pattern collides with: another agent's, or one of the
+ * requester's own that travels with a pending handoff (it is no longer the requester's to use).
+ */
 export function findConflicts(ctx: Ctx, request: PreparedClaim): Conflict[] {
   const conflicts: Conflict[] = [];
   for (const pattern of request.patterns) {
     for (const held of ctx.indexes.territory.overlapping(request.scope, pattern)) {
-      if (held.agentId === request.agentId || compatible(held.mode, request.mode)) continue;
+      const inEscrow = held.escrow !== undefined;
+      if ((held.agentId === request.agentId && !inEscrow) || (!inEscrow && compatible(held.mode, request.mode))) continue;
       conflicts.push({
         pattern: pattern.source,
         holder: callsignOf(ctx.state, held.agentId),
@@ -131,7 +135,7 @@ export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
 function heldIdentical(ctx: Ctx, request: PreparedClaim, pattern: string): ClaimRecord | undefined {
   for (const id of ctx.indexes.claimsByAgent.get(request.agentId) ?? []) {
     const claim = ctx.state.claims.get(id);
-    if (claim && claim.scope === request.scope && claim.pattern === pattern && claim.mode === request.mode) return claim;
+    if (claim && claim.escrow === undefined && claim.scope === request.scope && claim.pattern === pattern && claim.mode === request.mode) return claim;
   }
   return undefined;
 }
@@ -250,6 +254,10 @@ export function transfer(ctx: Ctx, caller: Caller, claimIds: string[], toCallsig
  * holds it (invariant 1). Claims moving together are judged together; any collision refuses all.
  */
 export function assertMovable(ctx: Ctx, claims: ClaimRecord[], toAgentId: string): void {
+  const recipient = ctx.state.agents.get(toAgentId);
+  if (claims.length > 0 && recipient?.role === 'verifier') {
+    throw new FleetError('FORBIDDEN', `${recipient.callsign} is a verifier: verifiers read and test, so they cannot receive write territory`);
+  }
   const moving = new Set(claims.map((c) => c.id));
   for (const claim of claims) {
     for (const other of ctx.indexes.territory.overlapping(claim.scope, compileClaimPattern(claim.pattern))) {

@@ -3,6 +3,7 @@ import { isRteOrOperator, actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import { releaseClaim } from './territory.js';
+import { callsignOf } from './views.js';
 
 export type WorkUpdate =
   | { action: 'complete'; artifact: BuildArtifact }
@@ -37,10 +38,7 @@ function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArt
     throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}${item.assignee ? '' : ' and unassigned'}: only its builder completes it, while it is in progress`);
   }
   // The builder is done writing: its territory for the item goes back to the fleet.
-  const reason = `work ${item.id}:`;
-  for (const claimId of ctx.indexes.claimIdsOf(agent.agentId)) {
-    if (ctx.state.claims.get(claimId)?.reason?.startsWith(reason)) releaseClaim(ctx, claimId, 'released', agent.callsign);
-  }
+  releaseItemClaims(ctx, item, agent.agentId, agent.callsign);
   ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact, verifier: null });
 }
 
@@ -49,6 +47,9 @@ function verify(ctx: Ctx, caller: Caller, item: WorkRecord, report: Verification
   if (agent.role !== 'verifier') throw new FleetError('FORBIDDEN', 'only an agent with role verifier reports verdicts');
   if (item.status !== 'review') throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}: only work in review is verified`);
   if (item.assignee === agent.agentId) throw new FleetError('FORBIDDEN', 'verification must be independent: the builder cannot verify its own work');
+  if (item.verifier !== undefined && item.verifier !== agent.agentId) {
+    throw new FleetError('FORBIDDEN', `${item.id} is being verified by ${callsignOf(ctx.state, item.verifier)}, who pulled it`);
+  }
   const verdicts = new Map(report.verdicts.map((v) => [v.criterion, v.verdict]));
   const failed = report.verdicts.some((v) => v.verdict === 'fail');
   const allPassed = [...verdicts.values()].every((v) => v === 'pass') && item.criteria.every((c) => verdicts.get(c) === 'pass');
@@ -66,13 +67,51 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     if (item.status !== 'verified') throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}: it is accepted only after a verifier's passing report`);
     if (item.blockedBy.length > 0) throw new FleetError('INVALID_STATE', `${item.id} has unresolved clarification requests: ${item.blockedBy.join(', ')}`);
   }
-  ctx.emit({ type: 'work.transitioned', by: actorName(ctx.state, caller), itemId: item.id, status: DISPOSITION_STATUS[decision.disposition], decision, reason: decision.reasonCode });
+  const by = actorName(ctx.state, caller);
+  // Decided while still being built: the builder's territory is freed so the item is not stranded.
+  const wasInProgress = item.status === 'in_progress' && item.assignee !== undefined;
+  if (wasInProgress) releaseItemClaims(ctx, item, item.assignee!, by);
+  ctx.emit({
+    type: 'work.transitioned',
+    by,
+    itemId: item.id,
+    status: DISPOSITION_STATUS[decision.disposition],
+    decision,
+    reason: decision.reasonCode,
+    ...(wasInProgress && { assignee: null }),
+  });
+  if (decision.disposition === 'accept') completeParents(ctx, item);
 }
 
-/** Work held by an agent that left or expired goes back to the queue, with the reason recorded. */
+/** A container is done once all its children are: the goal hierarchy closes itself upward. */
+function completeParents(ctx: Ctx, item: WorkRecord): void {
+  const parent = item.parent !== undefined ? ctx.state.work.get(item.parent) : undefined;
+  if (!parent || parent.status === 'done') return;
+  const children = [...ctx.state.work.values()].filter((w) => w.parent === parent.id);
+  if (!children.every((w) => w.status === 'done')) return;
+  ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: parent.id, status: 'done', reason: 'all children done' });
+  completeParents(ctx, parent);
+}
+
+/** Releases the claims a pull made for the item (they carry its id in their reason). */
+function releaseItemClaims(ctx: Ctx, item: WorkRecord, agentId: string, by: string): void {
+  const prefix = `work ${item.id}:`;
+  for (const claimId of ctx.indexes.claimIdsOf(agentId)) {
+    if (ctx.state.claims.get(claimId)?.reason?.startsWith(prefix)) releaseClaim(ctx, claimId, 'released', by);
+  }
+}
+
+/**
+ * Work held by an agent that left or expired goes back to the queue, with the reason recorded;
+ * an item travelling with one of its pending handoffs waits for that handoff instead.
+ */
 export function returnWorkOf(ctx: Ctx, agentId: string, reason: string): void {
+  const travelling = new Set<string>();
+  for (const handoff of ctx.state.handoffs.values()) {
+    if (handoff.status === 'pending' && handoff.fromAgentId === agentId && handoff.envelope.workItem !== undefined) travelling.add(handoff.envelope.workItem);
+  }
   for (const item of ctx.state.work.values()) {
-    if (item.status === 'in_progress' && item.assignee === agentId) {
+    if (item.status === 'in_progress' && item.assignee === agentId && !travelling.has(item.id)) {
       ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: item.id, status: 'ready', assignee: null, reason });
     } else if (item.status === 'review' && item.verifier === agentId) {
       ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: item.id, status: 'review', verifier: null, reason });

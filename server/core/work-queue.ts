@@ -84,9 +84,17 @@ export function pullWork(ctx: Ctx, caller: Caller, queue: ClaimQueue): PullOutco
 function isPullable(ctx: Ctx, item: WorkRecord, agent: AgentRecord, containers: Set<string>): boolean {
   if (item.status !== 'ready' && item.status !== 'rework') return false;
   if (containers.has(item.id) || item.blockedBy.length > 0) return false;
-  if (!item.dependsOn.every((id) => ctx.state.work.get(id)?.status === 'done')) return false;
+  if (!dependenciesDone(ctx, item)) return false;
   if (item.tier !== undefined && item.tier !== agent.tier) return false;
   return item.role === undefined || item.role === agent.role || (isBuilder(item.role) && isBuilder(agent.role));
+}
+
+/** An item waits for its own dependencies and for those of every ancestor: a child is constrained by its parent. */
+function dependenciesDone(ctx: Ctx, item: WorkRecord): boolean {
+  for (let current: WorkRecord | undefined = item; current; current = current.parent !== undefined ? ctx.state.work.get(current.parent) : undefined) {
+    if (!current.dependsOn.every((id) => ctx.state.work.get(id)?.status === 'done')) return false;
+  }
+  return true;
 }
 
 const isBuilder = (role: Role): boolean => role === 'worker' || role === 'builder';

@@ -48,7 +48,7 @@ export class DigestPublisher {
       if (event.seq > toSeq) break;
       if (event.type !== 'digest.published') window.push(event);
     }
-    const digest = buildDigest(window, this.core.state, this.core.indexes, this.core.config, fromSeq);
+    const digest = buildDigest(window, this.core.state, this.core.indexes, fromSeq);
     digest.toSeq = toSeq;
     return { digest, markdown: renderDigestMarkdown(digest) };
   }

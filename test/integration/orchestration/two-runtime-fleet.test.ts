@@ -213,7 +213,8 @@ test('a fast and a slow group share one queue of 240 tasks: nobody fast sits idl
   // The operator's digest of the run tells the same story.
   const { digest } = await operator.client.call('fleet_digest', {});
   assert.equal(digest.workCompleted.filter((w) => tasks.has(w.id)).length, TASKS);
-  assert.equal(digest.workCounts.done, TASKS);
+  // Containers close themselves once their children are done: every item of the queue ends done.
+  assert.deepEqual(digest.workCounts, { done: list.items.length });
   assert.equal(digest.claims.acquired.length, checker.stats.grants);
   assert.deepEqual([...new Set(digest.claims.released.map((c) => c.reason))], ['released']);
 

@@ -127,7 +127,6 @@ test('an unjoined caller has no inbox to acknowledge from', () => {
 
 test(
   'unread counts are per agent: one builder reading a message sent to all builders leaves it unread for the others',
-  { todo: "disagreement: issue 4 asks for 'an inbox per agent with unread counts', but a message has one status (server/core/messages.ts inbox/ackMessages): when ATLAS acknowledges a {role: builder} message, BOREAS's unread count drops too" },
   () => {
     const { h, atlas, boreas, rte } = crew();
     const m = send(h, rte.caller, { to: { role: 'builder' }, type: 'INFO', body: 'freeze at 5' });

@@ -97,7 +97,6 @@ test('at most the five latest decisions are listed, newest first', () => {
 
 test(
   "an RTE's anchor lists the decisions it made",
-  { todo: "disagreement: issue 4's resume returns 'its last decisions', but resumeAnchor (server/core/resume.ts) lists only decisions about the caller's own work (assignee), so an RTE that lost its context gets none of the decisions it made" },
   () => {
     const { h, atlas, vera, rte } = orchestrationFleet();
     const id = add(h, { title: 't', criteria: ['c1'] }).id;

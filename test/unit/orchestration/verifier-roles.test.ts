@@ -39,7 +39,7 @@ test('a verifier pulls only items awaiting review, and gets no claims with them'
   assert.equal([...h.core.state.claims.values()].filter((c) => c.agentId === vera.agentId).length, 0);
 });
 
-test('a handoff cannot carry write territory to a verifier', { todo: 'bug: respondHandoff (server/core/handoffs.ts) never checks the recipient role: a verifier that accepts a handoff with claims holds them and passes the fleet check' }, () => {
+test('a handoff cannot carry write territory to a verifier', () => {
   const { h, atlas, vera } = orchestrationFleet();
   const held = claimNow(h, atlas.caller, { patterns: ['src/**'] });
   const ho = handoff(h, atlas, { to: { callsign: 'VERA' }, claims: [held.claims[0]!.id] });
@@ -52,7 +52,7 @@ test('a handoff cannot carry write territory to a verifier', { todo: 'bug: respo
   assert.equal([...h.core.state.claims.values()].filter((c) => c.agentId === vera.agentId).length, 0, 'the verifier holds claims');
 });
 
-test('a claim transfer cannot give write territory to a verifier', { todo: 'bug: transfer (server/core/territory.ts) never checks the recipient role: the operator (or a holder) can move an exclusive claim to a verifier, which then passes the fleet check' }, () => {
+test('a claim transfer cannot give write territory to a verifier', () => {
   const { h, atlas, vera } = orchestrationFleet();
   const held = claimNow(h, atlas.caller, { patterns: ['src/**'] });
   try {

@@ -232,7 +232,6 @@ test('unknown items are NOT_FOUND for every action', () => {
 
 test(
   'a decision on an item still in progress does not strand it: either refused, or the item is free for another builder',
-  { todo: "bug: decide (server/core/work-lifecycle.ts) accepts rework/rollback/escalate on an in_progress item without releasing its builder's item claims: after `decide rework` the item is 'rework' but its paths stay held, nobody else can pull it and its builder can no longer complete it (INVALID_STATE)" },
   () => {
     const { h, atlas, boreas, rte } = orchestrationFleet();
     const id = add(h, { title: 't', ...withPaths(['src/t/**']) }).id;

@@ -190,7 +190,6 @@ test('tier constraints: an edge item only for edge agents, a local item only for
 
 test(
   "a parent's dependencies hold its children: a task under a story that depends on unfinished work is not pullable",
-  { todo: "disagreement: issue 4 says each item is 'constrained by its parent', but isPullable (server/core/work-queue.ts) checks only the item's own dependsOn, never its ancestors'" },
   () => {
     const { h, atlas } = orchestrationFleet();
     const foundation = add(h, { title: 'foundation', kind: 'story' });
