@@ -3,25 +3,27 @@ import { isOperator, requireAgent } from '../../core/authority.js';
 import { resumeAnchor } from '../../core/resume.js';
 import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
 import { agentView, claimView } from '../../core/views.js';
-import type { Handler } from './handler.js';
+import type { HandlerTable } from './handler.js';
 
-export const digestHandler: Handler<'fleet_digest'> = async (params, session, { core, digests }) => {
-  if (params.publish && !isOperator(core.state, session.caller)) throw new FleetError('FORBIDDEN', 'publishing the digest (moving its baseline) is for the operator; read it without publish');
-  return params.publish ? digests.publish() : digests.current();
-};
+export const digestHandlers = {
+  fleet_digest: async (params, session, { core, digests }) => {
+    if (params.publish && !isOperator(core.state, session.caller)) throw new FleetError('FORBIDDEN', 'publishing the digest (moving its baseline) is for the operator; read it without publish');
+    return params.publish ? digests.publish() : digests.current();
+  },
 
-export const agentResume: Handler<'fleet_agent_resume'> = (_params, session, { core }) =>
-  core.run(session.caller, (ctx) => {
-    const agent = requireAgent(ctx.state, session.caller);
-    const anchor = resumeAnchor(ctx, agent);
-    return {
-      agent: agentView(agent, ctx.indexes, ctx.now, ctx.config),
-      claims: anchor.claims.map((c) => claimView(c, ctx.state, ctx.config)),
-      work: anchor.work.map((w) => workView(w, ctx.state)),
-      unread: anchor.unread.messages.map(messageView),
-      unreadCount: anchor.unread.unread,
-      handoffsToMe: anchor.handoffsToMe.map(handoffView),
-      handoffsFromMe: anchor.handoffsFromMe.map(handoffView),
-      decisions: anchor.decisions.map((w) => workView(w, ctx.state)),
-    };
-  });
+  fleet_agent_resume: (_params, session, { core }) =>
+    core.run(session.caller, (ctx) => {
+      const agent = requireAgent(ctx.state, session.caller);
+      const anchor = resumeAnchor(ctx, agent);
+      return {
+        agent: agentView(agent, ctx.indexes, ctx.now, ctx.config),
+        claims: anchor.claims.map((c) => claimView(c, ctx.state, ctx.config)),
+        work: anchor.work.map((w) => workView(w, ctx.state)),
+        unread: anchor.unread.messages.map(messageView),
+        unreadCount: anchor.unread.unread,
+        handoffsToMe: anchor.handoffsToMe.map(handoffView),
+        handoffsFromMe: anchor.handoffsFromMe.map(handoffView),
+        decisions: anchor.decisions.map((w) => workView(w, ctx.state)),
+      };
+    }),
+} satisfies Partial<HandlerTable>;

@@ -1,58 +1,60 @@
 import { FleetError, PROTOCOL_VERSION, type FleetEvent } from '../../../contracts/index.js';
 import { agentView, claimView, controlView, iso } from '../../core/views.js';
-import type { Handler } from './handler.js';
+import type { HandlerTable } from './handler.js';
 
-export const planeHello: Handler<'fleet_plane_hello'> = (params, _session, { info }) => {
-  if (params.protocolVersion !== PROTOCOL_VERSION) {
-    throw new FleetError(
-      'PROTOCOL_MISMATCH',
-      `this plane speaks protocol ${PROTOCOL_VERSION}, the client ${params.protocolVersion}: run \`fleet shutdown\` and let the client start a matching plane, or update the client`,
-      { plane: PROTOCOL_VERSION, client: params.protocolVersion },
-    );
-  }
-  const { version, pid } = info();
-  return { protocolVersion: PROTOCOL_VERSION, planeVersion: version, pid };
-};
-
-export const planeStatus: Handler<'fleet_status'> = (params, session, { core, info }) =>
-  core.run(session.caller, (ctx) => {
-    const plane = info();
-    return {
-      plane: { version: plane.version, pid: plane.pid, port: plane.port, startedAt: iso(plane.startedAt), seq: ctx.state.seq },
-      controlDetail: controlView(ctx.state.control),
-      agents: [...ctx.state.agents.values()].filter((a) => params.includeGone || !a.gone).map((a) => agentView(a, ctx.indexes, ctx.now, ctx.config)),
-      claims: [...ctx.state.claims.values()].map((c) => claimView(c, ctx.state, ctx.config)),
-    };
-  });
-
-/**
- * Pushes every durable event to the session. With fromSeq, the history after it is replayed
- * first; events that become durable during the replay are held back and sent after it, in order.
- */
-export const eventsSubscribe: Handler<'fleet_events_subscribe'> = async (params, session, { journal, history }) => {
-  session.unsubscribe?.();
-  const held: FleetEvent[] = [];
-  let replaying = params.fromSeq !== undefined;
-  const send = (event: FleetEvent) => session.notify('fleet_event', { event });
-  session.unsubscribe = journal.subscribe((events) => {
-    for (const event of events) {
-      if (replaying) held.push(event);
-      else send(event);
+export const planeHandlers = {
+  fleet_plane_hello: (params, _session, { info }) => {
+    if (params.protocolVersion !== PROTOCOL_VERSION) {
+      throw new FleetError(
+        'PROTOCOL_MISMATCH',
+        `this plane speaks protocol ${PROTOCOL_VERSION}, the client ${params.protocolVersion}: run \`fleet shutdown\` and let the client start a matching plane, or update the client`,
+        { plane: PROTOCOL_VERSION, client: params.protocolVersion },
+      );
     }
-  });
-  const seq = journal.lastDurableSeq;
-  if (params.fromSeq !== undefined) {
-    for await (const event of history(params.fromSeq + 1)) {
-      if (event.seq > seq) break;
-      send(event);
-    }
-    replaying = false;
-    for (const event of held) send(event);
-  }
-  return { seq };
-};
+    const { version, pid } = info();
+    return { protocolVersion: PROTOCOL_VERSION, planeVersion: version, pid };
+  },
 
-export const planeShutdown: Handler<'fleet_plane_shutdown'> = (_params, _session, { shutdown }) => {
-  setImmediate(shutdown);
-  return { shuttingDown: true };
-};
+  fleet_status: (params, session, { core, info }) =>
+    core.run(session.caller, (ctx) => {
+      const plane = info();
+      return {
+        plane: { version: plane.version, pid: plane.pid, port: plane.port, startedAt: iso(plane.startedAt), seq: ctx.state.seq },
+        controlDetail: controlView(ctx.state.control),
+        agents: [...ctx.state.agents.values()].filter((a) => params.includeGone || !a.gone).map((a) => agentView(a, ctx.indexes, ctx.now, ctx.config)),
+        claims: [...ctx.state.claims.values()].map((c) => claimView(c, ctx.state, ctx.config)),
+      };
+    }),
+
+  /**
+   * Pushes every durable event to the session. With fromSeq, the history after it is replayed
+   * first; events that become durable during the replay are held back and sent after it, in order.
+   */
+  fleet_events_subscribe: async (params, session, { journal, history }) => {
+    session.unsubscribe?.();
+    const held: FleetEvent[] = [];
+    let replaying = params.fromSeq !== undefined;
+    const send = (event: FleetEvent) => session.notify('fleet_event', { event });
+    session.unsubscribe = journal.subscribe((events) => {
+      for (const event of events) {
+        if (replaying) held.push(event);
+        else send(event);
+      }
+    });
+    const seq = journal.lastDurableSeq;
+    if (params.fromSeq !== undefined) {
+      for await (const event of history(params.fromSeq + 1)) {
+        if (event.seq > seq) break;
+        send(event);
+      }
+      replaying = false;
+      for (const event of held) send(event);
+    }
+    return { seq };
+  },
+
+  fleet_plane_shutdown: (_params, _session, { shutdown }) => {
+    setImmediate(shutdown);
+    return { shuttingDown: true };
+  },
+} satisfies Partial<HandlerTable>;

@@ -1,30 +1,32 @@
 import { FleetError } from '../../../contracts/index.js';
 import { join, heartbeat, leave } from '../../core/roster.js';
 import { agentView } from '../../core/views.js';
-import type { Handler } from './handler.js';
+import type { HandlerTable } from './handler.js';
 
-export const agentJoin: Handler<'fleet_agent_join'> = (params, session, { core, pidStart }) => {
-  if (session.caller.kind === 'agent') {
-    const current = core.state.agents.get(session.caller.agentId);
-    if (current && !current.gone && current.callsign !== params.callsign) {
-      throw new FleetError('ALREADY_JOINED', `this connection already acts as ${current.callsign}: open a new connection to act as ${params.callsign}`);
+export const rosterHandlers = {
+  fleet_agent_join: (params, session, { core, pidStart }) => {
+    if (session.caller.kind === 'agent') {
+      const current = core.state.agents.get(session.caller.agentId);
+      if (current && !current.gone && current.callsign !== params.callsign) {
+        throw new FleetError('ALREADY_JOINED', `this connection already acts as ${current.callsign}: open a new connection to act as ${params.callsign}`);
+      }
     }
-  }
-  const start = params.pid !== undefined ? pidStart(params.pid) : undefined;
-  const outcome = core.run(session.caller, (ctx) => join(ctx, { ...params, ...(start !== undefined && { pidStart: start }) }));
-  session.caller = { kind: 'agent', agentId: outcome.agentId };
-  return outcome;
-};
+    const start = params.pid !== undefined ? pidStart(params.pid) : undefined;
+    const outcome = core.run(session.caller, (ctx) => join(ctx, { ...params, ...(start !== undefined && { pidStart: start }) }));
+    session.caller = { kind: 'agent', agentId: outcome.agentId };
+    return outcome;
+  },
 
-export const agentHeartbeat: Handler<'fleet_agent_heartbeat'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({ agent: agentView(heartbeat(ctx, session.caller, params), ctx.indexes, ctx.now, ctx.config) }));
+  fleet_agent_heartbeat: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({ agent: agentView(heartbeat(ctx, session.caller, params), ctx.indexes, ctx.now, ctx.config) })),
 
-export const agentLeave: Handler<'fleet_agent_leave'> = (_params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({ left: true, released: leave(ctx, session.caller) }));
+  fleet_agent_leave: (_params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({ left: true, released: leave(ctx, session.caller) })),
 
-export const roster: Handler<'fleet_roster'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({
-    agents: [...ctx.state.agents.values()]
-      .filter((agent) => params.includeGone || !agent.gone)
-      .map((agent) => agentView(agent, ctx.indexes, ctx.now, ctx.config)),
-  }));
+  fleet_roster: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({
+      agents: [...ctx.state.agents.values()]
+        .filter((agent) => params.includeGone || !agent.gone)
+        .map((agent) => agentView(agent, ctx.indexes, ctx.now, ctx.config)),
+    })),
+} satisfies Partial<HandlerTable>;

@@ -2,47 +2,49 @@ import { claim } from '../../core/claim.js';
 import { checkPaths } from '../../core/path-check.js';
 import { forceRelease, release, renew, transfer } from '../../core/territory.js';
 import { claimView } from '../../core/views.js';
-import type { Handler } from './handler.js';
+import type { HandlerTable } from './handler.js';
 
-export const claimPath: Handler<'fleet_claim_path'> = (params, session, { core, scopes }) => {
-  const scope = scopes.resolve(params.root);
-  const patterns = params.patterns.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
-  return core.run(session.caller, (ctx) => claim(ctx, session.caller, { ...params, scope: scope.id, patterns }, core.queue));
-};
+export const territoryHandlers = {
+  fleet_claim_path: (params, session, { core, scopes }) => {
+    const scope = scopes.resolve(params.root);
+    const patterns = params.patterns.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
+    return core.run(session.caller, (ctx) => claim(ctx, session.caller, { ...params, scope: scope.id, patterns }, core.queue));
+  },
 
-export const claimRenew: Handler<'fleet_claim_renew'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({ renewed: renew(ctx, session.caller, params).map(({ id, expiresAt }) => ({ id, expiresAt })) }));
+  fleet_claim_renew: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({ renewed: renew(ctx, session.caller, params).map(({ id, expiresAt }) => ({ id, expiresAt })) })),
 
-export const releasePath: Handler<'fleet_release_path'> = (params, session, { core, scopes }) => {
-  const scope = params.patterns?.length ? scopes.resolve(params.root) : undefined;
-  const patterns = scope && params.patterns?.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
-  return core.run(session.caller, (ctx) => ({
-    released: release(ctx, session.caller, { ...params, ...(scope && { scope: scope.id, patterns }) }),
-  }));
-};
+  fleet_release_path: (params, session, { core, scopes }) => {
+    const scope = params.patterns?.length ? scopes.resolve(params.root) : undefined;
+    const patterns = scope && params.patterns?.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
+    return core.run(session.caller, (ctx) => ({
+      released: release(ctx, session.caller, { ...params, ...(scope && { scope: scope.id, patterns }) }),
+    }));
+  },
 
-export const checkPath: Handler<'fleet_check_path'> = (params, session, { core, scopes }) => {
-  const scope = scopes.resolve(params.root);
-  const paths = params.paths.map((p) => scopes.toRelative(scope, p));
-  return core.run(session.caller, (ctx) => {
-    const results = checkPaths(ctx, session.caller, scope.id, paths, params.fence);
-    return { allowed: results.every((r) => r.allowed), results };
-  });
-};
+  fleet_check_path: (params, session, { core, scopes }) => {
+    const scope = scopes.resolve(params.root);
+    const paths = params.paths.map((p) => scopes.toRelative(scope, p));
+    return core.run(session.caller, (ctx) => {
+      const results = checkPaths(ctx, session.caller, scope.id, paths, params.fence);
+      return { allowed: results.every((r) => r.allowed), results };
+    });
+  },
 
-export const claimTransfer: Handler<'fleet_claim_transfer'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({ claims: transfer(ctx, session.caller, params.claimIds, params.to) }));
+  fleet_claim_transfer: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({ claims: transfer(ctx, session.caller, params.claimIds, params.to) })),
 
-export const claimForceRelease: Handler<'fleet_claim_force_release'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({ released: forceRelease(ctx, session.caller, params.claimIds, params.reason) }));
+  fleet_claim_force_release: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({ released: forceRelease(ctx, session.caller, params.claimIds, params.reason) })),
 
-export const claimsList: Handler<'fleet_claims'> = (params, session, { core, scopes }) => {
-  const scopeId = params.root !== undefined ? scopes.resolve(params.root).id : undefined;
-  return core.run(session.caller, (ctx) => {
-    const holderId = params.holder !== undefined ? ctx.indexes.liveCallsigns.get(params.holder) : undefined;
-    const claims = [...ctx.state.claims.values()].filter(
-      (c) => (scopeId === undefined || c.scope === scopeId) && (params.holder === undefined || c.agentId === holderId),
-    );
-    return { claims: claims.map((c) => claimView(c, ctx.state, ctx.config)) };
-  });
-};
+  fleet_claims: (params, session, { core, scopes }) => {
+    const scopeId = params.root !== undefined ? scopes.resolve(params.root).id : undefined;
+    return core.run(session.caller, (ctx) => {
+      const holderId = params.holder !== undefined ? ctx.indexes.liveCallsigns.get(params.holder) : undefined;
+      const claims = [...ctx.state.claims.values()].filter(
+        (c) => (scopeId === undefined || c.scope === scopeId) && (params.holder === undefined || c.agentId === holderId),
+      );
+      return { claims: claims.map((c) => claimView(c, ctx.state, ctx.config)) };
+    });
+  },
+} satisfies Partial<HandlerTable>;

@@ -1,32 +1,34 @@
 import { workView } from '../../core/orchestration-views.js';
 import { updateWork } from '../../core/work-lifecycle.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
-import type { Handler } from './handler.js';
+import type { HandlerTable } from './handler.js';
 
-export const workAdd: Handler<'fleet_work_add'> = (params, session, { core, scopes }) => {
-  const { root, paths, ...rest } = params;
-  const scope = (paths?.length ?? 0) > 0 || root !== undefined ? scopes.resolve(root) : undefined;
-  const relative = scope && paths?.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
-  return core.run(session.caller, (ctx) => {
-    const item = addWork(ctx, session.caller, { ...rest, ...(scope && { scope: scope.id, paths: relative }) });
-    return { item: { id: item.id, status: item.status } };
-  });
-};
+export const workHandlers = {
+  fleet_work_add: (params, session, { core, scopes }) => {
+    const { root, paths, ...rest } = params;
+    const scope = (paths?.length ?? 0) > 0 || root !== undefined ? scopes.resolve(root) : undefined;
+    const relative = scope && paths?.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
+    return core.run(session.caller, (ctx) => {
+      const item = addWork(ctx, session.caller, { ...rest, ...(scope && { scope: scope.id, paths: relative }) });
+      return { item: { id: item.id, status: item.status } };
+    });
+  },
 
-export const workPull: Handler<'fleet_work_pull'> = (_params, session, { core }) =>
-  core.run(session.caller, (ctx) => {
-    const { item, claims, refusedBy } = pullWork(ctx, session.caller, core.queue);
-    return { item: item && workView(item, ctx.state), claims, ...(refusedBy && { refusedBy }) };
-  });
+  fleet_work_pull: (_params, session, { core }) =>
+    core.run(session.caller, (ctx) => {
+      const { item, claims, refusedBy } = pullWork(ctx, session.caller, core.queue);
+      return { item: item && workView(item, ctx.state), claims, ...(refusedBy && { refusedBy }) };
+    }),
 
-export const workUpdate: Handler<'fleet_work_update'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => {
-    const { id, ...update } = params;
-    const item = updateWork(ctx, session.caller, id, update);
-    return { item: { id: item.id, status: item.status } };
-  });
+  fleet_work_update: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => {
+      const { id, ...update } = params;
+      const item = updateWork(ctx, session.caller, id, update);
+      return { item: { id: item.id, status: item.status } };
+    }),
 
-export const workList: Handler<'fleet_work_list'> = (params, session, { core }) =>
-  core.run(session.caller, (ctx) => ({
-    items: [...ctx.state.work.values()].filter((w) => params.status === undefined || w.status === params.status).map((w) => workView(w, ctx.state)),
-  }));
+  fleet_work_list: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => ({
+      items: [...ctx.state.work.values()].filter((w) => params.status === undefined || w.status === params.status).map((w) => workView(w, ctx.state)),
+    })),
+} satisfies Partial<HandlerTable>;
