@@ -12,6 +12,11 @@ import { joinVerb } from './verbs/join.js';
 import { serve } from './verbs/serve.js';
 import { shutdownVerb } from './verbs/shutdown.js';
 import { statusVerb } from './verbs/status.js';
+import { mcpVerb } from './verbs/mcp.js';
+import { hookVerb } from './verbs/hook.js';
+import { installHooksVerb, uninstallHooksVerb } from './verbs/install-hooks.js';
+import { initVerb } from './verbs/init.js';
+import { demoVerb } from './verbs/demo.js';
 import { EXIT, exitCodeFor } from './cli-error.js';
 
 const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary: string }> = {
@@ -34,6 +39,12 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   stop: { run: controlVerb('stop', 'stop'), summary: 'fleet switch: wind down; agents that ignore it are ended after the grace period' },
   shutdown: { run: shutdownVerb, summary: 'end the plane process (not the fleet switch)' },
   call: { run: callVerb, summary: "call any method of the table: fleet call METHOD --json '{…}'" },
+  mcp: { run: mcpVerb, summary: 'the MCP bridge over stdio: the agent-facing methods as MCP tools (configured by fleet init)' },
+  hook: { run: hookVerb, summary: 'the write gates: hook claude-pre-tool-use | git-pre-commit (called by the installed hooks)' },
+  'install-hooks': { run: installHooksVerb, summary: 'install the git pre-commit and Claude Code PreToolUse hooks in this repository' },
+  'uninstall-hooks': { run: uninstallHooksVerb, summary: 'remove exactly what install-hooks installed' },
+  demo: { run: demoVerb, summary: 'a simulated fleet on a sample repository, to watch (fleet status --watch) and steer (pause, drain, resume)' },
+  init: { run: initVerb, summary: 'set up this repository for Claude Code and Codex (MCP entries, AGENTS.md/CLAUDE.md block); --remove undoes it' },
 };
 
 function usage(): string {

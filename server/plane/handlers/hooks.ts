@@ -94,3 +94,6 @@ function canonical(path: string): string {
     return absolute;
   }
 }
+
+/** This feature's keyed table, merged by the index like the others (typed there, once it is in the method table). */
+export const hookHandlers = { fleet_hook_check: hookCheck };

@@ -3,6 +3,7 @@ import { coordinationHandlers } from './coordination.js';
 import { digestHandlers } from './digest.js';
 import type { HandlerTable } from './handler.js';
 import { historyHandlers } from './history.js';
+import { hookHandlers } from './hooks.js';
 import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
 import { rosterHandlers } from './roster.js';
@@ -19,5 +20,6 @@ export const handlers: HandlerTable = {
   ...buildHandlers,
   ...digestHandlers,
   ...historyHandlers,
+  ...hookHandlers,
   ...planeHandlers,
 };

@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { installHooks, repositoryRoot, uninstallHooks, type HookSelection } from '../../hooks/install.js';
+import { parseVerbArgs } from '../args.js';
+import { UsageError } from '../cli-error.js';
+import { emit } from '../output.js';
+
+const options = { root: { type: 'string' }, 'no-git': { type: 'boolean' }, 'no-claude': { type: 'boolean' } } as const;
+
+function selection(values: { 'no-git'?: boolean; 'no-claude'?: boolean }): HookSelection {
+  const chosen = { git: !values['no-git'], claude: !values['no-claude'] };
+  if (!chosen.git && !chosen.claude) throw new UsageError('--no-git and --no-claude together leave nothing to do');
+  return chosen;
+}
+
+/** `fleet install-hooks`: the git pre-commit hook and the Claude Code PreToolUse hook, idempotently. */
+export async function installHooksVerb(argv: string[]): Promise<number> {
+  const { values, home } = parseVerbArgs(argv, options, 'fleet install-hooks [--root DIR] [--no-git] [--no-claude]');
+  const root = rootOf(values.root);
+  const report = installHooks(root, home, selection(values));
+  emit(values.json, { root, home, report }, () =>
+    [...report, '', `Writes outside an agent's territory are now refused in ${root}.`, 'Escape hatch for the operator: FLEET_OVERRIDE="reason" (recorded as an event); git commit --no-verify skips every git hook.'].join('\n'),
+  );
+  return 0;
+}
+
+/** `fleet uninstall-hooks`: removes exactly what install-hooks put in. */
+export async function uninstallHooksVerb(argv: string[]): Promise<number> {
+  const { values, home } = parseVerbArgs(argv, options, 'fleet uninstall-hooks [--root DIR] [--no-git] [--no-claude]');
+  const root = rootOf(values.root);
+  const report = uninstallHooks(root, selection(values));
+  emit(values.json, { root, home, report }, () => report.join('\n'));
+  return 0;
+}
+
+function rootOf(root: string | undefined): string {
+  try {
+    return repositoryRoot(resolve(root ?? process.cwd()));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import { hookCheck } from '../../contracts/methods/hooks.js';
+import { connectToPlane } from '../client/connect.js';
+
+export type HookVerdict = z.infer<typeof hookCheck.result>;
+
+export interface HookCheckRequest {
+  home: string;
+  hook: 'git-pre-commit' | 'claude-pre-tool-use';
+  root: string;
+  paths: string[];
+  /** FLEET_AS, when the writer says who it is. */
+  callsign?: string;
+  /** Where the write happens, to find the agent that registered this worktree at join. */
+  worktree?: string;
+  /** The writer is certainly an agent: finding none refuses the write. */
+  agentOnly?: boolean;
+  /** FLEET_OVERRIDE: the operator's reason for writing anyway. */
+  override?: string;
+}
+
+const BATCH = 1000;
+
+/**
+ * The one check every hook calls (fleet_hook_check: the plane's territory check for the writing
+ * agent), in batches the method accepts, merged into one verdict.
+ */
+export async function runHookCheck(request: HookCheckRequest): Promise<HookVerdict> {
+  const client = await connectToPlane({ home: request.home, client: `fleet-hook-${request.hook}` });
+  try {
+    let merged: HookVerdict | undefined;
+    for (let start = 0; start < request.paths.length; start += BATCH) {
+      const raw = await client.callRaw('fleet_hook_check', {
+        paths: request.paths.slice(start, start + BATCH),
+        root: request.root,
+        hook: request.hook,
+        ...(request.callsign !== undefined && { callsign: request.callsign }),
+        ...(request.worktree !== undefined && { worktree: request.worktree }),
+        ...(request.override !== undefined && { override: request.override }),
+        ...(request.agentOnly && { agentOnly: true }),
+      });
+      const verdict = hookCheck.result.parse(raw);
+      merged = merged
+        ? { ...verdict, allowed: merged.allowed && verdict.allowed, overridden: merged.overridden || verdict.overridden, results: [...merged.results, ...verdict.results] }
+        : verdict;
+    }
+    return merged!;
+  } finally {
+    client.close();
+  }
+}
+
+/** FLEET_AS and FLEET_OVERRIDE as the hooks read them (empty means unset). */
+export function hookEnvironment(env: NodeJS.ProcessEnv): { callsign?: string; override?: string } {
+  const callsign = env.FLEET_AS?.trim();
+  const override = env.FLEET_OVERRIDE?.trim();
+  return { ...(callsign && { callsign }), ...(override && { override }) };
+}

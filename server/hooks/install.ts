@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { installClaudeHook, uninstallClaudeHook } from './claude-settings.js';
+import { commonDirectory, worktreeRoot } from './git.js';
+import { installGitHook, uninstallGitHook } from './git-hook-install.js';
+import { ensureLauncher } from './launcher.js';
+
+/** What the install created (rather than edited), so the uninstall takes out exactly that. */
+const manifestSchema = z.object({ claudeSettingsCreated: z.boolean().default(false), claudeDirCreated: z.boolean().default(false) });
+type Manifest = z.infer<typeof manifestSchema>;
+
+export interface HookSelection {
+  git: boolean;
+  claude: boolean;
+}
+
+/** The repository root of `cwd`, or an error that says what to do. */
+export function repositoryRoot(cwd: string): string {
+  const root = worktreeRoot(cwd);
+  if (root === undefined) throw new Error(`${cwd} is not inside a git repository: hooks are installed per repository, so run this inside one (or pass --root)`);
+  return root;
+}
+
+/** Installs the git pre-commit hook and the Claude Code hook; running it again changes nothing. */
+export function installHooks(root: string, home: string, selection: HookSelection): string[] {
+  const report: string[] = [];
+  const launcher = ensureLauncher(home);
+  if (launcher.created) report.push(`wrote the launcher ${launcher.path} (it runs this checkout's CLI)`);
+  const manifest = readManifest(root);
+  if (selection.git) {
+    const { target, outcome } = installGitHook(root, home, launcher.path);
+    report.push(`git pre-commit hook ${outcome}: ${target.path}${target.mode === 'husky' ? ' (husky: as a block in your hook)' : ''}${outcome === 'chained' && target.mode === 'file' ? ' (your hook runs after the check)' : ''}`);
+  }
+  if (selection.claude) {
+    const result = installClaudeHook(root, home, launcher.path);
+    if (result.createdFile) manifest.claudeSettingsCreated = true;
+    if (result.createdDir) manifest.claudeDirCreated = true;
+    report.push(`Claude Code PreToolUse hook ${result.outcome}: ${result.path}`);
+  }
+  writeManifest(root, manifest);
+  return report;
+}
+
+/** Removes what installHooks put in, leaving everything else as it was. */
+export function uninstallHooks(root: string, selection: HookSelection): string[] {
+  const report: string[] = [];
+  const manifest = readManifest(root);
+  if (selection.git) {
+    const { target, outcome } = uninstallGitHook(root);
+    report.push(`git pre-commit hook ${outcome === 'restored' ? 'removed, and the hook it chained is back' : outcome === 'removed' ? 'removed' : 'was not installed'}: ${target.path}`);
+  }
+  if (selection.claude) {
+    const { path, outcome } = uninstallClaudeHook(root, { file: manifest.claudeSettingsCreated, dir: manifest.claudeDirCreated });
+    report.push(`Claude Code PreToolUse hook ${outcome === 'removed' ? 'removed' : 'was not installed'}: ${path}`);
+    manifest.claudeSettingsCreated = false;
+    manifest.claudeDirCreated = false;
+  }
+  writeManifest(root, manifest);
+  return report;
+}
+
+function manifestPath(root: string): string {
+  return join(commonDirectory(root), 'fleet-hooks.json');
+}
+
+function readManifest(root: string): Manifest {
+  try {
+    return manifestSchema.parse(JSON.parse(readFileSync(manifestPath(root), 'utf8')));
+  } catch {
+    return { claudeSettingsCreated: false, claudeDirCreated: false };
+  }
+}
+
+function writeManifest(root: string, manifest: Manifest): void {
+  const path = manifestPath(root);
+  if (!manifest.claudeSettingsCreated && !manifest.claudeDirCreated) {
+    if (existsSync(path)) unlinkSync(path);
+    return;
+  }
+  writeFileSync(path, `${JSON.stringify(manifest)}\n`);
+}

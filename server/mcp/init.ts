@@ -1,0 +1,160 @@
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { commonDirectory } from '../hooks/git.js';
+import { ensureLauncher } from '../hooks/launcher.js';
+import { findBlock, removeBlock, upsertBlock, type Markers } from '../hooks/marked-block.js';
+import { AGENT_INSTRUCTIONS, INSTRUCTION_FILES, INSTRUCTIONS_MARKERS } from './agent-instructions.js';
+import { bridgeCommand, claudeMcpPath, CODEX_MARKERS, codexBlock, codexConfigPath, hasHandWrittenCodexEntry, type BridgeCommand } from './runtime-config.js';
+
+export interface InitOptions {
+  root: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  claude: boolean;
+  codex: boolean;
+  instructions: boolean;
+}
+
+/** What `fleet init` created rather than edited, so `--remove` leaves the repository as it found it. */
+const manifestSchema = z.object({ mcpJsonCreated: z.boolean().default(false), mcpServersCreated: z.boolean().default(false) });
+type Manifest = z.infer<typeof manifestSchema>;
+
+type Outcome = 'created' | 'updated' | 'unchanged' | 'removed' | 'absent' | 'left as it is';
+
+/** Writes the per-runtime set-up; running it again leaves every file as it is. */
+export function initRepository(options: InitOptions): string[] {
+  const launcher = ensureLauncher(options.home);
+  const bridge = bridgeCommand(launcher.path, options.home);
+  const manifest = readManifest(options.root);
+  const report: string[] = launcher.created ? [`wrote the launcher ${launcher.path} (it runs this checkout's CLI)`] : [];
+  if (options.claude) report.push(line('Claude Code MCP server (.mcp.json)', writeClaudeMcp(options.root, bridge, manifest), claudeMcpPath(options.root)));
+  if (options.codex) {
+    const path = codexConfigPath(options.env);
+    report.push(line('Codex MCP server [mcp_servers.fleet]', writeCodex(path, bridge), path));
+  }
+  if (options.instructions) {
+    for (const file of INSTRUCTION_FILES) {
+      const path = join(options.root, file);
+      report.push(line(`agent instructions block`, writeBlock(path, INSTRUCTIONS_MARKERS, AGENT_INSTRUCTIONS), path));
+    }
+  }
+  writeManifest(options.root, manifest);
+  return report;
+}
+
+/** `fleet init --remove`: takes out everything init wrote, and nothing else. */
+export function removeFromRepository(options: InitOptions): string[] {
+  const manifest = readManifest(options.root);
+  const report: string[] = [];
+  if (options.claude) report.push(line('Claude Code MCP server (.mcp.json)', removeClaudeMcp(options.root, manifest), claudeMcpPath(options.root)));
+  if (options.codex) {
+    const path = codexConfigPath(options.env);
+    report.push(line('Codex MCP server [mcp_servers.fleet]', takeBlockOut(path, CODEX_MARKERS), path));
+  }
+  if (options.instructions) {
+    for (const file of INSTRUCTION_FILES) {
+      const path = join(options.root, file);
+      report.push(line('agent instructions block', takeBlockOut(path, INSTRUCTIONS_MARKERS), path));
+    }
+  }
+  if (options.claude) {
+    manifest.mcpJsonCreated = false;
+    manifest.mcpServersCreated = false;
+  }
+  writeManifest(options.root, manifest);
+  return report;
+}
+
+const line = (what: string, outcome: Outcome, path: string) => `${what} ${outcome}: ${path}`;
+
+type JsonObject = Record<string, unknown>;
+
+function writeClaudeMcp(root: string, bridge: BridgeCommand, manifest: Manifest): Outcome {
+  const path = claudeMcpPath(root);
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const config = before !== undefined ? parseObject(path, before) : {};
+  if (config.mcpServers === undefined) {
+    config.mcpServers = {};
+    manifest.mcpServersCreated = true;
+  }
+  const servers = config.mcpServers;
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new Error(`${path}: "mcpServers" is not an object; fix it, then run fleet init again`);
+  (servers as JsonObject).fleet = { command: bridge.command, args: bridge.args, env: bridge.env };
+  const next = `${JSON.stringify(config, null, 2)}\n`;
+  if (next === before) return 'unchanged';
+  if (before === undefined) manifest.mcpJsonCreated = true;
+  writeFileSync(path, next);
+  return before === undefined ? 'created' : 'updated';
+}
+
+function removeClaudeMcp(root: string, manifest: Manifest): Outcome {
+  const path = claudeMcpPath(root);
+  if (!existsSync(path)) return 'absent';
+  const config = parseObject(path, readFileSync(path, 'utf8'));
+  const servers = config.mcpServers as JsonObject | undefined;
+  if (!servers || typeof servers !== 'object' || !('fleet' in servers)) return 'absent';
+  delete servers.fleet;
+  if (manifest.mcpServersCreated && Object.keys(servers).length === 0) delete config.mcpServers;
+  if (manifest.mcpJsonCreated && Object.keys(config).length === 0) unlinkSync(path);
+  else writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  return 'removed';
+}
+
+function writeCodex(path: string, bridge: BridgeCommand): Outcome {
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  if (hasHandWrittenCodexEntry(removeBlock(before, CODEX_MARKERS).content)) return 'left as it is';
+  return writeBlock(path, CODEX_MARKERS, codexBlock(bridge));
+}
+
+function writeBlock(path: string, markers: Markers, body: string): Outcome {
+  const exists = existsSync(path);
+  const before = exists ? readFileSync(path, 'utf8') : '';
+  const next = upsertBlock(before, markers, body, 'bottom');
+  if (next === before) return 'unchanged';
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, next);
+  return !exists ? 'created' : findBlock(before, markers) ? 'updated' : 'created';
+}
+
+/** A file that held nothing but the block is deleted: it did not exist before init wrote it. */
+function takeBlockOut(path: string, markers: Markers): Outcome {
+  if (!existsSync(path)) return 'absent';
+  const { content, found } = removeBlock(readFileSync(path, 'utf8'), markers);
+  if (!found) return 'absent';
+  if (content === '') unlinkSync(path);
+  else writeFileSync(path, content);
+  return 'removed';
+}
+
+function parseObject(path: string, text: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON (${(error as Error).message}): fix it, then run fleet init again; nothing was changed`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path} is not a JSON object: fix it, then run fleet init again`);
+  return value as JsonObject;
+}
+
+function manifestPath(root: string): string {
+  return join(commonDirectory(root), 'fleet-init.json');
+}
+
+function readManifest(root: string): Manifest {
+  try {
+    return manifestSchema.parse(JSON.parse(readFileSync(manifestPath(root), 'utf8')));
+  } catch {
+    return { mcpJsonCreated: false, mcpServersCreated: false };
+  }
+}
+
+function writeManifest(root: string, manifest: Manifest): void {
+  const path = manifestPath(root);
+  if (!manifest.mcpJsonCreated && !manifest.mcpServersCreated) {
+    if (existsSync(path)) unlinkSync(path);
+    return;
+  }
+  writeFileSync(path, `${JSON.stringify(manifest)}\n`);
+}

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PLANE_VERSION } from '../../contracts/index.js';
+import { BridgeSession } from './bridge-session.js';
+import { buildToolCatalog } from './tool-catalog.js';
+import { SERVER_INSTRUCTIONS } from './tool-guidance.js';
+
+export interface McpBridgeOptions {
+  home: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * `fleet mcp`: an MCP server on stdin/stdout whose tools are the method table's MCP methods.
+ * Tools are listed and dispatched through the SDK's low-level handlers (reached from McpServer),
+ * because the schemas come from the contracts as JSON Schema rather than as SDK-side zod shapes.
+ * Resolves when the client closes the session. Nothing but MCP frames may go to stdout.
+ */
+export async function runMcpBridge(options: McpBridgeOptions): Promise<void> {
+  const log = (message: string) => process.stderr.write(`fleet mcp: ${message}\n`);
+  const tools = buildToolCatalog();
+  const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), log });
+  const mcp = new McpServer({ name: 'fleet', title: 'Fleet Coordination', version: PLANE_VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((tool) => tool.definition) }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => session.call(request.params.name, request.params.arguments));
+  const ended = new Promise<void>((resolve) => {
+    mcp.server.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  await mcp.connect(new StdioServerTransport());
+  await ended;
+  session.close();
+  await mcp.close().catch(() => undefined);
+}
+
+/** Hooks find an agent by the worktree it registered: the repository root of the working directory. */
+function worktreeOf(cwd: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || cwd;
+  } catch {
+    return cwd;
+  }
+}
+
+/** A quarter of the agent TTL, in real time (FLEET_TIME_SCALE runs the plane's clock faster). */
+export function heartbeatInterval(env: NodeJS.ProcessEnv): number {
+  const ttl = Number(env.FLEET_AGENT_TTL) > 0 ? Number(env.FLEET_AGENT_TTL) : 120;
+  const scale = Number(env.FLEET_TIME_SCALE) > 0 ? Number(env.FLEET_TIME_SCALE) : 1;
+  return Math.min(30_000, Math.max(200, (ttl * 1000) / scale / 4));
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { methodList, type MethodSpec } from '../../contracts/index.js';
+import { BRIDGE_NOTES, CONTROL_FOOTER } from './tool-guidance.js';
+
+/** One MCP tool as tools/list describes it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+export interface BridgeTool {
+  spec: MethodSpec<z.ZodType, z.ZodType>;
+  definition: ToolDefinition;
+  /** The method takes `root`, which the bridge defaults to the repository of its working directory. */
+  takesRoot: boolean;
+}
+
+/**
+ * The tools are the method table's MCP methods: input schemas generated from the contracts' zod
+ * params (as JSON Schema, input side: defaults make fields optional), descriptions from their
+ * summaries plus the bridge's notes.
+ */
+export function buildToolCatalog(): Map<string, BridgeTool> {
+  const tools = new Map<string, BridgeTool>();
+  for (const spec of methodList) {
+    if (!spec.mcpTool) continue;
+    tools.set(spec.name, { spec, definition: definitionOf(spec), takesRoot: 'root' in objectShape(spec.params) });
+  }
+  return tools;
+}
+
+function definitionOf(spec: MethodSpec<z.ZodType, z.ZodType>): ToolDefinition {
+  const schema = z.toJSONSchema(spec.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  if (spec.name === 'fleet_agent_join') withoutOperatorRole(schema);
+  const note = BRIDGE_NOTES[spec.name as keyof typeof BRIDGE_NOTES];
+  return {
+    name: spec.name,
+    description: [spec.summary, note, CONTROL_FOOTER].filter(Boolean).join('\n\n'),
+    // MCP wants an object schema at the top; a discriminated union (fleet_work_update) is one too.
+    inputSchema: { ...schema, type: 'object' },
+    annotations: {
+      readOnlyHint: !spec.mutates,
+      destructiveHint: false,
+      idempotentHint: !spec.mutates,
+      openWorldHint: false,
+    },
+  };
+}
+
+/** A model never joins as the operator: the role is not offered (and refused if sent anyway). */
+function withoutOperatorRole(schema: Record<string, unknown>): void {
+  const role = (schema.properties as Record<string, { enum?: string[] }> | undefined)?.role;
+  if (role?.enum) role.enum = role.enum.filter((r) => r !== 'operator');
+}
+
+function objectShape(schema: z.ZodType): Record<string, unknown> {
+  return schema instanceof z.ZodObject ? schema.shape : {};
+}

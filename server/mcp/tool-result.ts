@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { errorTable, type ControlBrief } from '../../contracts/index.js';
+import { PlaneCallError } from '../client/plane-client.js';
+import { controlNotice } from './tool-guidance.js';
+
+/** The shape of an MCP tools/call result, as far as the bridge fills it. */
+export interface ToolCallResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A plane result: the control notice first when the switch is not `run`, then the JSON itself. */
+export function toolResult(result: Record<string, unknown>): ToolCallResult {
+  const notice = controlNotice(result.control as ControlBrief | undefined);
+  return {
+    content: [...(notice ? [{ type: 'text' as const, text: notice }] : []), { type: 'text', text: JSON.stringify(result) }],
+    structuredContent: result,
+  };
+}
+
+/** A tool error a model can act on: the error's name from the table, the message, what to do. */
+export function toolError(name: string, message: string, lastControl?: ControlBrief): ToolCallResult {
+  const doc = name in errorTable ? errorTable[name as keyof typeof errorTable].doc : undefined;
+  const notice = controlNotice(lastControl);
+  const text = [`${name}: ${message}`, doc && `What to do: ${doc}`, notice].filter(Boolean).join('\n');
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Any failure of a plane call as a tool error. */
+export function errorResult(error: unknown, lastControl?: ControlBrief): ToolCallResult {
+  if (error instanceof PlaneCallError) {
+    return toolError(error.errorName ?? `ERROR ${error.code}`, error.message, lastControl);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return toolError(
+    'PLANE_UNAVAILABLE',
+    `${message}. The call may or may not have been applied: check (fleet_agent_resume) before retrying. The next call reconnects to the plane (starting one if none runs) and re-joins you.`,
+    lastControl,
+  );
+}
+
+/** One line per problem, each naming the parameter (as the plane words it). */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}

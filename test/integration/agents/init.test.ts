@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { makeRepo } from '../../support/git-repo.js';
+import { removeHome, tempHome } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
+import { shutdownPlane } from './support.js';
+
+describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', () => {
+  const home = tempHome();
+  const userHome = tempHome('fleet-user-home-');
+  const codexConfig = join(userHome, '.codex', 'config.toml');
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+  delete baseEnv.CODEX_HOME;
+  const init = (repo: string, ...args: string[]) => runCli(['init', ...args], { home, cwd: repo, env: { ...baseEnv, HOME: userHome } });
+  const files = (repo: string) => ['.mcp.json', 'AGENTS.md', 'CLAUDE.md'].map((f) => join(repo, f)).concat(codexConfig);
+  const snapshot = (repo: string) => Object.fromEntries(files(repo).map((path) => [path, existsSync(path) ? readFileSync(path, 'utf8') : null]));
+
+  after(async () => {
+    await shutdownPlane(home);
+    removeHome(home);
+    removeHome(userHome);
+  });
+
+  test('in a fresh repository: writes the MCP entries and the instructions; a second run leaves the same files', async () => {
+    const repo = makeRepo();
+    try {
+      const first = await init(repo);
+      assert.equal(first.code, 0, first.stderr);
+      const once = snapshot(repo);
+      const second = await init(repo);
+      assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stdout, /unchanged/);
+      assert.doesNotMatch(second.stdout, /created|updated/);
+      assert.deepEqual(snapshot(repo), once);
+
+      const launcher = join(home, 'bin', 'fleet');
+      accessSync(launcher, constants.X_OK);
+      const mcp = JSON.parse(once[join(repo, '.mcp.json')]!) as { mcpServers: { fleet: { command: string; args: string[]; env: Record<string, string> } } };
+      assert.deepEqual(mcp.mcpServers.fleet, { command: launcher, args: ['mcp'], env: { FLEET_HOME: home } });
+      const toml = once[codexConfig]!;
+      assert.match(toml, /^\[mcp_servers\.fleet\]$/m);
+      assert.match(toml, new RegExp(`^command = ${JSON.stringify(launcher).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
+      assert.match(toml, /^args = \["mcp"\]$/m);
+      for (const file of ['AGENTS.md', 'CLAUDE.md']) {
+        const text = once[join(repo, file)]!;
+        for (const duty of [/Join on start/, /Pull work/, /Claim before writing/, /Poll the control state/, /Heartbeat/, /Hand off before your context runs out/]) assert.match(text, duty, `${file} says ${duty}`);
+        assert.match(text, /^<!-- fleet-coordination:begin/);
+      }
+
+      // The entry Claude Code would start really is the bridge.
+      const client = new Client({ name: 'init-test', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: mcp.mcpServers.fleet.command, args: mcp.mcpServers.fleet.args, env: { ...(process.env as Record<string, string>), ...mcp.mcpServers.fleet.env, FLEET_PORT: '0' }, cwd: repo, stderr: 'ignore' }));
+      assert.ok((await client.listTools()).tools.some((t) => t.name === 'fleet_agent_join'));
+      await client.close();
+
+      const removed = await init(repo, '--remove');
+      assert.equal(removed.code, 0, removed.stderr);
+      for (const path of files(repo)) assert.ok(!existsSync(path), `${path} is gone again`);
+    } finally {
+      removeHome(repo);
+    }
+  });
+
+  test('existing content outside its blocks is untouched, and --remove restores every file byte for byte', async () => {
+    const repo = makeRepo();
+    try {
+      const agents = '# Agents\n\nRun `npm test` before committing.\n';
+      const claude = '# Notes for Claude\n\n- prefer small commits\n';
+      const mcp = `${JSON.stringify({ mcpServers: { github: { command: 'gh-mcp', args: [] } }, other: true }, null, 2)}\n`;
+      const codex = 'model = "o4-mini"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n';
+      writeFileSync(join(repo, 'AGENTS.md'), agents);
+      writeFileSync(join(repo, 'CLAUDE.md'), claude);
+      writeFileSync(join(repo, '.mcp.json'), mcp);
+      mkdirSync(join(userHome, '.codex'), { recursive: true });
+      writeFileSync(codexConfig, codex);
+      const original = snapshot(repo);
+
+      assert.equal((await init(repo)).code, 0);
+      const once = snapshot(repo);
+      assert.equal((await init(repo)).code, 0);
+      assert.deepEqual(snapshot(repo), once, 'the second run changes nothing');
+
+      assert.ok(once[join(repo, 'AGENTS.md')]!.startsWith(agents));
+      assert.ok(once[join(repo, 'CLAUDE.md')]!.startsWith(claude));
+      assert.ok(once[codexConfig]!.startsWith(codex));
+      const merged = JSON.parse(once[join(repo, '.mcp.json')]!) as { mcpServers: Record<string, unknown>; other: boolean };
+      assert.deepEqual(Object.keys(merged.mcpServers), ['github', 'fleet']);
+      assert.equal(merged.other, true);
+
+      assert.equal((await init(repo, '--remove')).code, 0);
+      assert.deepEqual(snapshot(repo), original);
+      assert.equal((await init(repo, '--remove')).code, 0, 'removing twice is fine');
+      assert.deepEqual(snapshot(repo), original);
+    } finally {
+      removeHome(repo);
+    }
+  });
+
+  test('a hand-written [mcp_servers.fleet] in the Codex config is left as it is', async () => {
+    const repo = makeRepo();
+    try {
+      const codex = '[mcp_servers.fleet]\ncommand = "/opt/fleet"\nargs = ["mcp"]\n';
+      mkdirSync(join(userHome, '.codex'), { recursive: true });
+      writeFileSync(codexConfig, codex);
+      const run = await init(repo, '--no-instructions', '--no-claude');
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /left as it is/);
+      assert.equal(readFileSync(codexConfig, 'utf8'), codex);
+    } finally {
+      removeHome(repo);
+    }
+  });
+
+  test('outside a git repository it says what to do and exits 2', async () => {
+    const notRepo = tempHome('fleet-not-a-repo-');
+    try {
+      const run = await init(notRepo);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /not inside a git repository/);
+    } finally {
+      removeHome(notRepo);
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
+import { readDiscovery } from '../../../server/client/connect.js';
+import { PlaneClient } from '../../../server/client/plane-client.js';
+import { isAlive } from '../../../server/plane/process-identity.js';
+
+/** A connection to the plane of `home` (started by a process under test), acting as the operator until it joins. */
+export async function connectTo(home: string, client = 'test'): Promise<PlaneClient> {
+  const found = readDiscovery(home);
+  if (!found) throw new Error(`no plane is running on ${home}`);
+  return PlaneClient.connect(found.discovery.port, found.token, client);
+}
+
+/** Ends the plane a process under test started, and waits until its process is gone. */
+export async function shutdownPlane(home: string): Promise<void> {
+  const found = readDiscovery(home);
+  if (!found) return;
+  try {
+    const client = await connectTo(home, 'test-shutdown');
+    await client.call('fleet_plane_shutdown', {}).catch(() => undefined);
+    client.close();
+  } catch {
+    process.kill(found.discovery.pid, 'SIGTERM');
+  }
+  await until(() => !isAlive(found.discovery.pid), 10_000, `the plane (pid ${found.discovery.pid}) did not exit`);
+}
+
+/** Polls `condition` until it holds; the readiness signal of things that have no event to wait on. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, message: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Keeps a test's own agent connection alive under a short FLEET_AGENT_TTL. */
+export function keepAlive(client: PlaneClient, everyMs = 400): () => void {
+  const timer = setInterval(() => void client.call('fleet_control_get', {}).catch(() => undefined), everyMs);
+  return () => clearInterval(timer);
+}
+
+export function planePid(home: string): number {
+  return (JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { pid: number }).pid;
+}
+
+/** Every durable event so far (the replay arrives before the subscription's reply). */
+export async function eventsOf(home: string): Promise<FleetEvent[]> {
+  const client = await connectTo(home, 'test-events');
+  const events: FleetEvent[] = [];
+  client.onNotification((method, params) => {
+    if (method === 'fleet_event') events.push(eventNotificationSchema.parse(params).event);
+  });
+  await client.call('fleet_events_subscribe', { fromSeq: 0 });
+  client.close();
+  return events;
+}
