@@ -45,7 +45,11 @@ export async function connectToPlane(options: ConnectOptions): Promise<PlaneClie
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const client = await tryConnect(options.home, options.client);
-    if (client) return client;
+    if (client) {
+      // Another starter won the race: ours must not boot later and take a home nobody asked for.
+      if (readDiscovery(options.home)?.discovery.pid !== child.pid && child.exitCode === null) child.kill('SIGTERM');
+      return client;
+    }
     // A second starter loses the lock race and exits; the winner's plane.json appears shortly.
     if (child.exitCode !== null && child.exitCode !== 0 && !readDiscovery(options.home)) break;
   }

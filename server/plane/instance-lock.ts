@@ -1,4 +1,5 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { isSameProcess, processStartTime } from './process-identity.js';
 
 interface LockOwner {
@@ -39,16 +40,28 @@ export class InstanceLock {
   }
 }
 
+/**
+ * Creates `path` with the owner already in it: the content goes to a private temp file first and
+ * is then hard-linked into place (link fails if the path exists), so no one ever reads a lock
+ * that exists but is still empty and mistakes it for a stale one.
+ */
 async function createExclusive(path: string, owner: LockOwner): Promise<boolean> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'wx', 0o600);
   try {
-    const handle = await open(path, 'wx', 0o600);
     await handle.writeFile(JSON.stringify(owner));
     await handle.sync();
+  } finally {
     await handle.close();
+  }
+  try {
+    await link(temp, path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
   }
 }
 
