@@ -1,0 +1,38 @@
+import type * as vscode from 'vscode';
+import type { FleetViewState, Ownership } from '../../contracts/lsp.js';
+import type { TerritoryWarning } from './edit-guard.js';
+import type { McpProviderStatus } from './mcp-provider.js';
+import type { FleetNotice } from './notifications.js';
+import type { StatusBarSnapshot } from './status-bar.js';
+import type { DigestModel } from './views/digest-view.js';
+
+/**
+ * What `activate` returns: a read-only window on the extension for other extensions and for the
+ * tests that run inside VS Code. It exposes what the person sees, not a second way to act.
+ */
+export interface FleetApi {
+  readonly apiVersion: 1;
+  /** The state the views show (control, roster, claims, connection), once the server has sent it. */
+  state(): FleetViewState | undefined;
+  readonly onDidChangeState: vscode.Event<FleetViewState>;
+  /** Who holds a file, as the badges and the guard see it. */
+  ownership(uri: vscode.Uri): Promise<Ownership | null>;
+  /** Exactly what the Explorer gets from the decoration provider for `uri`. */
+  fileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined>;
+  /** Fired with the URIs whose badge changed, as the Explorer is told. */
+  readonly onDidChangeFileDecorations: vscode.Event<vscode.Uri[]>;
+  statusBar(): StatusBarSnapshot;
+  /** Globs in force in files.readonlyInclude for this window (block mode), after each update. */
+  readonlyGlobs(): readonly string[];
+  readonly onDidApplyReadonlyGlobs: vscode.Event<readonly string[]>;
+  /** Each out-of-territory warning the edit guard shows. */
+  readonly onDidWarn: vscode.Event<TerritoryWarning>;
+  /** Each notification shown (digest blockers, stale agents, someone else moving the switch). */
+  readonly onDidNotify: vscode.Event<FleetNotice>;
+  /** What the Digest view shows now (undefined until it has been opened). */
+  digest(): DigestModel | undefined;
+  /** The launcher installed at FLEET_HOME/bin/fleet, once written. */
+  launcher(): string | undefined;
+  /** Whether this VS Code got the fleet MCP server for its agent mode, and its definition. */
+  mcp(): McpProviderStatus;
+}

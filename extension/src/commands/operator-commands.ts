@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import type { FleetContext } from '../fleet-context.js';
+import { showCommandError, text } from './command-args.js';
+
+const CALLSIGN = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+
+/** Join as Operator, Start or Reconnect the Plane, Show Log, Show Digest. */
+export function registerOperatorCommands(ctx: FleetContext): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('fleet.joinAsOperator', async (arg?: unknown) => {
+      try {
+        await joinAsOperator(ctx, text(arg, 'callsign'));
+      } catch (error) {
+        showCommandError(ctx, 'Joining as operator failed', error);
+      }
+    }),
+    vscode.commands.registerCommand('fleet.startPlane', async () => {
+      try {
+        await ctx.request('fleet/reconnect', { start: true });
+      } catch {
+        await ctx.restart(); // the language server itself is gone: start it again, it starts the plane
+      }
+    }),
+    vscode.commands.registerCommand('fleet.showLog', () => ctx.log.show()),
+    vscode.commands.registerCommand('fleet.showDigest', () => vscode.commands.executeCommand('fleet.digest.focus')),
+  ];
+}
+
+/** Joins the roster as the person (role operator); the callsign is asked for unless given. */
+export async function joinAsOperator(ctx: FleetContext, given?: string): Promise<boolean> {
+  const callsign =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Fleet: Join as Operator',
+      prompt: 'Your callsign on the roster. Claims you make belong to it; the plane records it on what you do.',
+      value: ctx.joinedAs ?? ctx.config.operatorCallsign,
+      validateInput: (value) => (CALLSIGN.test(value) ? undefined : 'A callsign is 1-32 letters, digits, "-" or "_", starting with a letter.'),
+    }));
+  if (!callsign) return false;
+  const joined = await ctx.request('fleet/joinAsOperator', { callsign });
+  await ctx.rememberOperator(joined.callsign);
+  vscode.window.setStatusBarMessage(`$(person) On the roster as ${joined.callsign} (operator)`, 4000);
+  return true;
+}
+
+/** Claims belong to agents: offers to join first when the person has not. */
+export async function ensureJoined(ctx: FleetContext): Promise<boolean> {
+  if (ctx.state?.operator) return true;
+  const join = `Join as ${ctx.joinedAs ?? ctx.config.operatorCallsign}`;
+  const choice = await vscode.window.showInformationMessage('Claims belong to agents on the roster: join it as the operator first.', join, 'Choose a Callsign…');
+  if (choice === join) return joinAsOperator(ctx, ctx.joinedAs ?? ctx.config.operatorCallsign);
+  if (choice === 'Choose a Callsign…') return joinAsOperator(ctx);
+  return false;
+}

@@ -1,0 +1,62 @@
+import { homedir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+
+export type GuardMode = 'off' | 'warn' | 'block';
+
+const GUARD_MODES: readonly GuardMode[] = ['off', 'warn', 'block'];
+const CALLSIGN = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+
+/** The `fleet.*` settings, typed, with their defaults applied. */
+export class FleetConfig {
+  private readonly changed = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration('fleet')) this.changed.fire(event);
+  });
+
+  private get section(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration('fleet');
+  }
+
+  get guard(): GuardMode {
+    const value = this.section.get<string>('guard', 'warn');
+    return GUARD_MODES.includes(value as GuardMode) ? (value as GuardMode) : 'warn';
+  }
+
+  /** The FLEET_HOME whose plane this window joins: the setting, else the environment, else ~/.fleet. */
+  get home(): string {
+    const configured = this.section.get<string>('home', '').trim();
+    if (configured) return resolve(configured.replace(/^~(?=$|\/)/, homedir()));
+    return resolve(process.env.FLEET_HOME || join(homedir(), '.fleet'));
+  }
+
+  /** The callsign for Join as Operator: the setting, else the user name in capitals. */
+  get operatorCallsign(): string {
+    const configured = this.section.get<string>('operator.callsign', '').trim();
+    if (CALLSIGN.test(configured)) return configured;
+    const name = safeUserName().replace(/[^A-Za-z0-9_-]/g, '').toUpperCase();
+    return CALLSIGN.test(name) ? name : 'OPERATOR';
+  }
+
+  notify(kind: 'staleAgents' | 'blockers' | 'controlChanges'): boolean {
+    return this.section.get<boolean>(`notifications.${kind}`, true);
+  }
+
+  setGuard(mode: GuardMode): Thenable<void> {
+    return this.section.update('guard', mode, vscode.ConfigurationTarget.Global);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function safeUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return '';
+  }
+}

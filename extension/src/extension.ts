@@ -1,0 +1,102 @@
+import { delimiter, dirname } from 'node:path';
+import * as vscode from 'vscode';
+import type { FleetApi } from './api.js';
+import { registerControlCommands } from './commands/control-commands.js';
+import { registerOperatorCommands } from './commands/operator-commands.js';
+import { registerTerritoryCommands } from './commands/territory-commands.js';
+import { FleetConfig } from './config.js';
+import { trackContextKeys } from './context-keys.js';
+import { EditGuard } from './edit-guard.js';
+import { FleetFileDecorations } from './file-decorations.js';
+import { FleetContext } from './fleet-context.js';
+import { installLauncher } from './launcher.js';
+import { registerMcpProvider } from './mcp-provider.js';
+import { FleetNotifications } from './notifications.js';
+import { OwnershipCache } from './ownership-cache.js';
+import { ReadonlyGuard } from './readonly-guard.js';
+import { FleetStatusBar } from './status-bar.js';
+import { DigestView } from './views/digest-view.js';
+import { RosterView } from './views/roster-view.js';
+import { TerritoryView } from './views/territory-view.js';
+import { WorkView } from './views/work-view.js';
+
+let readonlyGuard: ReadonlyGuard | undefined;
+
+/** Wires the parts together; each part owns its own behaviour and is disposed with the extension. */
+export async function activate(extension: vscode.ExtensionContext): Promise<FleetApi> {
+  const config = new FleetConfig();
+  const ctx = new FleetContext(extension, config);
+  const ownership = new OwnershipCache(ctx);
+  const decorations = new FleetFileDecorations(ownership);
+  const statusBar = new FleetStatusBar(ctx);
+  const territory = new TerritoryView(ctx);
+  const editGuard = new EditGuard(config, ownership);
+  const notifications = new FleetNotifications(ctx, config);
+  const digest = new DigestView(ctx);
+  const mcp = registerMcpProvider(extension, config, ctx.log);
+  readonlyGuard = new ReadonlyGuard(ctx, config);
+  let launcher: string | undefined;
+
+  extension.subscriptions.push(
+    config,
+    ctx,
+    ownership,
+    vscode.window.registerFileDecorationProvider(decorations),
+    statusBar,
+    new RosterView(ctx),
+    territory,
+    new WorkView(ctx),
+    digest,
+    editGuard,
+    readonlyGuard,
+    notifications,
+    trackContextKeys(ctx, config),
+    ...registerControlCommands(ctx),
+    ...registerTerritoryCommands(ctx, territory, ownership),
+    ...registerOperatorCommands(ctx),
+    mcp.disposable,
+    config.onDidChange((event) => {
+      if (!event.affectsConfiguration('fleet.home')) return;
+      void ctx.restart();
+      void installCli();
+    }),
+  );
+
+  const installCli = () =>
+    installLauncher(config.home, extension.asAbsolutePath('dist/fleet.cjs'), process.execPath).then(
+      (path) => {
+        launcher = path;
+        // Terminals opened in VS Code find `fleet` (agents started there among them); one mutator per
+        // variable, so a new FLEET_HOME replaces the old entry.
+        extension.environmentVariableCollection.description = 'Puts the fleet CLI (FLEET_HOME/bin/fleet) on PATH';
+        extension.environmentVariableCollection.prepend('PATH', `${dirname(path)}${delimiter}`);
+        ctx.log.info(`the fleet CLI launcher is ${path}; VS Code terminals have it on PATH`);
+      },
+      (error: Error) => ctx.log.warn(`the fleet CLI launcher was not installed: ${error.message}`),
+    );
+  void installCli();
+  void ctx.start().catch((error: Error) => ctx.log.error(`the Fleet language server did not start: ${error.message}`));
+
+  return {
+    apiVersion: 1,
+    state: () => ctx.state,
+    onDidChangeState: ctx.onDidChangeState,
+    ownership: (uri) => ownership.lookup(uri),
+    fileDecoration: async (uri) => (await decorations.provideFileDecoration(uri)) ?? undefined,
+    onDidChangeFileDecorations: decorations.onDidChangeFileDecorations,
+    statusBar: () => statusBar.snapshot,
+    readonlyGlobs: () => readonlyGuard?.globs ?? [],
+    onDidApplyReadonlyGlobs: readonlyGuard.onDidApply,
+    onDidWarn: editGuard.onDidWarn,
+    onDidNotify: notifications.onDidNotify,
+    digest: () => digest.shown,
+    launcher: () => launcher,
+    mcp: mcp.status,
+  };
+}
+
+/** Takes this window's read-only globs out of the user settings before the window goes. */
+export async function deactivate(): Promise<void> {
+  await readonlyGuard?.release();
+  readonlyGuard = undefined;
+}

@@ -1,0 +1,166 @@
+import * as vscode from 'vscode';
+import { State, type LanguageClient } from 'vscode-languageclient/node';
+import {
+  lspNotifications,
+  lspRequests,
+  type FleetViewState,
+  type LspNotificationName,
+  type LspNotificationParams,
+  type LspRequestName,
+  type LspRequestParams,
+  type LspRequestResult,
+  type OwnershipEntry,
+} from '../../contracts/lsp.js';
+import type { Control, ControlState, Digest } from '../../contracts/index.js';
+import type { FleetConfig } from './config.js';
+import { createLanguageClient } from './language-client.js';
+
+const OPERATOR_KEY = 'fleet.operator.joinedAs';
+
+function serverStopped(home: string): FleetViewState {
+  return {
+    connection: { status: 'failed', home, message: 'The Fleet language server stopped; see the Fleet Coordination output, then run "Fleet: Start or Reconnect the Plane".' },
+    control: null,
+    agents: [],
+    claims: [],
+    work: [],
+    operator: null,
+  };
+}
+
+/**
+ * The extension's one context object (after rust-analyzer's Ctx): owns the language client's
+ * lifecycle and is the only place that talks to the language server. Everything else reads the
+ * state it holds and listens to its events.
+ */
+export class FleetContext implements vscode.Disposable {
+  readonly log: vscode.LogOutputChannel;
+  private client: LanguageClient | undefined;
+  private clientSubscriptions: vscode.Disposable[] = [];
+  private current: FleetViewState | undefined;
+  private globs: readonly string[] = [];
+  private ownControl: { state: ControlState; until: number } | undefined;
+
+  private readonly stateChanged = new vscode.EventEmitter<FleetViewState>();
+  /** Views, status bar, context keys and notifications follow this. */
+  readonly onDidChangeState = this.stateChanged.event;
+  private readonly ownershipChanged = new vscode.EventEmitter<OwnershipEntry[]>();
+  readonly onDidChangeOwnership = this.ownershipChanged.event;
+  private readonly readonlyGlobsChanged = new vscode.EventEmitter<readonly string[]>();
+  readonly onDidChangeReadonlyGlobs = this.readonlyGlobsChanged.event;
+  private readonly digestPublished = new vscode.EventEmitter<Digest>();
+  /** Each heartbeat digest the plane publishes. */
+  readonly onDidPublishDigest = this.digestPublished.event;
+  private readonly serverStarted = new vscode.EventEmitter<void>();
+  /** A (re)started server knows nothing the previous one was asked: caches must start over. */
+  readonly onDidStartServer = this.serverStarted.event;
+
+  constructor(
+    readonly extension: vscode.ExtensionContext,
+    readonly config: FleetConfig,
+  ) {
+    this.log = vscode.window.createOutputChannel('Fleet Coordination', { log: true });
+  }
+
+  get state(): FleetViewState | undefined {
+    return this.current;
+  }
+
+  get readonlyGlobs(): readonly string[] {
+    return this.globs;
+  }
+
+  get connected(): boolean {
+    return this.current?.connection.status === 'connected';
+  }
+
+  /** The callsign this person joined as before (in any window), joined again on every start. */
+  get joinedAs(): string | undefined {
+    return this.extension.globalState.get<string>(OPERATOR_KEY);
+  }
+
+  /** Moves the fleet switch; the change this window made is not announced back to it. */
+  async setControl(state: ControlState, reason?: string): Promise<Control> {
+    this.ownControl = { state, until: Date.now() + 10_000 };
+    return this.request('fleet/setControl', { state, ...(reason !== undefined && { reason }) });
+  }
+
+  isOwnControlChange(state: ControlState): boolean {
+    return this.ownControl !== undefined && this.ownControl.state === state && Date.now() < this.ownControl.until;
+  }
+
+  rememberOperator(callsign: string): Thenable<void> {
+    return this.extension.globalState.update(OPERATOR_KEY, callsign);
+  }
+
+  async start(): Promise<void> {
+    const home = this.config.home;
+    this.log.info(`starting the Fleet language server for FLEET_HOME ${home}`);
+    const client = createLanguageClient(this.extension, this.log, () => ({
+      home,
+      cliEntry: this.extension.asAbsolutePath('dist/fleet.cjs'),
+      ...(this.joinedAs !== undefined && { operatorCallsign: this.joinedAs }),
+    }));
+    this.client = client;
+    this.clientSubscriptions = [
+      this.onNotification(client, 'fleet/didChangeState', (state) => this.setState(state)),
+      this.onNotification(client, 'fleet/didChangeOwnership', ({ entries }) => this.ownershipChanged.fire(entries)),
+      this.onNotification(client, 'fleet/didChangeReadonlyGlobs', ({ globs }) => {
+        this.globs = globs;
+        this.readonlyGlobsChanged.fire(globs);
+      }),
+      this.onNotification(client, 'fleet/didPublishDigest', ({ digest }) => this.digestPublished.fire(digest)),
+      client.onDidChangeState(({ newState }) => {
+        if (newState === State.Running) this.serverStarted.fire();
+        // Stopped for good (vscode-languageclient gave up restarting it): say so instead of "connecting".
+        if (newState === State.Stopped && this.client === client) this.setState(serverStopped(home));
+      }),
+    ];
+    await client.start();
+    this.setState(await this.request('fleet/getState', {}));
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    for (const subscription of this.clientSubscriptions) subscription.dispose();
+    this.clientSubscriptions = [];
+    if (client) await client.dispose();
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** A custom request to the language server, its result checked against contracts/lsp.ts. */
+  async request<N extends LspRequestName>(name: N, params: LspRequestParams<N>): Promise<LspRequestResult<N>> {
+    const client = this.client;
+    if (!client) throw new Error('The Fleet language server is not running.');
+    const raw: unknown = await client.sendRequest(name, params);
+    return lspRequests[name].result.parse(raw) as LspRequestResult<N>;
+  }
+
+  private onNotification<N extends LspNotificationName>(client: LanguageClient, name: N, handler: (params: LspNotificationParams<N>) => void): vscode.Disposable {
+    return client.onNotification(name, (raw: unknown) => {
+      const parsed = lspNotifications[name].safeParse(raw);
+      if (parsed.success) handler(parsed.data as LspNotificationParams<N>);
+      else this.log.error(`ignored a malformed ${name} notification: ${parsed.error.message}`);
+    });
+  }
+
+  private setState(state: FleetViewState): void {
+    this.current = state;
+    this.stateChanged.fire(state);
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.stateChanged.dispose();
+    this.ownershipChanged.dispose();
+    this.readonlyGlobsChanged.dispose();
+    this.digestPublished.dispose();
+    this.serverStarted.dispose();
+    this.log.dispose();
+  }
+}

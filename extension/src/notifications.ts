@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import type { ControlState, Digest } from '../../contracts/index.js';
+import type { FleetViewState } from '../../contracts/lsp.js';
+import type { FleetConfig } from './config.js';
+import type { FleetContext } from './fleet-context.js';
+
+const SHOW_DIGEST = 'Show Digest';
+const SHOW_ROSTER = 'Show Roster';
+
+export interface FleetNotice {
+  kind: 'blockers' | 'staleAgents' | 'controlChanges';
+  message: string;
+}
+
+/**
+ * Tells the person what a glance at the sidebar would: when a published heartbeat digest reports
+ * new blockers or stale agents, and when someone else moves the fleet switch. Each kind is a
+ * setting (`fleet.notifications.*`); what the previous digest already reported is not repeated.
+ */
+export class FleetNotifications implements vscode.Disposable {
+  private control: { state: ControlState; setAt: string } | undefined;
+  private knownBlockers = new Set<string>();
+  private knownStale = new Set<string>();
+  private readonly notices = new vscode.EventEmitter<FleetNotice>();
+  /** Each notification shown, for the extension's API. */
+  readonly onDidNotify = this.notices.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly ctx: FleetContext,
+    private readonly config: FleetConfig,
+  ) {
+    this.subscriptions = [ctx.onDidChangeState((state) => this.controlMoved(state)), ctx.onDidPublishDigest((digest) => this.digestPublished(digest))];
+  }
+
+  private digestPublished(digest: Digest): void {
+    const blockers = digest.blockers.filter((blocker) => !this.knownBlockers.has(`${blocker.kind}:${blocker.ref}`));
+    const stale = digest.staleAgents.filter((callsign) => !this.knownStale.has(callsign));
+    this.knownBlockers = new Set(digest.blockers.map((blocker) => `${blocker.kind}:${blocker.ref}`));
+    this.knownStale = new Set(digest.staleAgents);
+    if (blockers.length > 0 && this.config.notify('blockers')) {
+      const first = blockers[0]!.text;
+      this.show('blockers', `Fleet digest: ${blockers.length === 1 ? 'a new blocker' : `${blockers.length} new blockers`} — ${first}${blockers.length > 1 ? ' …' : ''}`, SHOW_DIGEST);
+    }
+    if (stale.length > 0 && this.config.notify('staleAgents')) {
+      this.show('staleAgents', `Fleet digest: ${stale.join(', ')} stopped heartbeating; their claims lapse if they stay silent.`, SHOW_ROSTER);
+    }
+  }
+
+  private controlMoved(state: FleetViewState): void {
+    if (state.connection.status !== 'connected' || !state.control) return;
+    const previous = this.control;
+    this.control = { state: state.control.state, setAt: state.control.setAt };
+    if (!previous || (previous.state === state.control.state && previous.setAt === state.control.setAt)) return;
+    if (state.control.setBy === state.operator?.callsign || this.ctx.isOwnControlChange(state.control.state)) return;
+    if (!this.config.notify('controlChanges')) return;
+    const reason = state.control.reason ? `: ${state.control.reason}` : '.';
+    this.show('controlChanges', `${state.control.setBy} set the fleet to ${state.control.state}${reason}`, SHOW_ROSTER);
+  }
+
+  private show(kind: FleetNotice['kind'], message: string, action: string): void {
+    this.ctx.log.info(message);
+    this.notices.fire({ kind, message });
+    const shown = kind === 'controlChanges' ? vscode.window.showInformationMessage(message, action) : vscode.window.showWarningMessage(message, action);
+    void shown.then((choice) => {
+      if (choice === SHOW_DIGEST) void vscode.commands.executeCommand('fleet.showDigest');
+      else if (choice === SHOW_ROSTER) void vscode.commands.executeCommand('fleet.roster.focus');
+    });
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.notices.dispose();
+  }
+}

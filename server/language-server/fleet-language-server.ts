@@ -1,0 +1,231 @@
+import { sep } from 'node:path';
+import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
+import { eventNotificationSchema } from '../../contracts/index.js';
+import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry } from '../../contracts/lsp.js';
+import type { PlaneClient } from '../client/plane-client.js';
+import { defaultHome } from '../plane/config.js';
+import { registerCustomRequests, type FleetServices } from './custom-requests.js';
+import { CLAIM_ACTION_KIND, territoryActions, territoryDiagnostics, territoryHover, territoryLenses } from './editor-features.js';
+import { FleetMirror } from './fleet-mirror.js';
+import { OperatorSession } from './operator-session.js';
+import { ownershipOf } from './ownership.js';
+import { PlaneLink } from './plane-link.js';
+import { readPublishedDigest } from './published-digest.js';
+import { RefreshScheduler } from './refresh-scheduler.js';
+import { WatchedFiles } from './watched-files.js';
+import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
+
+/** Events that change nothing a file, the roster or the control shows right away. */
+const CHATTER = new Set(['agent.heartbeat', 'memo.written', 'lease.acquired', 'lease.renewed', 'lease.released', 'message.sent', 'message.status', 'digest.published', 'build.requested', 'build.started', 'override.used']);
+const GLOB_MAGIC = /[*?[\]{}]/;
+
+/**
+ * Turns the plane's state into editor features: a mirror of the plane kept current by its events,
+ * ownership for the files the editor shows, diagnostics, hovers and CodeLenses on open files, and
+ * the custom notifications that feed the extension's views, badges and edit guard.
+ */
+export class FleetLanguageServer implements FleetServices {
+  readonly scopes = new WorkspaceScopes();
+  readonly mirror = new FleetMirror();
+  operator!: OperatorSession;
+  private link!: PlaneLink;
+  private home = '';
+  private readonly watched = new WatchedFiles((location) => this.ownershipAt(location));
+  private readonly open = new Set<string>();
+  private readonly scheduler = new RefreshScheduler(() => this.refresh(), (error) => this.log(`refresh failed: ${String(error)}`));
+  private lastOperator: string | undefined;
+  private readonlyGlobs: string | undefined;
+  private lensRefresh = false;
+  private folderEvents = false;
+  /** The work queue is reloaded only after events that can change it. */
+  private workStale = true;
+
+  constructor(private readonly connection: Connection) {
+    connection.onInitialize((params) => this.initialize(params));
+    connection.onInitialized(() => this.initialized());
+    connection.onShutdown(() => this.dispose());
+    connection.onDidOpenTextDocument(({ textDocument }) => this.opened(textDocument.uri));
+    connection.onDidCloseTextDocument(({ textDocument }) => this.closed(textDocument.uri));
+    connection.onHover(({ textDocument, position }) => territoryHover(this.ownershipOf(textDocument.uri), position.line));
+    connection.onCodeLens(({ textDocument }) => territoryLenses(this.ownershipOf(textDocument.uri)));
+    connection.onCodeAction(({ textDocument, context }) => territoryActions(textDocument.uri, this.ownershipOf(textDocument.uri), context.diagnostics));
+    registerCustomRequests(connection, this);
+  }
+
+  private initialize(params: InitializeParams): InitializeResult {
+    const options = lspInitializationOptionsSchema.parse(params.initializationOptions);
+    this.home = options.home || defaultHome();
+    this.lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    this.folderEvents = params.capabilities.workspace?.workspaceFolders === true;
+    this.scopes.setFolders((params.workspaceFolders ?? []).map((folder) => folder.uri));
+    this.operator = new OperatorSession(this.home, (message) => this.log(message), () => this.scheduler.now());
+    this.link = new PlaneLink(
+      { home: this.home, cliEntry: options.cliEntry, log: (message) => this.log(message) },
+      {
+        connected: (client) => this.connected(client, options.operatorCallsign),
+        notification: (method, params) => this.planeNotification(method, params),
+        statusChanged: () => this.sendState(),
+      },
+    );
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.None },
+        hoverProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: ['quickfix', CLAIM_ACTION_KIND] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'fleet-language-server' },
+    };
+  }
+
+  private initialized(): void {
+    if (this.folderEvents) {
+      this.connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+        this.scopes.changeFolders(added.map((folder) => folder.uri), removed.map((folder) => folder.uri));
+        this.scheduler.now();
+      });
+    }
+    this.log(`FLEET_HOME ${this.home}`);
+    this.link.start();
+  }
+
+  private async connected(client: PlaneClient, operatorCallsign: string | undefined): Promise<void> {
+    await client.call('fleet_events_subscribe', {});
+    this.workStale = true;
+    await this.refresh();
+    if (operatorCallsign && !this.operator.current) await this.operator.join(operatorCallsign).catch((error: Error) => this.log(`joining as ${operatorCallsign} failed: ${error.message}`));
+    else await this.operator.rejoin();
+  }
+
+  private planeNotification(method: string, params: unknown): void {
+    if (method !== 'fleet_event') return;
+    const parsed = eventNotificationSchema.safeParse(params);
+    if (!parsed.success) return;
+    const event = parsed.data.event;
+    if (event.type.startsWith('work.') || event.type.startsWith('handoff.')) this.workStale = true;
+    if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
+    if (!CHATTER.has(event.type)) this.scheduler.now();
+    else if (event.type === 'agent.heartbeat') this.scheduler.soon();
+  }
+
+  private async digestPublished(toSeq: number): Promise<void> {
+    const digest = await readPublishedDigest(this.home, toSeq);
+    if (digest) this.notify('fleet/didPublishDigest', { digest });
+    else this.log(`the published digest ${toSeq} could not be read from ${this.home}/digests`);
+  }
+
+  /** Loads the plane's state and tells the editor what changed. */
+  private async refresh(): Promise<void> {
+    const client = this.link.current;
+    if (!client) return;
+    const changed = this.mirror.apply(await client.call('fleet_status', {}));
+    if (this.workStale) {
+      this.workStale = false;
+      this.mirror.work = (await client.call('fleet_work_list', {})).items;
+    }
+    const operator = this.operator.agentId;
+    const everything = operator !== this.lastOperator;
+    this.lastOperator = operator;
+    this.publishOwnership(this.watched.changes(changed, everything));
+    this.publishReadonlyGlobs();
+    this.sendState();
+  }
+
+  private publishOwnership(entries: OwnershipEntry[]): void {
+    if (entries.length === 0) return;
+    this.notify('fleet/didChangeOwnership', { entries });
+    let openChanged = false;
+    for (const entry of entries) {
+      if (!this.open.has(entry.uri)) continue;
+      openChanged = true;
+      void this.connection.sendDiagnostics({ uri: entry.uri, diagnostics: territoryDiagnostics(entry.ownership) });
+    }
+    if (openChanged && this.lensRefresh) void this.connection.sendRequest(CodeLensRefreshRequest.type);
+  }
+
+  /** Another agent's exclusive claims, as absolute globs over this workspace's worktrees. */
+  private publishReadonlyGlobs(): void {
+    const operator = this.operator.agentId;
+    const globs = new Set<string>();
+    for (const scope of this.scopes.folderScopes()) {
+      const root = scope.worktree.split(sep).join('/');
+      if (GLOB_MAGIC.test(root)) continue; // a glob cannot name this folder literally
+      for (const claim of this.mirror.liveClaims) {
+        if (claim.scope === scope.id && claim.mode === 'exclusive' && claim.agentId !== operator) globs.add(`${root}/${claim.pattern}`);
+      }
+    }
+    const sorted = [...globs].sort();
+    const key = JSON.stringify(sorted);
+    if (key === this.readonlyGlobs) return;
+    this.readonlyGlobs = key;
+    this.notify('fleet/didChangeReadonlyGlobs', { globs: sorted });
+  }
+
+  viewState(): FleetViewState {
+    const state = this.link.state;
+    const connected = state.status === 'connected';
+    const roots = new Map(this.scopes.folderScopes().map((scope) => [scope.id, scope.worktree]));
+    const plane = this.mirror.plane;
+    return {
+      connection: { ...state, home: this.home, ...(connected && plane && { plane: { pid: plane.pid, port: plane.port, version: plane.version, startedAt: plane.startedAt } }) },
+      control: connected ? this.mirror.control : null,
+      agents: connected ? [...this.mirror.roster] : [],
+      claims: connected ? [...this.mirror.liveClaims].map((claim) => ({ ...claim, ...(roots.has(claim.scope) && { root: roots.get(claim.scope)! }) })) : [],
+      work: connected ? this.mirror.work : [],
+      operator: this.operator.current?.identity ?? null,
+    };
+  }
+
+  watchOwnership(uri: string): Ownership | null {
+    return this.watched.lookup(uri, this.scopes.locate(uri));
+  }
+
+  observer(): PlaneClient {
+    const client = this.link.current;
+    if (!client) throw new Error(`No coordination plane is connected (FLEET_HOME ${this.home}): ${this.link.state.message ?? 'connecting'}`);
+    return client;
+  }
+
+  reconnect(start: boolean): Promise<void> {
+    return this.link.reconnect(start);
+  }
+
+  private ownershipOf(uri: string): Ownership | null {
+    const location = this.scopes.locate(uri);
+    return location ? this.ownershipAt(location) : null;
+  }
+
+  private ownershipAt(location: FileLocation): Ownership | null {
+    return ownershipOf(this.mirror.covering(location.scope, location.path), location.path, this.operator.agentId);
+  }
+
+  private opened(uri: string): void {
+    this.open.add(uri);
+    const ownership = this.watchOwnership(uri);
+    void this.connection.sendDiagnostics({ uri, diagnostics: territoryDiagnostics(ownership) });
+  }
+
+  private closed(uri: string): void {
+    this.open.delete(uri);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] as Diagnostic[] });
+  }
+
+  private sendState(): void {
+    if (this.link) this.notify('fleet/didChangeState', this.viewState());
+  }
+
+  private notify<N extends LspNotificationName>(name: N, params: LspNotificationParams<N>): void {
+    void this.connection.sendNotification(name, params);
+  }
+
+  private log(message: string): void {
+    this.connection.console.info(message);
+  }
+
+  private dispose(): void {
+    this.scheduler.dispose();
+    this.operator?.dispose();
+    this.link?.dispose();
+  }
+}

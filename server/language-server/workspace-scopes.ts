@@ -1,0 +1,77 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ScopeResolver, type Scope } from '../plane/scope-resolver.js';
+
+/** Where a file sits as territory sees it: its repository (scope) and its path inside it. */
+export interface FileLocation {
+  scope: string;
+  worktree: string;
+  /** Relative to the worktree root, with `/` separators. */
+  path: string;
+}
+
+/**
+ * The window's workspace folders and the repositories they belong to (multi-root: several), and
+ * the mapping from a document URI to its repository-relative path, resolved the way the plane
+ * resolves it (the same ScopeResolver), so the two sides always agree on what a pattern covers.
+ */
+export class WorkspaceScopes {
+  private readonly resolver = new ScopeResolver();
+  private folders: string[] = [];
+
+  setFolders(uris: readonly string[]): void {
+    this.folders = uris.flatMap((uri) => {
+      const path = filePath(uri);
+      return path === undefined ? [] : [path];
+    });
+  }
+
+  changeFolders(added: readonly string[], removed: readonly string[]): void {
+    const gone = new Set(removed.map(filePath));
+    this.folders = [...this.folders.filter((folder) => !gone.has(folder)), ...added.flatMap((uri) => filePath(uri) ?? [])];
+  }
+
+  /** The repositories of the workspace folders, one entry per folder inside a git repository. */
+  folderScopes(): Scope[] {
+    const scopes: Scope[] = [];
+    for (const folder of this.folders) {
+      const scope = this.tryResolve(folder);
+      if (scope && !scopes.some((known) => known.worktree === scope.worktree)) scopes.push(scope);
+    }
+    return scopes;
+  }
+
+  /** A worktree of this workspace that belongs to `scope`, to turn its patterns into files. */
+  rootFor(scope: string): string | undefined {
+    return this.folderScopes().find((known) => known.id === scope)?.worktree;
+  }
+
+  locate(uri: string): FileLocation | undefined {
+    const path = filePath(uri);
+    if (path === undefined) return undefined;
+    const scope = this.tryResolve(dirname(path));
+    if (!scope) return undefined;
+    try {
+      return { scope: scope.id, worktree: scope.worktree, path: this.resolver.toRelative(scope, path) };
+    } catch {
+      return undefined; // the worktree root itself
+    }
+  }
+
+  private tryResolve(root: string): Scope | undefined {
+    try {
+      return this.resolver.resolve(root);
+    } catch {
+      return undefined; // outside any git repository: no territory there
+    }
+  }
+}
+
+function filePath(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}

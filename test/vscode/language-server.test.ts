@@ -1,0 +1,146 @@
+// The Fleet language server on its own (the bundled dist/language-server.cjs over stdio, no VS Code):
+// a multi-root workspace of two repositories, a real plane it starts, and the custom protocol of
+// contracts/lsp.ts — only the repository an agent claims in gets ownership and read-only globs.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-languageserver/node';
+import { lspNotifications, lspRequests, type LspNotificationName, type LspNotificationParams } from '../../contracts/lsp.js';
+import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
+import { TestAgent } from './suite/test-agent.js';
+
+const home = makeHome();
+const repoA = makeWorkspace();
+const repoB = makeWorkspace();
+let server: ChildProcess;
+let connection: MessageConnection;
+const seen: { method: string; params: unknown }[] = [];
+const waiters = new Set<() => void>();
+
+before(async () => {
+  bundleForTests();
+  server = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'language-server.cjs'), '--stdio'], { env: { ...process.env, FLEET_PORT: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  connection = createMessageConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
+  connection.onNotification((method, params) => {
+    seen.push({ method, params });
+    for (const wake of waiters) wake();
+  });
+  connection.listen();
+  const init = (await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    workspaceFolders: [repoA, repoB].map((path) => ({ uri: pathToFileURL(path).toString(), name: path })),
+    initializationOptions: { home, cliEntry: CLI_BUNDLE },
+  })) as { capabilities: Record<string, unknown> };
+  assert.equal(init.capabilities.hoverProvider, true);
+  await connection.sendNotification('initialized', {});
+});
+
+after(async () => {
+  connection?.dispose();
+  server?.kill();
+  await stopPlane(home);
+  for (const dir of [home, repoA, repoB]) removeDir(dir);
+});
+
+/** The first notification `name` (parsed with its contracts/lsp.ts schema) for which `check` holds. */
+function notification<N extends LspNotificationName>(name: N, check: (params: LspNotificationParams<N>) => boolean, timeoutMs = 15_000): Promise<LspNotificationParams<N>> {
+  return new Promise((resolve, reject) => {
+    let from = 0;
+    const look = () => {
+      for (; from < seen.length; from++) {
+        const { method, params } = seen[from]!;
+        if (method !== name) continue;
+        const parsed = lspNotifications[name].parse(params) as LspNotificationParams<N>;
+        if (check(parsed)) {
+          waiters.delete(look);
+          clearTimeout(timer);
+          resolve(parsed);
+          return;
+        }
+      }
+    };
+    const timer = setTimeout(() => {
+      waiters.delete(look);
+      reject(new Error(`no ${name} notification matched within ${timeoutMs} ms`));
+    }, timeoutMs);
+    waiters.add(look);
+    look();
+  });
+}
+
+const fileUri = (repo: string, path: string) => pathToFileURL(join(repo, path)).toString();
+
+/** A language server (a window) on `home`, resolved once it is connected, with the plane it sees. */
+async function startWindow(home: string, folder: string): Promise<{ pid: number; stop: () => void }> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'language-server.cjs'), '--stdio'], { env: { ...process.env, FLEET_PORT: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const rpc = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connected = new Promise<number>((resolve) => {
+    rpc.onNotification('fleet/didChangeState', (params: unknown) => {
+      const state = lspNotifications['fleet/didChangeState'].parse(params);
+      if (state.connection.status === 'connected' && state.connection.plane) resolve(state.connection.plane.pid);
+    });
+  });
+  rpc.listen();
+  await rpc.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: [{ uri: pathToFileURL(folder).toString(), name: 'w' }], initializationOptions: { home, cliEntry: CLI_BUNDLE } });
+  await rpc.sendNotification('initialized', {});
+  return { pid: await connected, stop: () => (rpc.dispose(), child.kill()) };
+}
+
+test('multi-root: a claim in one repository shows there only, as ownership, read-only glob and diagnostic', async () => {
+  const connected = await notification('fleet/didChangeState', (state) => state.connection.status === 'connected');
+  assert.equal(connected.connection.home, home);
+
+  const ask = async () => lspRequests['fleet/ownership'].result.parse(await connection.sendRequest('fleet/ownership', { uris: [fileUri(repoA, 'src/a.ts'), fileUri(repoB, 'src/a.ts')] }));
+  assert.deepEqual((await ask()).entries.map((entry) => entry.ownership), [null, null], 'nobody holds anything yet');
+
+  const agent = await TestAgent.join(home, 'ZEPHYR');
+  try {
+    const changed = notification('fleet/didChangeOwnership', ({ entries }) => entries.some((entry) => entry.uri === fileUri(repoB, 'src/a.ts') && entry.ownership?.mark === 'ZE'));
+    const globs = notification('fleet/didChangeReadonlyGlobs', ({ globs: list }) => list.length > 0);
+    assert.ok((await agent.claim(['src/**'], repoB, { reason: 'multi-root' })).granted);
+    const { entries } = await changed;
+    assert.ok(!entries.some((entry) => entry.uri === fileUri(repoA, 'src/a.ts')), 'the other repository is not told anything');
+    assert.deepEqual((await globs).globs, [`${repoB}/src/**`]);
+
+    const [inA, inB] = (await ask()).entries;
+    assert.equal(inA!.ownership, null, 'same path, other repository: free');
+    assert.equal(inB!.ownership?.kind, 'other');
+    assert.equal(inB!.ownership?.blocked, true);
+    assert.equal(inB!.ownership?.holders[0]?.callsign, 'ZEPHYR');
+
+    const diagnostics = new Promise<{ uri: string; diagnostics: { message: string }[] }>((resolve) => {
+      connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; diagnostics: { message: string }[] }) => {
+        if (params.uri === fileUri(repoB, 'src/a.ts') && params.diagnostics.length > 0) resolve(params);
+      });
+    });
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: fileUri(repoB, 'src/a.ts'), languageId: 'typescript', version: 1, text: 'export const a = 1;\n' } });
+    assert.match((await diagnostics).diagnostics[0]!.message, /ZEPHYR's exclusive territory/);
+
+    const freed = notification('fleet/didChangeOwnership', ({ entries: list }) => list.some((entry) => entry.uri === fileUri(repoB, 'src/a.ts') && entry.ownership === null));
+    const lifted = notification('fleet/didChangeReadonlyGlobs', ({ globs: list }) => list.length === 0);
+    await agent.release(['src/**'], repoB);
+    await freed;
+    await lifted;
+  } finally {
+    agent.close();
+  }
+});
+
+test('two windows opening at once on an empty FLEET_HOME share one plane', async () => {
+  const emptyHome = makeHome();
+  const windows = await Promise.all([startWindow(emptyHome, repoA), startWindow(emptyHome, repoB)]);
+  try {
+    assert.equal(windows[0]!.pid, windows[1]!.pid, 'both windows are connected to the same plane');
+    const starts = readFileSync(join(emptyHome, 'plane.log'), 'utf8').split('\n').filter((line) => /listening on 127\.0\.0\.1/.test(line));
+    assert.equal(starts.length, 1, 'one plane listened; any second starter lost the lock and exited');
+  } finally {
+    for (const window of windows) window.stop();
+    await stopPlane(emptyHome);
+    removeDir(emptyHome);
+  }
+});

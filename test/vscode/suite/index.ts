@@ -1,0 +1,38 @@
+// The tests module the extension host runs (bundled to out/vscode-suite/index.cjs): the Fleet
+// extension inside a real VS Code, against a real plane in a temp FLEET_HOME. FLEET_TEST_PHASE
+// "reopen" runs the checks for a second window on the same FLEET_HOME instead.
+import { controlTests } from './control-tests.js';
+import { openFixture, type Fixture } from './fixture.js';
+import { mcpTests } from './mcp-tests.js';
+import { orchestrationTests } from './orchestration-tests.js';
+import { crashTests, planeTests, reopenTests } from './plane-tests.js';
+import { runAll, test } from './runner.js';
+import { territoryTests } from './territory-tests.js';
+import { TestAgent } from './test-agent.js';
+
+export async function run(): Promise<void> {
+  let atlas: TestAgent | undefined;
+  const fixture: Fixture = await openFixture();
+  const fx = () => fixture;
+  const agent = () => atlas ?? assertNever('agent ATLAS');
+
+  if (process.env.FLEET_TEST_PHASE === 'reopen') {
+    reopenTests(fx);
+  } else {
+    planeTests(fx);
+    test('an agent joins over the WebSocket endpoint', async () => {
+      atlas = await TestAgent.join(fx().home, 'ATLAS');
+      await fx().state((s) => s.agents.some((a) => a.callsign === 'ATLAS'), 'ATLAS on the roster');
+    });
+    territoryTests(fx, agent);
+    controlTests(fx, agent);
+    orchestrationTests(fx, agent);
+    mcpTests(fx);
+    crashTests(fx, agent);
+  }
+  await runAll();
+}
+
+function assertNever(what: string): never {
+  throw new Error(`${what} is not ready: an earlier test failed`);
+}

@@ -1,0 +1,65 @@
+// An agent as the plane sees one: a WebSocket JSON-RPC connection that has joined under a callsign.
+import { readDiscovery } from '../../../server/client/connect.js';
+import { PlaneClient } from '../../../server/client/plane-client.js';
+import type { Params, Result } from '../../../contracts/index.js';
+
+export class TestAgent {
+  private constructor(
+    private client: PlaneClient,
+    readonly callsign: string,
+    readonly sessionToken: string,
+    private readonly home: string,
+  ) {}
+
+  static async join(home: string, callsign: string, sessionToken?: string): Promise<TestAgent> {
+    const client = await connect(home);
+    const joined = await client.call('fleet_agent_join', { callsign, runtime: 'script', role: 'worker', ...(sessionToken !== undefined && { sessionToken }) });
+    return new TestAgent(client, callsign, joined.sessionToken, home);
+  }
+
+  /** After the plane restarted: a new connection, re-joined as the same agent. */
+  async rejoin(): Promise<void> {
+    this.client.close();
+    this.client = await connect(this.home);
+    await this.client.call('fleet_agent_join', { callsign: this.callsign, runtime: 'script', role: 'worker', sessionToken: this.sessionToken });
+  }
+
+  claim(patterns: string[], root: string, extra: Omit<Params<'fleet_claim_path'>, 'patterns' | 'root'> = {}): Promise<Result<'fleet_claim_path'>> {
+    return this.client.call('fleet_claim_path', { patterns, root, ...extra });
+  }
+
+  release(patterns: string[], root: string): Promise<Result<'fleet_release_path'>> {
+    return this.client.call('fleet_release_path', { patterns, root });
+  }
+
+  heartbeat(status?: 'active' | 'idle' | 'blocked', note?: string): Promise<Result<'fleet_agent_heartbeat'>> {
+    return this.client.call('fleet_agent_heartbeat', { ...(status !== undefined && { status }), ...(note !== undefined && { note }) });
+  }
+
+  inbox(): Promise<Result<'fleet_inbox'>> {
+    return this.client.call('fleet_inbox', {});
+  }
+
+  addWork(title: string, root: string, paths: string[]): Promise<Result<'fleet_work_add'>> {
+    return this.client.call('fleet_work_add', { title, root, paths, criteria: ['the parser tests pass'] });
+  }
+
+  check(paths: string[], root: string): Promise<Result<'fleet_check_path'>> {
+    return this.client.call('fleet_check_path', { paths, root });
+  }
+
+  async leave(): Promise<void> {
+    await this.client.call('fleet_agent_leave', {});
+    this.client.close();
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+async function connect(home: string): Promise<PlaneClient> {
+  const found = readDiscovery(home);
+  if (!found) throw new Error(`no plane is running on ${home}`);
+  return PlaneClient.connect(found.discovery.port, found.token, 'vscode-test-agent');
+}

@@ -1,0 +1,22 @@
+// The text a webview view shows. VS Code nests each webview in two iframes; this finds the frame
+// whose document holds `selector` and returns its text once it contains `expected`.
+import type { Page } from 'playwright-core';
+
+export async function webviewText(page: Page, selector: string, expected: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      const text = await frame
+        .locator(selector)
+        .first()
+        .innerText({ timeout: 200 })
+        .catch(() => undefined);
+      if (text === undefined) continue;
+      last = text;
+      if (text.includes(expected)) return text;
+    }
+    await page.waitForTimeout(100); // frames come and go; look again on the next tick
+  }
+  throw new Error(`no webview ${selector} showed "${expected}" within ${timeoutMs} ms; last seen:\n${last}`);
+}

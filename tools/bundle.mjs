@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Bundles what VS Code loads (esbuild, CommonJS .cjs files: the package is "type": "module"):
+//   dist/extension.cjs        the extension (vscode is provided by the host)
+//   dist/language-server.cjs  the language server the extension starts
+//   dist/fleet.cjs            the CLI, whose `serve` verb starts a plane that outlives the window
+// With --tests, also the test module run inside the extension host: out/vscode-suite/index.cjs.
+// Files are written to a temp name and renamed, so a VS Code starting meanwhile never loads half a file.
+import { build } from 'esbuild';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const bundles = {
+  extension: { entry: 'extension/src/extension.ts', out: 'dist/extension.cjs' },
+  'language-server': { entry: 'server/language-server/main.ts', out: 'dist/language-server.cjs' },
+  cli: { entry: 'server/cli/main.ts', out: 'dist/fleet.cjs', plugins: [selfStartingCli()] },
+  tests: { entry: 'test/vscode/suite/index.ts', out: 'out/vscode-suite/index.cjs' },
+};
+
+/** @param {{ tests?: boolean, production?: boolean }} [options] */
+export async function bundleAll(options = {}) {
+  const names = Object.keys(bundles).filter((name) => name !== 'tests' || options.tests);
+  const started = Date.now();
+  await Promise.all(names.map((name) => bundleOne(bundles[name], options.production === true)));
+  return { names, ms: Date.now() - started };
+}
+
+async function bundleOne({ entry, out, plugins = [] }, production) {
+  const result = await build({
+    plugins,
+    entryPoints: [join(root, entry)],
+    outfile: join(root, out),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // `vscode` is the host's; ws loads its optional native helpers only if present.
+    external: ['vscode', 'bufferutil', 'utf-8-validate'],
+    // ESM sources that use import.meta.url keep working in a CommonJS bundle.
+    define: { 'import.meta.url': '__fleetImportMetaUrl' },
+    banner: { js: 'var __fleetImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    sourcemap: production ? false : 'linked',
+    minify: production,
+    keepNames: true,
+    legalComments: production ? 'none' : 'inline',
+    logLevel: 'warning',
+    write: false,
+  });
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const temp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temp, file.contents);
+    renameSync(temp, file.path);
+  }
+}
+
+/**
+ * server/client/connect.ts starts a plane by running `../cli/main.js` next to itself, which is right
+ * for the compiled tree (out/) but names nothing in a bundle. In the CLI bundle the CLI is the
+ * bundle itself: point the default there. (The language server passes its cliEntry explicitly.)
+ */
+function selfStartingCli() {
+  const needle = "new URL('../cli/main.js', import.meta.url)";
+  return {
+    name: 'self-starting-cli',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]server[\\/]client[\\/]connect\.ts$/ }, async (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(needle)) throw new Error(`${args.path} no longer contains ${needle}: update selfStartingCli in tools/bundle.mjs`);
+        return { contents: source.replace(needle, "require('node:url').pathToFileURL(__filename)"), loader: 'ts' };
+      });
+    },
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const { names, ms } = await bundleAll({ tests: args.includes('--tests'), production: args.includes('--production') });
+  console.log(`bundled ${names.join(', ')} in ${ms} ms`);
+}
