@@ -28,34 +28,67 @@ export interface CompiledPattern {
   readonly rows: readonly PatternRow[];
   /** Whether minimatch matches the normalized repository-relative `path`. */
   matches(path: string): boolean;
+  /** Set when the pattern has no wildcards: the one path it matches. */
+  readonly literal: string | undefined;
 }
 
 const GLOBSTAR_PART: GlobstarPart = { kind: 'globstar' };
 /** A segment `*`: any one segment. */
 export const ANY_SEGMENT: SegmentPart = { kind: 'segment', key: '*', tokens: [STAR] };
 
-/** Compiles a pattern that normalizePattern has accepted. */
+/** A literal segment's key: marked, so a literal `*` (from `[*]`) never shares the wildcard's key. */
+const literalPart = (text: string): SegmentPart => ({ kind: 'segment', key: `\u0001${text}`, tokens: literalTokens(text) });
+
+/** `.` and `..` (e.g. from `[.]`) are no repository path's segments. */
+const isPathSegment = (part: string): boolean => part !== '.' && part !== '..';
+
+/**
+ * Compiles a pattern that normalizePattern has accepted. Most claims name plain files, and a live
+ * plane holds tens of thousands of them: a pattern without wildcards keeps only its path (it
+ * matches that one path), and its token rows are built only if something asks for them.
+ */
 export function compilePattern(normalized: string): CompiledPattern {
+  if (!GLOB_CHARS.test(normalized)) return literalPattern(normalized, normalized.split('/'));
   const matcher = new Minimatch(normalized, MATCH_OPTIONS);
-  // With noext minimatch never merges rows, so `set` and `globParts` stay parallel.
-  const rows = matcher.set.map((row, r) => {
-    const parts = row.map((part, k): SegmentPart | GlobstarPart => {
-      if (part === GLOBSTAR) return GLOBSTAR_PART;
-      const glob = matcher.globParts[r]![k]!;
-      const tokens = typeof part === 'string' ? literalTokens(part) : tokenizeSegment(glob, normalized);
-      return { kind: 'segment', key: glob, tokens };
-    });
-    // minimatch lets a final `**` match one or more segments (`a/**` does not match `a`), every other `**` zero or more.
-    return parts[parts.length - 1] === GLOBSTAR_PART ? [...parts.slice(0, -1), ANY_SEGMENT, GLOBSTAR_PART] : parts;
-  });
+  const only = matcher.set.length === 1 ? matcher.set[0]! : undefined;
+  if (only?.every((part): part is string => typeof part === 'string')) return literalPattern(normalized, [...only]);
   const literalPrefixes = matcher.set.map((row) => {
     const end = row.findIndex((part) => typeof part !== 'string');
     return (end === -1 ? row : row.slice(0, end)) as string[];
   });
+  // Built now: tokenizing is also what refuses segments minimatch would misread.
+  const rows = buildRows(matcher, normalized);
+  return { source: normalized, literal: undefined, literalPrefixes, rows, matches: (path) => matcher.match(path) };
+}
+
+/** Characters that make a pattern more than a plain path (normalization refuses backslashes). */
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/** A pattern without wildcards: it matches its one path (none, if a segment is `.` or `..`). */
+function literalPattern(normalized: string, segments: string[]): CompiledPattern {
+  if (!segments.every(isPathSegment)) return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], matches: () => false };
+  const literal = segments.join('/');
+  let rows: PatternRow[] | undefined;
   return {
     source: normalized,
-    literalPrefixes,
-    rows,
-    matches: (path) => matcher.match(path),
+    literal,
+    literalPrefixes: [segments],
+    get rows() {
+      return (rows ??= [segments.map(literalPart)]);
+    },
+    matches: (path) => path === literal,
   };
+}
+
+function buildRows(matcher: Minimatch, normalized: string): PatternRow[] {
+  // With noext minimatch never merges rows, so `set` and `globParts` stay parallel.
+  return matcher.set.map((row, r) => {
+    const parts = row.map((part, k): SegmentPart | GlobstarPart => {
+      if (part === GLOBSTAR) return GLOBSTAR_PART;
+      if (typeof part === 'string') return literalPart(part);
+      return { kind: 'segment', key: matcher.globParts[r]![k]!, tokens: tokenizeSegment(matcher.globParts[r]![k]!, normalized) };
+    });
+    // minimatch lets a final `**` match one or more segments (`a/**` does not match `a`), every other `**` zero or more.
+    return parts[parts.length - 1] === GLOBSTAR_PART ? [...parts.slice(0, -1), ANY_SEGMENT, GLOBSTAR_PART] : parts;
+  });
 }

@@ -11,6 +11,9 @@ export function overlaps(a: CompiledPattern, b: CompiledPattern): boolean {
  * does. A path here is one or more segments, none of them "", "." or "..".
  */
 export function overlapWitness(a: CompiledPattern, b: CompiledPattern): string | undefined {
+  // A pattern without wildcards matches one path: either the other pattern matches it too, or nothing does.
+  if (a.literal !== undefined) return b.matches(a.literal) ? a.literal : undefined;
+  if (b.literal !== undefined) return a.matches(b.literal) ? b.literal : undefined;
   const segments = new SegmentCache();
   for (const rowA of a.rows) {
     for (const rowB of b.rows) {
