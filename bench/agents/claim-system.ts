@@ -1,0 +1,53 @@
+import { compilePattern, normalizePattern, type CompiledPattern } from '../../server/core/glob/index.js';
+
+/**
+ * One way for an agent process to reserve files: the plane, or a baseline a user would pick
+ * instead. `claim` is all-or-nothing over one exclusive pattern; `release` gives it back.
+ * Both resolve only once the change is durable.
+ */
+export interface ClaimSystem {
+  claim(pattern: string): Promise<Grant> | Grant;
+  release(id: string): Promise<void> | void;
+  /** fdatasyncs this agent issued itself (the baselines' writers); the plane counts its own. */
+  readonly fsyncs: number;
+  close(): Promise<void> | void;
+}
+
+export interface Grant {
+  granted: boolean;
+  id?: string;
+}
+
+export type SystemName = 'plane' | 'sqlite' | 'ledger' | 'ledger-unlocked';
+
+export interface SystemConfig {
+  system: SystemName;
+  /** Agent index: its callsign, its own package and its random seed. */
+  index: number;
+  /** The plane: port, token and repository root. */
+  port?: number;
+  token?: string;
+  root?: string;
+  /** The baselines: the shared SQLite file, or the JSON ledger file. */
+  path?: string;
+  /** Share of cycles on the shared files (default OVERLAP_SHARE; the detector's control uses 1). */
+  overlapShare?: number;
+}
+
+/**
+ * The baselines decide overlap with the same glob semantics as the plane (the plane's own glob
+ * library), so all three answer the same question; compiled patterns are cached, as any
+ * implementation that cares about speed would.
+ */
+export class PatternCache {
+  private readonly compiled = new Map<string, CompiledPattern>();
+
+  get(pattern: string): CompiledPattern {
+    let found = this.compiled.get(pattern);
+    if (!found) {
+      found = compilePattern(normalizePattern(pattern));
+      this.compiled.set(pattern, found);
+    }
+    return found;
+  }
+}

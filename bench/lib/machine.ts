@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+
+function cpuTimes(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+/** Share of all cores busy over the next `ms` (0..1), from /proc/stat: how loud the machine is. */
+export async function machineBusy(ms = 500): Promise<number> {
+  const before = cpuTimes();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = cpuTimes();
+  return (after.busy - before.busy) / Math.max(1, after.total - before.total);
+}
+
+/**
+ * Waits (up to `maxMs`) until the machine is quiet — less than `threshold` of its cores busy —
+ * so that the figures measure the system under test, not whatever else runs. Returns the last
+ * reading, so a run on a busy machine says so instead of passing off noisy figures.
+ */
+export async function waitForQuiet(threshold: number, maxMs: number): Promise<number> {
+  const deadline = Date.now() + maxMs;
+  let busy = await machineBusy();
+  while (busy > threshold && Date.now() < deadline) busy = await machineBusy();
+  return busy;
+}
+
+/** CPU ticks of this process and of its children that have exited (the suite's own work). */
+function ownTicks(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  // utime, stime, cutime, cstime are fields 14-17 of the line, 11-14 after the command name.
+  return fields[11]! + fields[12]! + fields[13]! + fields[14]!;
+}
+
+/**
+ * Measures how much CPU processes outside the suite took while a section ran: all CPU time the
+ * machine spent, minus this process and its (exited) children. Sections end all their children
+ * before they return, so the difference is other people's work.
+ */
+export class ForeignLoad {
+  private readonly machine = cpuTimes();
+  private readonly own = ownTicks();
+
+  /** Share of the machine's total CPU capacity used by others since construction (0..1). */
+  share(): number {
+    const machine = cpuTimes();
+    const total = machine.total - this.machine.total;
+    const foreign = machine.busy - this.machine.busy - (ownTicks() - this.own);
+    return Math.max(0, foreign) / Math.max(1, total);
+  }
+}
