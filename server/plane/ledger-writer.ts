@@ -4,15 +4,19 @@ import { claimExpiresAt } from '../core/liveness.js';
 import { agentView, callsignOf, controlView, iso } from '../core/views.js';
 import { writeFileDurably } from '../store/durable-write.js';
 
-const DEBOUNCE_MS = 200;
+const MIN_SPACING_MS = 200;
+/** A rewrite blocks the event loop while it serializes; spacing it by a multiple of its cost keeps that a small share. */
+const SPACING_PER_COST = 20;
 
 /**
  * Keeps FLEET_HOME/ledger.json, the read-only cache of roster and ownership for agents that can
- * only read files. Rewritten atomically, at most every DEBOUNCE_MS, never read back by the plane.
+ * only read files. Rewritten atomically after changes, spaced by its own cost (at least
+ * MIN_SPACING_MS apart), never read back by the plane.
  */
 export class LedgerWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  private spacingMs = MIN_SPACING_MS;
 
   constructor(
     private readonly core: FleetCore,
@@ -24,12 +28,14 @@ export class LedgerWriter {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.write();
-    }, DEBOUNCE_MS);
+    }, this.spacingMs);
   }
 
   /** Writes now (after any write in flight); used at start and shutdown. */
   write(): Promise<void> {
-    const text = JSON.stringify(buildLedger(this.core), null, 1);
+    const started = performance.now();
+    const text = JSON.stringify(buildLedger(this.core));
+    this.spacingMs = Math.max(MIN_SPACING_MS, (performance.now() - started) * SPACING_PER_COST);
     this.writing = this.writing.then(() => writeFileDurably(this.path, text)).catch((error: Error) => this.onError(error));
     return this.writing;
   }

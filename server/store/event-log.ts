@@ -1,4 +1,5 @@
 // The live end of the event log: one append-mode handle on the newest segment, fed by group commit.
+import { writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { fsyncDirectory } from './durable-write.js';
 import { GroupCommit } from './group-commit.js';
@@ -103,9 +104,15 @@ export class EventLog<E extends { seq: number }> {
   }
 
   async #flush(batch: Buffer): Promise<void> {
-    await this.#handle.writeFile(batch);
+    // Copying into the page cache is quick: done in place, it saves a thread-pool round trip per
+    // batch; only the fdatasync, which waits for the disk, goes to the pool.
+    writeAllSync(this.#handle.fd, batch);
     await this.#handle.datasync();
     this.stats.fsyncs++;
     this.stats.bytes += batch.length;
   }
+}
+
+function writeAllSync(fd: number, buffer: Buffer): void {
+  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
 }

@@ -22,11 +22,15 @@ export class SnapshotFile<S> {
   /** null on a fresh start; throws StoreCorruptError naming the file when it cannot be trusted. */
   async read(): Promise<SnapshotRecord<S> | null> {
     await this.#db.read();
-    return this.#db.data;
+    const record = this.#db.data;
+    this.#db.data = null; // the caller builds its own state from it; no second copy lingers here
+    return record;
   }
 
   async write(record: SnapshotRecord<S>): Promise<void> {
     this.#db.data = record;
     await this.#db.write();
+    // The plane never reads the snapshot back while running: don't keep a second copy of the state.
+    this.#db.data = null;
   }
 }
