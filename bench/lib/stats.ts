@@ -1,3 +1,4 @@
+export { seededRandom } from '../../server/core/seeded-random.js';
 /** Latency samples in microseconds, summarised the way every figure of the suite is reported. */
 export interface Summary {
   n: number;
@@ -31,18 +32,6 @@ export function summarize(samples: ArrayLike<number>): Summary {
 
 /** Microseconds since `start` (a process.hrtime.bigint() reading). */
 export const microsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1000;
-
-/** A small seeded PRNG (mulberry32): every run of the suite draws the same workload. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function shuffle<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {

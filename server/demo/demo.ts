@@ -5,6 +5,7 @@ import { defaultHome } from '../plane/config.js';
 import { CommitQueue, createSampleRepository } from './sample-repo.js';
 import { SimAgent, type AgentProfile, type DemoStats, type DemoWorld } from './sim-agent.js';
 import { WAVE } from './work-plan.js';
+import { seededRandom } from '../core/seeded-random.js';
 
 /** The demo fleet: three builders of different speeds, a verifier and an RTE. */
 export const PROFILES: AgentProfile[] = [
@@ -193,14 +194,3 @@ const clock = (started: number) => {
   return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
-/** mulberry32: the demo is reproducible from its seed (timings aside). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -8,6 +8,7 @@ import { FleetCore } from '../../server/core/fleet-core.js';
 import { join, type JoinRequest } from '../../server/core/roster.js';
 import type { PersistedState } from '../../server/core/state.js';
 import type { ClaimRequest } from '../../server/core/territory.js';
+export { seededRandom } from '../../server/core/seeded-random.js';
 
 /** A clock that moves only when the test says so. */
 export class FakeClock implements Clock {
@@ -127,18 +128,6 @@ export function eventsOfType<T extends FleetEventType>(events: readonly FleetEve
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** mulberry32: a small seeded generator, so a failing random run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Lets pending promise callbacks run. */
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

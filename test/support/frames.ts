@@ -3,6 +3,7 @@
 // params that fail them must be answered -32602 naming the parameter; params that pass them may
 // succeed or fail with a project code, but never with -32603.
 import { errorTable, isMethodName, methods, MAX_FRAME_BYTES, type MethodName } from '../../contracts/index.js';
+import { seededRandom as mulberry32 } from '../../server/core/seeded-random.js';
 
 export interface Random {
   next(): number;
@@ -13,13 +14,7 @@ export interface Random {
 
 /** mulberry32: tiny and seedable, so a failing run can be replayed exactly. */
 export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (below: number) => Math.floor(next() * below);
   return { next, int, chance: (p) => next() < p, pick: (items) => items[int(items.length)]! };
 }

@@ -1,19 +1,13 @@
 // Seeded randomness for the heavy suites: one seed per run, printed, and FLEET_TEST_SEED replays it.
+import { seededRandom } from '../../server/core/seeded-random.js';
 
 /** A small, fast, seedable PRNG (mulberry32) with the helpers the load generators need. */
 export class SeededRandom {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
   /** A float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(this.state ^ (this.state >>> 15), 1 | this.state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  readonly next: () => number;
+
+  constructor(private readonly seed: number) {
+    this.next = seededRandom(seed);
   }
 
   /** An integer in [min, max]. */
@@ -51,7 +45,7 @@ export class SeededRandom {
 
   /** An independent stream for one participant, so each agent's choices depend only on the seed and its index. */
   fork(index: number): SeededRandom {
-    return new SeededRandom(Math.imul(this.state ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35));
+    return new SeededRandom(Math.imul(this.seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35));
   }
 }
 

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { collect, createTestStore, withTempDir } from '../../support/store-fixtures.js';
+import { seededRandom } from '../../../server/core/seeded-random.js';
 
 const CHILD = fileURLToPath(new URL('../../support/store-crash-child.js', import.meta.url));
 // At least MIN_KILLS always; more while the time budget lasts. A slow machine makes the run
@@ -16,17 +17,6 @@ const CHILD = fileURLToPath(new URL('../../support/store-crash-child.js', import
 const MIN_KILLS = 50;
 const MAX_KILLS = 60;
 const BUDGET_MS = 20_000;
-
-/** mulberry32: a tiny seeded PRNG, so a failing run can be replayed exactly. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** When to pull the plug, decided from the child's own stdout, never from a timer. */
 type KillMoment = { on: 'opening' } | { on: 'compacting'; afterAcks: number } | { on: 'ack'; afterAcks: number };

@@ -1,19 +1,8 @@
 import { Minimatch } from 'minimatch';
+export { seededRandom } from '../../../server/core/seeded-random.js';
 
 /** The options claim patterns are matched with (DESIGN.md §4), restated here so the oracle is independent. */
 export const ORACLE_OPTIONS = { dot: true, nocomment: true, nonegate: true, noext: true } as const;
-
-/** A seeded PRNG (mulberry32), so that a failing run can be replayed with its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every string over `alphabet` of length 1..maxLength, except "." and ".." (never path segments). */
 export function allStrings(alphabet: readonly string[], maxLength: number): string[] {

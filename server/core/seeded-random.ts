@@ -1,0 +1,13 @@
+/**
+ * mulberry32: a tiny seeded generator of floats in [0, 1), so a demo, a benchmark workload or a
+ * failing random test can be replayed exactly from its seed.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
