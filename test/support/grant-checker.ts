@@ -2,7 +2,7 @@
 // DESIGN.md §5 at every event, with its own bookkeeping (only the glob overlap test is shared with
 // the plane, and that has its own brute-force cross-check in the unit tests).
 import type { ClaimMode, FleetEvent } from '../../contracts/index.js';
-import { compilePattern, overlaps, type CompiledPattern } from '../../server/core/glob/index.js';
+import { PatternOverlaps } from './pattern-overlaps.js';
 
 export type ViolationKind =
   /** Invariant 1: a grant overlapped a live claim of another agent and not both were shared. */
@@ -71,8 +71,7 @@ export class GrantChecker {
   readonly stats = { events: 0, grants: 0, renewals: 0, releases: {} as Record<string, number>, agentExpiries: 0, planeStarts: 0, maxLive: 0 };
   private readonly agents = new Map<string, AgentTrack>();
   private readonly maxFence = new Map<string, number>();
-  private readonly compiled = new Map<string, CompiledPattern>();
-  private readonly overlapCache = new Map<string, boolean>();
+  private readonly patterns = new PatternOverlaps();
   private readonly reportedLapsed = new Set<string>();
   private lastSeq: number | undefined;
 
@@ -198,7 +197,7 @@ export class GrantChecker {
       }
       if (claim.scope !== event.scope || claim.agentId === event.agentId) continue;
       if (claim.mode === 'shared' && event.mode === 'shared') continue;
-      if (this.overlap(claim.pattern, event.pattern)) {
+      if (this.patterns.overlaps(claim.pattern, event.pattern)) {
         this.violate(
           'overlap',
           event.seq,
@@ -264,25 +263,6 @@ export class GrantChecker {
     const ending = this.endings.get(claimId);
     if (ending) return `it ended with reason ${ending.reason} at seq ${ending.seq}`;
     return this.grants.has(claimId) ? 'it is not live' : 'it was never granted';
-  }
-
-  private overlap(a: string, b: string): boolean {
-    const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
-    let result = this.overlapCache.get(key);
-    if (result === undefined) {
-      result = overlaps(this.compile(a), this.compile(b));
-      this.overlapCache.set(key, result);
-    }
-    return result;
-  }
-
-  private compile(pattern: string): CompiledPattern {
-    let compiled = this.compiled.get(pattern);
-    if (!compiled) {
-      compiled = compilePattern(pattern);
-      this.compiled.set(pattern, compiled);
-    }
-    return compiled;
   }
 
   private violate(kind: ViolationKind, seq: number, message: string): void {

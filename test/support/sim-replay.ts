@@ -3,8 +3,8 @@
 // queue code: only the glob overlap test (itself cross-checked by brute force in the glob tests)
 // and the territory referee (grant-checker.ts) for the live claims.
 import type { FleetEvent, Role, Tier } from '../../contracts/index.js';
-import { compilePattern, overlaps, type CompiledPattern } from '../../server/core/glob/index.js';
 import { GrantChecker } from './grant-checker.js';
+import { PatternOverlaps } from './pattern-overlaps.js';
 
 interface ModelItem {
   id: string;
@@ -31,8 +31,7 @@ export class QueueModel {
   readonly agents = new Map<string, ModelAgent>();
   readonly checker: GrantChecker;
   private readonly containers = new Set<string>();
-  private readonly compiled = new Map<string, CompiledPattern>();
-  private readonly overlapCache = new Map<string, boolean>();
+  private readonly patterns = new PatternOverlaps();
   seq = 0;
 
   constructor(agentTtlMs: number) {
@@ -98,29 +97,11 @@ export class QueueModel {
     if (item.paths.length === 0 || item.scope === undefined) return true;
     for (const claim of this.checker.live.values()) {
       if (claim.agentId === agentId || claim.scope !== item.scope) continue;
-      for (const path of item.paths) if (this.overlap(path, claim.pattern)) return false;
+      for (const path of item.paths) if (this.patterns.overlaps(path, claim.pattern)) return false;
     }
     return true;
   }
 
-  private overlap(a: string, b: string): boolean {
-    const key = `${a}\u0000${b}`;
-    let result = this.overlapCache.get(key);
-    if (result === undefined) {
-      result = overlaps(this.compile(a), this.compile(b));
-      this.overlapCache.set(key, result);
-    }
-    return result;
-  }
-
-  private compile(pattern: string): CompiledPattern {
-    let compiled = this.compiled.get(pattern);
-    if (!compiled) {
-      compiled = compilePattern(pattern);
-      this.compiled.set(pattern, compiled);
-    }
-    return compiled;
-  }
 }
 
 /** A pull that returned no item, bracketed by what its agent had seen of the log. */
