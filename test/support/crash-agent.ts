@@ -52,14 +52,18 @@ export class CrashAgent {
 
   /**
    * Retries the claim requests of this agent that the last kill left unanswered, with the same
-   * requestId: one the log shows granted must come back as exactly that grant.
+   * requestId: one the log shows granted, with a claim of it still live, must come back as exactly
+   * that grant.
    */
   async retryUncertain(log: LogIndex, round: number): Promise<void> {
     for (const pending of this.ledger.uncertainClaims.filter((p) => p.agentId === this.agentId)) {
       const floor = this.ledger.maxFence;
       const answer = await this.client!.call('fleet_claim_path', { patterns: pending.patterns, mode: pending.mode, root: this.root, requestId: pending.requestId });
       const logged = log.byRequest.get(`${this.agentId} ${pending.requestId}`) ?? [];
-      if (logged.length > 0) {
+      // A grant all of whose claims the log shows ended (e.g. a release by pattern that was in
+      // flight beside it) is no longer replayed: the retry is decided afresh, like a new request.
+      const stillLive = logged.some((id) => !log.endings.has(id));
+      if (stillLive) {
         this.ledger.counts.retriedSame++;
         const ids = answer.claims.map((c) => c.id);
         if (!answer.granted || ids.length !== logged.length || !ids.every((id) => logged.includes(id))) {
