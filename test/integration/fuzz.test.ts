@@ -146,7 +146,8 @@ test('a text frame that is not UTF-8 closes only its connection (1007), and the 
 // Deeply nested params once took the plane down (JSON.stringify when logging, structuredClone when
 // compacting); the dispatcher now refuses params nested deeper than it can safely handle.
 
-test('a memo value nested 20,000 deep is answered, and the plane keeps serving', { timeout: 30_000 }, async (t) => {
+/** A fresh plane (stopped with the test) and a raw connection joined as an agent. */
+async function joinedPlane(t: { after(fn: () => Promise<void>): void }) {
   const plane = await startPlaneProcess();
   t.after(async () => {
     await plane.stop();
@@ -154,19 +155,18 @@ test('a memo value nested 20,000 deep is answered, and the plane keeps serving',
   });
   const rpc = new Rpc(await openSocket(plane));
   assert.ok((await rpc.call('fleet_agent_join', { callsign: 'DEEP', runtime: 'test' })).result);
+  return { plane, rpc };
+}
+
+test('a memo value nested 20,000 deep is answered, and the plane keeps serving', { timeout: 30_000 }, async (t) => {
+  const { plane, rpc } = await joinedPlane(t);
   const reply = await rpc.call('fleet_agent_memo_write', `{"key":"deep","value":${nested(20_000)}}`);
   assert.notEqual(reply.error?.code, CODE.internal, JSON.stringify(reply).slice(0, 300));
   await assertStillServing(plane);
 });
 
 test('a memo value nested 3,800 deep survives the next compaction', { timeout: 30_000 }, async (t) => {
-  const plane = await startPlaneProcess();
-  t.after(async () => {
-    await plane.stop();
-    removeHome(plane.home);
-  });
-  const rpc = new Rpc(await openSocket(plane));
-  assert.ok((await rpc.call('fleet_agent_join', { callsign: 'DEEP', runtime: 'test' })).result);
+  const { plane, rpc } = await joinedPlane(t);
   const reply = await rpc.call('fleet_agent_memo_write', `{"key":"deep","value":${nested(3_800)}}`);
   assert.notEqual(reply.error?.code, CODE.internal, JSON.stringify(reply).slice(0, 300));
   // Compaction runs every 20,000 events; heartbeats are cheap events.
