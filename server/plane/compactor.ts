@@ -7,9 +7,9 @@ import type { Snapshot } from './snapshot-format.js';
 
 /**
  * Snapshots the state (and rotates the log) every `every` events, so a cold start replays only a
- * short tail. The state is captured at one seq, synchronously, and written once every event up to
- * that seq is durable: the snapshot never holds an unacknowledged change, and sustained load
- * cannot starve it. One compaction at a time.
+ * short tail. The state is captured at one seq, synchronously (the store writes it out at once,
+ * without copying it), and the snapshot lands once every event up to that seq is durable: it never
+ * holds an unacknowledged change, and sustained load cannot starve it. One compaction at a time.
  */
 export class Compactor {
   private sinceLast: number;
@@ -37,12 +37,12 @@ export class Compactor {
   }
 
   private async compactNow(): Promise<void> {
+    // The store's log must reach the captured seq: events recorded this turn go to it now.
+    this.journal.flush();
     const seq = this.core.state.seq;
-    const snapshot = structuredClone({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state: toPersisted(this.core.state) }) as Snapshot;
     this.sinceLast = 0;
     try {
-      await this.journal.whenDurable(seq);
-      await this.store.compact(snapshot, seq);
+      await this.store.compact({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state: toPersisted(this.core.state) } as Snapshot, seq);
     } catch (error) {
       this.log(`snapshot at seq ${seq} not written: ${(error as Error).message}`);
     }

@@ -42,7 +42,9 @@ export class Journal {
     return () => this.subscribers.delete(listener);
   }
 
-  private flush(): void {
+  /** Hands everything recorded so far to the store now, rather than at the end of this turn. */
+  flush(): void {
+    if (this.failure) return;
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;

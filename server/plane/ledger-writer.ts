@@ -2,7 +2,8 @@ import type { Ledger } from '../../contracts/index.js';
 import type { FleetCore } from '../core/fleet-core.js';
 import { claimExpiresAt } from '../core/liveness.js';
 import { agentView, callsignOf, controlView, iso } from '../core/views.js';
-import { writeFileDurably } from '../store/durable-write.js';
+import type { ClaimRecord } from '../core/state.js';
+import { writeChunksDurably } from '../store/durable-write.js';
 
 const MIN_SPACING_MS = 200;
 /** A rewrite blocks the event loop while it serializes; spacing it by a multiple of its cost keeps that a small share. */
@@ -33,10 +34,14 @@ export class LedgerWriter {
 
   /** Writes now (after any write in flight); used at start and shutdown. */
   write(): Promise<void> {
-    const started = performance.now();
-    const text = JSON.stringify(buildLedger(this.core));
-    this.spacingMs = Math.max(MIN_SPACING_MS, (performance.now() - started) * SPACING_PER_COST);
-    this.writing = this.writing.then(() => writeFileDurably(this.path, text)).catch((error: Error) => this.onError(error));
+    this.writing = this.writing
+      .then(() => {
+        const started = performance.now();
+        const written = writeChunksDurably(this.path, (write) => writeLedger(this.core, write));
+        this.spacingMs = Math.max(MIN_SPACING_MS, (performance.now() - started) * SPACING_PER_COST);
+        return written;
+      })
+      .catch((error: Error) => this.onError(error));
     return this.writing;
   }
 
@@ -47,26 +52,45 @@ export class LedgerWriter {
   }
 }
 
-export function buildLedger(core: FleetCore): Ledger {
+/**
+ * Writes the ledger as JSON, piece by piece: with tens of thousands of claims, building it as one
+ * object and one string kept several copies of the ownership map alive at once and grew the
+ * plane's heap by tens of megabytes per rewrite.
+ */
+function writeLedger(core: FleetCore, write: (text: string) => void): void {
   const { state, indexes, config } = core;
   const now = Date.now();
-  const ownership: Ledger['ownership'] = {};
-  for (const claim of state.claims.values()) {
-    const byPattern = (ownership[claim.scope] ??= {});
-    (byPattern[claim.pattern] ??= []).push({
-      claimId: claim.id,
-      holder: callsignOf(state, claim.agentId),
-      mode: claim.mode,
-      fence: claim.fence,
-      expiresAt: iso(claimExpiresAt(claim, state, config)),
-    });
-  }
-  return {
+  const head: Omit<Ledger, 'ownership'> = {
     schemaVersion: 1,
     generatedAt: iso(now),
     seq: state.seq,
     control: controlView(state.control),
     agents: [...state.agents.values()].filter((a) => !a.gone).map((a) => agentView(a, indexes, now, config)),
-    ownership,
   };
+  write(`${JSON.stringify(head).slice(0, -1)},"ownership":{`);
+  // Sorted, each scope's and each pattern's owners come together: ownership is scope → pattern → owners.
+  const claims = [...state.claims.values()].sort(byScopeThenPattern);
+  let scope: string | undefined;
+  let pattern: string | undefined;
+  for (const claim of claims) {
+    if (claim.scope !== scope) write(`${scope === undefined ? '' : ']},'}${JSON.stringify(claim.scope)}:{${JSON.stringify(claim.pattern)}:[`);
+    else if (claim.pattern !== pattern) write(`],${JSON.stringify(claim.pattern)}:[`);
+    else write(',');
+    scope = claim.scope;
+    pattern = claim.pattern;
+    const owner: Ledger['ownership'][string][string][number] = {
+      claimId: claim.id,
+      holder: callsignOf(state, claim.agentId),
+      mode: claim.mode,
+      fence: claim.fence,
+      expiresAt: iso(claimExpiresAt(claim, state, config)),
+    };
+    write(JSON.stringify(owner));
+  }
+  write(scope === undefined ? '}}' : ']}}}');
+}
+
+function byScopeThenPattern(a: ClaimRecord, b: ClaimRecord): number {
+  if (a.scope !== b.scope) return a.scope < b.scope ? -1 : 1;
+  return a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0;
 }

@@ -3,8 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Adapter } from 'lowdb';
 import { z } from 'zod';
-import { writeFileDurably } from './durable-write.js';
+import { stageFile, type StagedFile } from './durable-write.js';
 import { StoreCorruptError } from './store.js';
+import { writeValidatedJson } from './validated-json.js';
 
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly #path: string;
@@ -41,9 +42,30 @@ export class DurableJsonFile<T> implements Adapter<T> {
     return parsed.data;
   }
 
+  /**
+   * Checks `data` against the schema and writes it to a temp file now, in pieces (a snapshot can
+   * be tens of megabytes); its `commit` makes it the file. Throws SchemaMismatchError if it does
+   * not match: what the next read would refuse must never reach the disk.
+   */
+  stage(data: T): StagedFile {
+    return stageFile(
+      this.#path,
+      (write) => {
+        writeValidatedJson(this.#schema, data, write);
+        write('\n');
+      },
+      this.#mode,
+    );
+  }
+
   write(data: T): Promise<void> {
-    const text = `${JSON.stringify(data)}\n`;
-    const done = this.#queue.then(() => writeFileDurably(this.#path, text, this.#mode));
+    let staged: StagedFile;
+    try {
+      staged = this.stage(data);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const done = this.#queue.then(() => staged.commit());
     // A failed write is reported to its caller; it must not block the writes queued behind it.
     this.#queue = done.catch(() => undefined);
     return done;

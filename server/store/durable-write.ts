@@ -2,7 +2,9 @@
 // (ledger.json, plane.json). A reader sees either the old content or the new, never a mix, and
 // once the promise resolves the new content survives power loss.
 import { randomBytes } from 'node:crypto';
+import { closeSync, fdatasync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 
 const TEMP_SUFFIX = '.tmp';
@@ -21,16 +23,32 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
+// A unique name per write: concurrent writers never share a temp file, and a crashed writer's
+// leftover is recognisable by removeStaleTempFiles.
+function tempPathFor(path: string): string {
+  return join(dirname(path), `${tempPrefix(path)}${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+}
+
+/** Moves a synced temp file over `path` and makes the move durable; removes the temp file on failure. */
+async function replaceWith(temp: string, path: string, writeAndSync: () => Promise<void>): Promise<void> {
+  try {
+    await writeAndSync();
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await fsyncDirectory(dirname(path));
+}
+
 /** Writes a temp file beside `path`, fsyncs it, renames it over `path`, then fsyncs the directory. */
 export async function writeFileDurably(
   path: string,
   data: string | Uint8Array,
   mode = 0o600,
 ): Promise<void> {
-  // A unique name per write: concurrent writers never share a temp file, and a crashed writer's
-  // leftover is recognisable by removeStaleTempFiles.
-  const temp = join(dirname(path), `${tempPrefix(path)}${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
-  try {
+  const temp = tempPathFor(path);
+  await replaceWith(temp, path, async () => {
     const handle = await open(temp, 'wx', mode);
     try {
       await handle.writeFile(data);
@@ -38,12 +56,78 @@ export async function writeFileDurably(
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
+  });
+}
+
+const CHUNK_CHARS = 64 * 1024;
+const fdatasyncAsync = promisify(fdatasync);
+
+/** Content written to a temp file beside its destination, not yet durable nor in place. */
+export interface StagedFile {
+  /** fdatasyncs the temp file, renames it over the destination and fsyncs the directory. */
+  commit(): Promise<void>;
+  /** Drops the temp file instead. */
+  discard(): void;
+}
+
+/**
+ * Writes content too large to hold as one string to a temp file beside `path`: `produce` hands it
+ * over in pieces, which go to the file as they come (64 KB at a time), so it never exists whole in
+ * memory. `produce` runs synchronously, before this returns, so it reads one consistent state;
+ * the slow part, waiting for the disk, is left to `commit`. Throws what `produce` throws, leaving
+ * no temp file behind.
+ */
+export function stageFile(path: string, produce: (write: (text: string) => void) => void, mode = 0o600): StagedFile {
+  const temp = tempPathFor(path);
+  const fd = openSync(temp, 'wx', mode);
+  const discard = () => {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+  };
+  try {
+    writeInChunks(fd, produce);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    discard();
     throw error;
   }
-  await fsyncDirectory(dirname(path));
+  let settled = false;
+  return {
+    commit: () => {
+      settled = true;
+      return replaceWith(temp, path, async () => {
+        try {
+          await fdatasyncAsync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      });
+    },
+    discard: () => {
+      if (settled) return;
+      settled = true;
+      discard();
+    },
+  };
+}
+
+/** stageFile, then commit: the whole durable replacement, for content produced in pieces. */
+export function writeChunksDurably(path: string, produce: (write: (text: string) => void) => void, mode = 0o600): Promise<void> {
+  try {
+    return stageFile(path, produce, mode).commit();
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+function writeInChunks(fd: number, produce: (write: (text: string) => void) => void): void {
+  let pending = '';
+  produce((text) => {
+    pending += text;
+    if (pending.length < CHUNK_CHARS) return;
+    writeSync(fd, pending);
+    pending = '';
+  });
+  writeSync(fd, pending);
 }
 
 /** Removes temp files that a writer killed mid-write left beside `path`. Call only at startup. */

@@ -3,12 +3,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { fsyncDirectory, removeStaleTempFiles } from './durable-write.js';
+import { fsyncDirectory, removeStaleTempFiles, type StagedFile } from './durable-write.js';
 import { EventLog } from './event-log.js';
 import { readHistory } from './log-history.js';
 import { recoverLog } from './log-recovery.js';
 import { SnapshotFile } from './snapshot-file.js';
 import type { Recovered, Store, StoreStats } from './store.js';
+import { SchemaMismatchError } from './validated-json.js';
 
 export interface EmbeddedStoreOptions<S, E> {
   /** Created with mode 0700 when missing: the state is the plane's alone. */
@@ -23,7 +24,6 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
   readonly #dir: string;
   readonly #eventsDir: string;
   readonly #snapshotPath: string;
-  readonly #snapshotSchema: z.ZodType<S>;
   readonly #eventSchema: z.ZodType<E>;
   readonly #snapshot: SnapshotFile<S>;
   #state: 'new' | 'opening' | 'open' | 'closed' = 'new';
@@ -37,7 +37,6 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
     this.#dir = options.dir;
     this.#eventsDir = join(options.dir, 'events');
     this.#snapshotPath = join(options.dir, 'snapshot.json');
-    this.#snapshotSchema = options.snapshotSchema;
     this.#eventSchema = options.eventSchema;
     this.#snapshot = new SnapshotFile(this.#snapshotPath, options.snapshotSchema);
   }
@@ -66,13 +65,19 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
   }
 
   compact(snapshot: S, seq: number): Promise<void> {
-    const parsed = this.#snapshotSchema.safeParse(snapshot);
-    if (!parsed.success) {
-      return Promise.reject(new TypeError(`cannot compact: the snapshot does not match its schema: ${z.prettifyError(parsed.error)}`));
+    let staged: StagedFile;
+    try {
+      const log = this.#openLog('compact');
+      if (!Number.isInteger(seq) || seq < 0 || seq > log.lastSeq) {
+        throw new RangeError(`cannot compact at seq ${seq}: the log ends at seq ${log.lastSeq}`);
+      }
+      // Written out now, as it is: the caller's state keeps changing while earlier compactions finish.
+      staged = this.#snapshot.stage({ seq, state: snapshot });
+    } catch (error) {
+      if (error instanceof SchemaMismatchError) return Promise.reject(new TypeError(`cannot compact: the snapshot does not match its schema ${error.message}`));
+      return Promise.reject(error as Error);
     }
-    // Copied now: the caller's state object keeps changing while earlier compactions finish.
-    const state = structuredClone(snapshot);
-    const run = this.#compaction.then(() => this.#compactNow(state, seq));
+    const run = this.#compaction.then(() => this.#compactNow(staged));
     this.#compaction = run.catch(() => undefined);
     return run;
   }
@@ -106,14 +111,15 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
 
   // Crash-safe at every step: the snapshot lands (atomically) before the log rotates, and until
   // then the old snapshot plus the full log still recover the same state.
-  async #compactNow(state: S, seq: number): Promise<void> {
-    const log = this.#openLog('compact');
-    if (!Number.isInteger(seq) || seq < 0 || seq > log.lastSeq) {
-      throw new RangeError(`cannot compact at seq ${seq}: the log ends at seq ${log.lastSeq}`);
+  async #compactNow(staged: StagedFile): Promise<void> {
+    try {
+      const log = this.#openLog('compact');
+      await log.sync(); // every event the snapshot covers must be in the log before the snapshot exists
+      await staged.commit();
+      await log.rotate();
+    } finally {
+      staged.discard(); // only if it never reached commit
     }
-    await log.sync(); // every event the snapshot covers must be in the log before the snapshot exists
-    await this.#snapshot.write({ seq, state });
-    await log.rotate();
   }
 
   async #closeNow(): Promise<void> {

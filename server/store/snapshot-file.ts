@@ -3,6 +3,7 @@
 import { Low, type Adapter } from 'lowdb';
 import { z } from 'zod';
 import { DurableJsonFile } from './durable-json-file.js';
+import type { StagedFile } from './durable-write.js';
 
 export interface SnapshotRecord<S> {
   seq: number;
@@ -10,13 +11,14 @@ export interface SnapshotRecord<S> {
 }
 
 export class SnapshotFile<S> {
+  readonly #adapter: DurableJsonFile<SnapshotRecord<S>>;
   readonly #db: Low<SnapshotRecord<S> | null>;
 
   constructor(path: string, stateSchema: z.ZodType<S>) {
     const recordSchema = z.object({ seq: z.number().int().nonnegative(), state: stateSchema });
-    const adapter = new DurableJsonFile(path, recordSchema as z.ZodType<SnapshotRecord<S>>);
+    this.#adapter = new DurableJsonFile(path, recordSchema as z.ZodType<SnapshotRecord<S>>);
     // null stands for "no snapshot yet"; lowdb never hands a null to the adapter (it skips the write).
-    this.#db = new Low(adapter as Adapter<SnapshotRecord<S> | null>, null);
+    this.#db = new Low(this.#adapter as Adapter<SnapshotRecord<S> | null>, null);
   }
 
   /** null on a fresh start; throws StoreCorruptError naming the file when it cannot be trusted. */
@@ -27,10 +29,11 @@ export class SnapshotFile<S> {
     return record;
   }
 
-  async write(record: SnapshotRecord<S>): Promise<void> {
-    this.#db.data = record;
-    await this.#db.write();
-    // The plane never reads the snapshot back while running: don't keep a second copy of the state.
-    this.#db.data = null;
+  /**
+   * Writes the record to a temp file now, as it is at this moment; its `commit` makes it the
+   * snapshot. Nothing is copied or kept: the caller's state may change right after.
+   */
+  stage(record: SnapshotRecord<S>): StagedFile {
+    return this.#adapter.stage(record);
   }
 }

@@ -22,7 +22,10 @@ export interface Store<S, E extends { seq: number }> {
   open(): Promise<Recovered<S, E>>;
   /** Resolves once the events are durable. Seqs must continue the log exactly (last + 1, …). */
   append(events: readonly E[]): Promise<void>;
-  /** Durably writes a snapshot covering events <= seq, then starts a new live log segment. */
+  /**
+   * Durably writes a snapshot covering events <= seq, then starts a new live log segment. The
+   * snapshot is taken as it is at the call; the caller may change it as soon as this returns.
+   */
   compact(snapshot: S, seq: number): Promise<void>;
   /** Every acknowledged event ever logged, archived segments included, in seq order. */
   history(fromSeq?: number): AsyncIterable<E>;

@@ -36,48 +36,131 @@ const GLOBSTAR_PART: GlobstarPart = { kind: 'globstar' };
 /** A segment `*`: any one segment. */
 export const ANY_SEGMENT: SegmentPart = { kind: 'segment', key: '*', tokens: [STAR] };
 
-/** A literal segment's key: marked, so a literal `*` (from `[*]`) never shares the wildcard's key. */
-const literalPart = (text: string): SegmentPart => ({ kind: 'segment', key: `\u0001${text}`, tokens: literalTokens(text) });
+/**
+ * A literal segment. Its per-character tokens are only needed when it meets a wildcard segment in
+ * an overlap test, so they are built then rather than kept for every live claim.
+ */
+const LITERAL_MARK = '\u0001';
+
+class LiteralSegmentPart implements SegmentPart {
+  readonly kind = 'segment';
+  /** Marked, so a literal `*` (from `[*]`) never shares the wildcard's key. */
+  readonly key: string;
+
+  constructor(text: string) {
+    this.key = `${LITERAL_MARK}${text}`;
+  }
+
+  get tokens(): readonly SegmentToken[] {
+    return literalTokens(this.key.slice(LITERAL_MARK.length));
+  }
+}
+
+const literalPart = (text: string): SegmentPart => new LiteralSegmentPart(text);
+
+/**
+ * A pattern without wildcards: it matches its one path. Most claims name plain files and a live
+ * plane holds tens of thousands of them, so this keeps only its text; the rest is derived on demand.
+ */
+class LiteralPattern implements CompiledPattern {
+  constructor(
+    readonly source: string,
+    readonly literal: string,
+  ) {}
+
+  get literalPrefixes(): readonly (readonly string[])[] {
+    return [this.literal.split('/')];
+  }
+
+  get rows(): readonly PatternRow[] {
+    return [this.literal.split('/').map(literalPart)];
+  }
+
+  matches(path: string): boolean {
+    return path === this.literal;
+  }
+}
+
+/** A pattern with wildcards, matched by minimatch itself. */
+class GlobPattern implements CompiledPattern {
+  readonly literal = undefined;
+
+  constructor(
+    readonly source: string,
+    readonly literalPrefixes: readonly (readonly string[])[],
+    readonly rows: readonly PatternRow[],
+    private readonly matcher: Minimatch,
+  ) {}
+
+  matches(path: string): boolean {
+    return this.matcher.match(path);
+  }
+}
+
+/**
+ * `dir/**`, the usual claim on a directory: every path strictly below `dir`. Directory claims are
+ * common and minimatch keeps kilobytes per pattern, so this one matches without it.
+ */
+class SubtreePattern implements CompiledPattern {
+  readonly literal = undefined;
+
+  /** `source` is `dir/**` with `dir` a plain path. */
+  constructor(readonly source: string) {}
+
+  private get dir(): string {
+    return this.source.slice(0, -SUBTREE_SUFFIX.length);
+  }
+
+  get literalPrefixes(): readonly (readonly string[])[] {
+    return [this.dir.split('/')];
+  }
+
+  get rows(): readonly PatternRow[] {
+    return [[...this.dir.split('/').map(literalPart), ANY_SEGMENT, GLOBSTAR_PART]];
+  }
+
+  matches(path: string): boolean {
+    const dir = this.dir;
+    // As minimatch reads a final `**`: anything below `dir`, but never through a `.` or `..` segment.
+    return path.startsWith(dir) && path[dir.length] === '/' && path.slice(dir.length + 1).split('/').every(isPathSegment);
+  }
+}
+
+const SUBTREE_SUFFIX = '/**';
 
 /** `.` and `..` (e.g. from `[.]`) are no repository path's segments. */
 const isPathSegment = (part: string): boolean => part !== '.' && part !== '..';
+const isNonEmptyPathSegment = (part: string): boolean => part !== '' && isPathSegment(part);
 
-/**
- * Compiles a pattern that normalizePattern has accepted. Most claims name plain files, and a live
- * plane holds tens of thousands of them: a pattern without wildcards keeps only its path (it
- * matches that one path), and its token rows are built only if something asks for them.
- */
+/** Compiles a pattern that normalizePattern has accepted. */
 export function compilePattern(normalized: string): CompiledPattern {
-  if (!GLOB_CHARS.test(normalized)) return literalPattern(normalized, normalized.split('/'));
+  if (!GLOB_CHARS.test(normalized)) return literalPattern(normalized, normalized);
+  if (isSubtree(normalized)) return new SubtreePattern(normalized);
   const matcher = new Minimatch(normalized, MATCH_OPTIONS);
   const only = matcher.set.length === 1 ? matcher.set[0]! : undefined;
-  if (only?.every((part): part is string => typeof part === 'string')) return literalPattern(normalized, [...only]);
+  if (only?.every((part): part is string => typeof part === 'string')) return literalPattern(normalized, only.join('/'));
   const literalPrefixes = matcher.set.map((row) => {
     const end = row.findIndex((part) => typeof part !== 'string');
     return (end === -1 ? row : row.slice(0, end)) as string[];
   });
   // Built now: tokenizing is also what refuses segments minimatch would misread.
-  const rows = buildRows(matcher, normalized);
-  return { source: normalized, literal: undefined, literalPrefixes, rows, matches: (path) => matcher.match(path) };
+  return new GlobPattern(normalized, literalPrefixes, buildRows(matcher, normalized), matcher);
 }
 
 /** Characters that make a pattern more than a plain path (normalization refuses backslashes). */
 const GLOB_CHARS = /[*?[\]{}]/;
 
-/** A pattern without wildcards: it matches its one path (none, if a segment is `.` or `..`). */
-function literalPattern(normalized: string, segments: string[]): CompiledPattern {
-  if (!segments.every(isPathSegment)) return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], matches: () => false };
-  const literal = segments.join('/');
-  let rows: PatternRow[] | undefined;
-  return {
-    source: normalized,
-    literal,
-    literalPrefixes: [segments],
-    get rows() {
-      return (rows ??= [segments.map(literalPart)]);
-    },
-    matches: (path) => path === literal,
-  };
+function isSubtree(normalized: string): boolean {
+  if (!normalized.endsWith(SUBTREE_SUFFIX)) return false;
+  const dir = normalized.slice(0, -SUBTREE_SUFFIX.length);
+  return !GLOB_CHARS.test(dir) && dir.split('/').every(isNonEmptyPathSegment);
+}
+
+/** A pattern without wildcards matches its one path; none, if a segment is `.` or `..`. */
+function literalPattern(normalized: string, literal: string): CompiledPattern {
+  const segments = literal.split('/');
+  if (segments.every(isPathSegment)) return new LiteralPattern(normalized, literal);
+  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], matches: () => false };
 }
 
 function buildRows(matcher: Minimatch, normalized: string): PatternRow[] {

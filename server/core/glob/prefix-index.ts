@@ -1,13 +1,47 @@
 import type { CompiledPattern } from './compiled-pattern.js';
 
+class SoleEntry<K, V> {
+  constructor(
+    readonly key: K,
+    public value: V,
+  ) {}
+}
+
+// A live plane holds a node per claimed file, most of them leaves with one entry: children and
+// entries get a Map only when they need one, which takes the index to a fraction of its memory.
 class TrieNode<K, V> {
-  readonly children = new Map<string, TrieNode<K, V>>();
-  readonly entries = new Map<K, V>();
+  children: Map<string, TrieNode<K, V>> | undefined;
+  private entries: SoleEntry<K, V> | Map<K, V> | undefined;
 
   constructor(
     readonly parent: TrieNode<K, V> | undefined,
     readonly segment: string,
   ) {}
+
+  get isEmpty(): boolean {
+    return !this.entries && !this.children?.size;
+  }
+
+  set(key: K, value: V): void {
+    if (this.entries === undefined) this.entries = new SoleEntry(key, value);
+    else if (this.entries instanceof Map) this.entries.set(key, value);
+    else if (this.entries.key === key) this.entries.value = value;
+    else this.entries = new Map([[this.entries.key, this.entries.value], [key, value]]);
+  }
+
+  delete(key: K): void {
+    if (this.entries instanceof Map) {
+      this.entries.delete(key);
+      if (this.entries.size === 0) this.entries = undefined;
+    } else if (this.entries?.key === key) {
+      this.entries = undefined;
+    }
+  }
+
+  collectInto(found: Map<K, V>): void {
+    if (this.entries instanceof Map) for (const [key, value] of this.entries) found.set(key, value);
+    else if (this.entries) found.set(this.entries.key, this.entries.value);
+  }
 }
 
 /**
@@ -18,7 +52,8 @@ class TrieNode<K, V> {
  */
 export class PrefixIndex<K, V> {
   private readonly root = new TrieNode<K, V>(undefined, '');
-  private readonly byKey = new Map<K, readonly TrieNode<K, V>[]>();
+  /** Where each key's entries are: one node, or one per distinct brace-expansion prefix. */
+  private readonly byKey = new Map<K, TrieNode<K, V> | readonly TrieNode<K, V>[]>();
 
   get size(): number {
     return this.byKey.size;
@@ -31,26 +66,26 @@ export class PrefixIndex<K, V> {
     for (const prefix of pattern.literalPrefixes) {
       let node = this.root;
       for (const segment of prefix) {
-        let child = node.children.get(segment);
+        let child = node.children?.get(segment);
         if (!child) {
           child = new TrieNode(node, segment);
-          node.children.set(segment, child);
+          (node.children ??= new Map()).set(segment, child);
         }
         node = child;
       }
-      node.entries.set(key, value);
+      node.set(key, value);
       nodes.add(node);
     }
-    this.byKey.set(key, [...nodes]);
+    this.byKey.set(key, nodes.size === 1 ? nodes.values().next().value! : [...nodes]);
   }
 
   /** Removes the entry; returns whether there was one. */
   remove(key: K): boolean {
-    const nodes = this.byKey.get(key);
-    if (!nodes) return false;
+    const where = this.byKey.get(key);
+    if (!where) return false;
     this.byKey.delete(key);
-    for (const node of nodes) {
-      node.entries.delete(key);
+    for (const node of where instanceof TrieNode ? [where] : where) {
+      node.delete(key);
       this.prune(node);
     }
     return true;
@@ -76,32 +111,28 @@ export class PrefixIndex<K, V> {
   // Collects the entries of every node along `segments`; returns the last node if the whole walk exists.
   private walk(segments: readonly string[], found: Map<K, V>): TrieNode<K, V> | undefined {
     let node = this.root;
-    collect(node, found);
+    node.collectInto(found);
     for (const segment of segments) {
-      const child = node.children.get(segment);
+      const child = node.children?.get(segment);
       if (!child) return undefined;
       node = child;
-      collect(node, found);
+      node.collectInto(found);
     }
     return node;
   }
 
   private collectBelow(node: TrieNode<K, V>, found: Map<K, V>): void {
-    const stack = [...node.children.values()];
+    const stack = [...(node.children?.values() ?? [])];
     for (let next = stack.pop(); next; next = stack.pop()) {
-      collect(next, found);
-      stack.push(...next.children.values());
+      next.collectInto(found);
+      if (next.children) stack.push(...next.children.values());
     }
   }
 
   // Empty branches would otherwise pile up as claims come and go.
   private prune(node: TrieNode<K, V>): void {
-    for (let current = node; current.parent && current.entries.size === 0 && current.children.size === 0; current = current.parent) {
-      current.parent.children.delete(current.segment);
+    for (let current = node; current.parent && current.isEmpty; current = current.parent) {
+      current.parent.children?.delete(current.segment);
     }
   }
-}
-
-function collect<K, V>(node: TrieNode<K, V>, found: Map<K, V>): void {
-  for (const [key, value] of node.entries) found.set(key, value);
 }

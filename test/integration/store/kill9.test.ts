@@ -56,8 +56,11 @@ async function runUntilKilled(dir: string, moment: KillMoment): Promise<number> 
 /** What the kill left on disk, tallied so the run shows it reached the states recovery must handle. */
 async function crashState(dir: string): Promise<string[]> {
   const found: string[] = [];
-  if ((await readdir(dir)).some((name) => name.endsWith('.tmp'))) found.push('snapshot temp file');
+  const names = await readdir(dir);
+  if (names.some((name) => name.endsWith('.tmp'))) found.push('snapshot temp file');
+  if (!names.includes('events')) return [...found, 'killed before the log existed'];
   const segments = (await readdir(join(dir, 'events'))).sort();
+  if (segments.length === 0) return [...found, 'killed before the first segment existed'];
   const live = await readFile(join(dir, 'events', segments.at(-1)!));
   if (live.length === 0) found.push('empty live segment');
   else if (live.at(-1) !== 0x0a) found.push('torn final record');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compilePattern, normalizePattern, PatternError } from '../../../server/core/glob/index.js';
+import { Minimatch } from 'minimatch';
+import { compilePattern, MATCH_OPTIONS, normalizePattern, PatternError } from '../../../server/core/glob/index.js';
 
 const compile = (pattern: string) => compilePattern(normalizePattern(pattern));
 
@@ -33,6 +34,25 @@ test('matches follows minimatch with dot:true', () => {
   assert.equal(compile('a/**/b').matches('a/b'), true);
   assert.equal(compile('[!a-z]*').matches('Zebra'), true);
   assert.equal(compile('[!a-z]*').matches('zebra'), false);
+});
+
+test('plain files and directory claims, kept without a Minimatch, match exactly what minimatch matches', () => {
+  // Every normalized path of up to four segments drawn from these, including `.`/`..` that no
+  // normalized path has but a reader might pass.
+  const segments = ['src', 'api', 'a.ts', '.env', '.', '..', 'srcx', 'x'];
+  const paths: string[] = [];
+  for (const a of segments) {
+    for (const b of segments) {
+      paths.push(a, `${a}/${b}`);
+      for (const c of segments) paths.push(`${a}/${b}/${c}`, `${a}/${b}/${c}/x`);
+    }
+  }
+  for (const pattern of ['src/', 'src/api/**', '.env/**', 'src/a.ts', 'src/api/a.ts', 'src/[a]pi/x', 'x']) {
+    const compiled = compile(pattern);
+    const reference = new Minimatch(compiled.source, MATCH_OPTIONS);
+    const differing = paths.filter((path) => compiled.matches(path) !== reference.match(path));
+    assert.deepEqual(differing, [], `${pattern} (${compiled.constructor.name})`);
+  }
 });
 
 test('compilePattern refuses backslashes and POSIX classes in wildcard segments rather than misreading them', () => {
