@@ -48,9 +48,10 @@ export class ScopeResolver {
   markDirectory(scope: Scope, pattern: string): string {
     if (GLOB_MAGIC.test(pattern) || pattern.endsWith('/')) return pattern;
     try {
-      return statSync(join(scope.worktree, pattern)).isDirectory() ? `${pattern}/` : pattern;
+      // Claims often name files not written yet: no exception for those, it would cost more than the stat.
+      return statSync(join(scope.worktree, pattern), { throwIfNoEntry: false })?.isDirectory() ? `${pattern}/` : pattern;
     } catch {
-      return pattern;
+      return pattern; // e.g. ENOTDIR: some parent is a file, so this is no directory either
     }
   }
 }

@@ -1,6 +1,7 @@
 // Group commit: one write + fdatasync makes a whole batch of appends durable. While a flush is in
-// flight, new appends wait in the queue; when it lands, everything queued goes out as the next
-// batch. Batches grow with load by themselves, with no timer adding latency when the plane is idle.
+// flight, or in the turn of the event loop right after one, new appends wait in the queue and go
+// out together as the next batch. Batches grow with load by themselves, with no timer adding
+// latency when the plane is idle.
 
 interface Waiter {
   resolve: () => void;
@@ -15,6 +16,7 @@ export class GroupCommit {
   readonly #flush: (batch: Buffer) => Promise<void>;
   readonly #queue: Entry[] = [];
   #draining = false;
+  #flushedThisTurn = false;
   #failure: Error | undefined;
 
   /** `flush` must write the batch and make it durable (write + fdatasync) before resolving. */
@@ -40,16 +42,23 @@ export class GroupCommit {
     // acknowledge data that sits behind a hole, so every later call fails fast.
     if (this.#failure) return Promise.reject(this.#failure);
     const done = new Promise<void>((resolve, reject) => this.#queue.push(entry({ resolve, reject })));
-    if (!this.#draining) void this.#drain();
+    if (!this.#draining) {
+      this.#draining = true;
+      // Right after a flush, more requests are likely waiting in this turn of the event loop (they
+      // arrived while it blocked on the disk): wait until they are all handled, after the poll
+      // phase, so they share the next flush. An idle plane flushes at once.
+      if (this.#flushedThisTurn) setImmediate(() => void this.#drain());
+      else void this.#drain();
+    }
     return done;
   }
 
   async #drain(): Promise<void> {
-    this.#draining = true;
     while (this.#queue.length > 0) {
       const { waiters, run } = this.#takeBatch();
       try {
         await run();
+        this.#markFlushed();
         for (const waiter of waiters) waiter.resolve();
       } catch (cause) {
         this.#failure = new Error(
@@ -60,6 +69,12 @@ export class GroupCommit {
       }
     }
     this.#draining = false;
+  }
+
+  #markFlushed(): void {
+    if (this.#flushedThisTurn) return;
+    this.#flushedThisTurn = true;
+    setImmediate(() => (this.#flushedThisTurn = false));
   }
 
   /** A task alone, or the longest run of writes at the head of the queue. */

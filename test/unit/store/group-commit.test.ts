@@ -14,7 +14,10 @@ function controlledFlush() {
   return { batches, pending, flush };
 }
 
-test('writes queued during a flush go out together in the next one', async () => {
+/** Lets the event loop go round once, past its check phase. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+test('an idle log flushes at once; writes queued during a flush, or in the turn right after one, share the next', async () => {
   const { batches, pending, flush } = controlledFlush();
   const commit = new GroupCommit(flush);
   const first = commit.write(Buffer.from('a'));
@@ -25,6 +28,22 @@ test('writes queued during a flush go out together in the next one', async () =>
   assert.deepEqual(batches, ['a', 'bcd']);
   pending[1]!.resolve();
   await Promise.all(rest);
+
+  // Right after a flush, more requests of the same turn of the event loop are probably on their
+  // way: writes wait for the end of the turn and share one flush.
+  const late = [commit.write(Buffer.from('e')), commit.write(Buffer.from('f'))];
+  assert.deepEqual(batches, ['a', 'bcd'], 'no flush in the turn of the last one');
+  await nextTurn();
+  assert.deepEqual(batches, ['a', 'bcd', 'ef']);
+  pending[2]!.resolve();
+  await Promise.all(late);
+
+  // Once a turn has passed without a flush, the log is idle again and flushes at once.
+  await nextTurn();
+  const idle = commit.write(Buffer.from('g'));
+  assert.deepEqual(batches, ['a', 'bcd', 'ef', 'g']);
+  pending[3]!.resolve();
+  await idle;
 });
 
 test('a task runs alone, between the writes queued before and after it', async () => {
