@@ -41,7 +41,7 @@ const sleepUntil = async (t: bigint) => {
 };
 
 /** Loops from `warmFrom` (warming up the JIT on both sides) but counts only from `start`. */
-async function run(warmFrom: bigint, start: bigint, until: bigint): Promise<AgentReport> {
+async function run(warmFrom: bigint, start: bigint, until: bigint, cyclesPerSecond: number | undefined): Promise<AgentReport> {
   const report: AgentReport = { claims: 0, granted: 0, refused: 0, releases: 0, durableTotal: 0, errors: [], claimLatency: [], releaseLatency: [], holds: [], fsyncs: 0, cpuMicros: 0 };
   await sleepUntil(warmFrom);
   // Taken by the first operation sent in the window (a synchronous baseline never yields to a timer).
@@ -52,7 +52,7 @@ async function run(warmFrom: bigint, start: bigint, until: bigint): Promise<Agen
     mark.fsyncs = agents.reduce((sum, agent) => sum + agent.system.fsyncs, 0);
     mark.cpu = process.cpuUsage();
   };
-  await Promise.all(agents.map((agent) => loop(agent, start, until, report, markStart)));
+  await Promise.all(agents.map((agent) => loop(agent, pacing(agent.index, warmFrom, cyclesPerSecond), start, until, report, markStart)));
   const fsyncsBefore = mark.fsyncs;
   const cpu = mark.cpu;
   report.fsyncs = agents.reduce((sum, agent) => sum + agent.system.fsyncs, 0) - fsyncsBefore;
@@ -61,9 +61,26 @@ async function run(warmFrom: bigint, start: bigint, until: bigint): Promise<Agen
   return report;
 }
 
-async function loop({ index, system, nextPath }: Agent, start: bigint, until: bigint, report: AgentReport, markStart: () => void): Promise<void> {
+/**
+ * Waits for the agent's next cycle when the load is paced: cycles every 1/cyclesPerSecond s, the
+ * agents' phases spread over the period so they do not all arrive at once. Unpaced: no wait.
+ */
+function pacing(index: number, from: bigint, cyclesPerSecond: number | undefined): () => Promise<void> {
+  if (!cyclesPerSecond) return () => Promise.resolve();
+  const period = 1e9 / cyclesPerSecond;
+  const phase = (index * 0.618034) % 1; // golden-ratio steps spread any number of agents evenly
+  let next = from + BigInt(Math.round(phase * period));
+  return async () => {
+    await sleepUntil(next);
+    next += BigInt(Math.round(period));
+  };
+}
+
+async function loop({ index, system, nextPath }: Agent, nextCycle: () => Promise<void>, start: bigint, until: bigint, report: AgentReport, markStart: () => void): Promise<void> {
   const rel = (t: bigint) => Number(t - start) / 1000;
   while (now() < until) {
+    await nextCycle();
+    if (now() >= until) break;
     markStart();
     const path = nextPath();
     const sent = now();
@@ -118,7 +135,7 @@ process.on('message', (message: ToAgent) => {
           send({ type: 'ready' });
           break;
         case 'go':
-          send({ type: 'done', report: await run(BigInt(message.warmFrom), BigInt(message.start), BigInt(message.until)) });
+          send({ type: 'done', report: await run(BigInt(message.warmFrom), BigInt(message.start), BigInt(message.until), message.cyclesPerSecond) });
           break;
         case 'teardown':
           await Promise.all(agents.map(async (agent) => agent.system.close()));

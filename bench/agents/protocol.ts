@@ -3,7 +3,8 @@ import type { SystemConfig } from './claim-system.js';
 /** Driver → agent process. Times are process.hrtime.bigint() readings as decimal strings. */
 export type ToAgent =
   | { type: 'setup'; configs: SystemConfig[] }
-  | { type: 'go'; warmFrom: string; start: string; until: string }
+  /** With `cyclesPerSecond`, each agent starts a cycle every 1/cyclesPerSecond s (its offered load) instead of at once. */
+  | { type: 'go'; warmFrom: string; start: string; until: string; cyclesPerSecond?: number }
   | { type: 'teardown' }
   | { type: 'exit' };
 

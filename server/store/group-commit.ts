@@ -1,7 +1,6 @@
-// Group commit: one write + fdatasync makes a whole batch of appends durable. While a flush is in
-// flight, or in the turn of the event loop right after one, new appends wait in the queue and go
-// out together as the next batch. Batches grow with load by themselves, with no timer adding
-// latency when the plane is idle.
+// Group commit: one write + fdatasync makes a whole batch of appends durable. Appends made in one
+// turn of the event loop, or while a flush is in flight, wait in the queue and go out together as
+// the next batch. Batches grow with load by themselves, with no timer adding latency.
 
 interface Waiter {
   resolve: () => void;
@@ -16,7 +15,6 @@ export class GroupCommit {
   readonly #flush: (batch: Buffer) => Promise<void>;
   readonly #queue: Entry[] = [];
   #draining = false;
-  #flushedThisTurn = false;
   #failure: Error | undefined;
 
   /** `flush` must write the batch and make it durable (write + fdatasync) before resolving. */
@@ -43,12 +41,11 @@ export class GroupCommit {
     if (this.#failure) return Promise.reject(this.#failure);
     const done = new Promise<void>((resolve, reject) => this.#queue.push(entry({ resolve, reject })));
     if (!this.#draining) {
+      // After the poll phase: every request that arrived in this turn of the event loop has been
+      // handled and queued its write by then, so they share one flush. (Flushing at once, with the
+      // fdatasync in place, would give each request that waited behind a flush a flush of its own.)
       this.#draining = true;
-      // Right after a flush, more requests are likely waiting in this turn of the event loop (they
-      // arrived while it blocked on the disk): wait until they are all handled, after the poll
-      // phase, so they share the next flush. An idle plane flushes at once.
-      if (this.#flushedThisTurn) setImmediate(() => void this.#drain());
-      else void this.#drain();
+      setImmediate(() => void this.#drain());
     }
     return done;
   }
@@ -58,7 +55,6 @@ export class GroupCommit {
       const { waiters, run } = this.#takeBatch();
       try {
         await run();
-        this.#markFlushed();
         for (const waiter of waiters) waiter.resolve();
       } catch (cause) {
         this.#failure = new Error(
@@ -69,12 +65,6 @@ export class GroupCommit {
       }
     }
     this.#draining = false;
-  }
-
-  #markFlushed(): void {
-    if (this.#flushedThisTurn) return;
-    this.#flushedThisTurn = true;
-    setImmediate(() => (this.#flushedThisTurn = false));
   }
 
   /** A task alone, or the longest run of writes at the head of the queue. */
