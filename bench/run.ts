@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { ForeignLoad, waitForQuiet } from './lib/machine.js';
 import { markdownTable, Report } from './lib/report.js';
 import { coldStart } from './sections/cold-start.js';
+import { editor } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { latencyAndScale } from './sections/latency.js';
 import { throughput } from './sections/throughput.js';
@@ -18,6 +19,7 @@ const SECTIONS = {
   throughput,
   'cold-start': coldStart,
   footprint,
+  editor,
 } as const;
 type SectionName = keyof typeof SECTIONS;
 

@@ -1,0 +1,47 @@
+// The CPU the editor's own processes took: the VS Code server, its extension host and language
+// server, and Chromium. The run's "other processes" check (bench/lib/machine.ts) counts only
+// children that exited and were reaped, and these are killed as a group, orphans reaped by init:
+// this tells the reader how much of that figure is the system under test itself.
+import { readdirSync, readFileSync } from 'node:fs';
+
+interface Stat {
+  ppid: number;
+  /** utime + stime + cutime + cstime, in clock ticks. */
+  ticks: number;
+}
+
+function statOf(pid: string): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+    return { ppid: fields[1]!, ticks: fields[11]! + fields[12]! + fields[13]! + fields[14]! };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/** Clock ticks of every live descendant of this process, except the `excluded` pids and theirs. */
+export function descendantTicks(excluded: readonly number[]): number {
+  const stats = new Map<number, Stat>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(entry);
+    if (stat) stats.set(Number(entry), stat);
+  }
+  const isOurs = (pid: number): boolean => {
+    for (let at = pid; at > 1; at = stats.get(at)?.ppid ?? 0) {
+      if (excluded.includes(at)) return false;
+      if (stats.get(at)?.ppid === process.pid) return true;
+    }
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, stat] of stats) if (isOurs(pid)) ticks += stat.ticks;
+  return ticks;
+}
+
+/** All ticks the machine counted so far, busy or idle, over all cores (first line of /proc/stat). */
+export function machineTicks(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  return line.trim().split(/\s+/).slice(1).map(Number).reduce((sum, value) => sum + value, 0);
+}

@@ -1,0 +1,107 @@
+// One real VS Code window on the benchmark workspace, joined to the loaded plane: the bench drives
+// the Explorer (badge latency), then hands over to the in-host module (provider cost), then drives
+// the Explorer again, now that the provider has been asked about every file.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openWorkbench, type Engine, type Workbench } from '../../test/vscode/harness/index.js';
+import { REPO_ROOT } from '../../test/vscode/support/fleet-fixtures.js';
+import type { RawClient } from '../lib/raw-client.js';
+import { badgeLatencies, revealInExplorer, type BadgeCycle } from './badge.js';
+import { IN_HOST_MODULE } from './bundle.js';
+import { descendantTicks } from './process-cpu.js';
+import { SIGNALS, type ProviderFigures } from './signals.js';
+import { PROBE, type EditorWorkspace } from './workspace.js';
+
+// git off: 20,000 uncommitted files would each carry git's "U" badge beside Fleet's (and git would
+// scan them); the welcome page off: nothing but the Explorer competes for the window.
+const SETTINGS = { 'git.enabled': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false };
+
+export interface SessionFigures {
+  vscodeVersion: string;
+  /** Window opened → the Fleet status bar item says running (extension active, plane joined). */
+  readyMs: number;
+  badge: BadgeCycle[];
+  /** The same cycles once the provider has been asked about all 20,000 files. */
+  badgeAllKnown: BadgeCycle[];
+  provider: ProviderFigures;
+  /** CPU clock ticks the window's processes (VS Code server and its children, Chromium) took. */
+  editorTicks: number;
+}
+
+export interface SessionOptions {
+  engine: Engine;
+  workspace: EditorWorkspace;
+  home: string;
+  claims: number;
+  probe: RawClient;
+  probeMark: string;
+  cycles: number;
+  cyclesAllKnown: number;
+  /** Processes of the bench that are not the window's (the plane). */
+  notEditor: number[];
+}
+
+export async function runSession(opts: SessionOptions): Promise<SessionFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-editor-'));
+  writeFileSync(join(dir, SIGNALS.files), JSON.stringify(opts.workspace.files));
+  const logs: string[] = [];
+  let workbench: Workbench | undefined;
+  try {
+    const opened = Date.now();
+    workbench = await openWorkbench({
+      engine: opts.engine,
+      workspacePath: opts.workspace.root,
+      extensionPath: REPO_ROOT,
+      testsPath: IN_HOST_MODULE,
+      env: { FLEET_HOME: opts.home, FLEET_TEST_WORKSPACE: opts.workspace.root, FLEET_BENCH_DIR: dir, FLEET_BENCH_CLAIMS: String(opts.claims), FLEET_BENCH_PROBE: PROBE.path },
+      settings: SETTINGS,
+      onLog: (line) => logs.push(line),
+    });
+    const { page } = workbench;
+    const ended = workbench.exit.then(({ code }) => code);
+    await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 120_000 });
+    const readyMs = Date.now() - opened;
+    await revealInExplorer(page, PROBE.folders, PROBE.label);
+    await fileOrExit(join(dir, SIGNALS.listening), ended);
+    const probe = { path: PROBE.path, label: PROBE.label, mark: opts.probeMark };
+    const badge = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cycles);
+
+    writeFileSync(join(dir, SIGNALS.go), '');
+    const provider = JSON.parse(await fileOrExit(join(dir, SIGNALS.provider), ended)) as ProviderFigures;
+    const badgeAllKnown = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cyclesAllKnown);
+    writeFileSync(join(dir, SIGNALS.done), '');
+    const code = await withTimeout(ended, 30_000, 'the in-host module to end');
+    if (code !== 0) throw new Error(`the in-host module failed (exit code ${code})`);
+    const editorTicks = descendantTicks(opts.notEditor);
+    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks };
+  } catch (error) {
+    console.error(`\n[editor ${opts.engine.vscodeVersion}] last workbench log lines:\n${logs.slice(-40).join('\n')}`);
+    throw error;
+  } finally {
+    await workbench?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What the in-host module writes to `path`, or an error if its run ends (or hangs) first. */
+async function fileOrExit(path: string, ended: Promise<number>, timeoutMs = 180_000): Promise<string> {
+  let exitCode: number | undefined;
+  void ended.then((code) => (exitCode = code), () => (exitCode = -1));
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (exitCode !== undefined) throw new Error(`the in-host module ended (exit code ${exitCode}) before writing ${path}`);
+    if (Date.now() > deadline) throw new Error(`the in-host module wrote no ${path} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return readFileSync(path, 'utf8');
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
