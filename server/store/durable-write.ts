@@ -124,10 +124,19 @@ function writeInChunks(fd: number, produce: (write: (text: string) => void) => v
   produce((text) => {
     pending += text;
     if (pending.length < CHUNK_CHARS) return;
-    writeSync(fd, pending);
+    writeAllSync(fd, Buffer.from(pending));
     pending = '';
   });
-  writeSync(fd, pending);
+  writeAllSync(fd, Buffer.from(pending));
+}
+
+/**
+ * write(2) may take less than it was given (a nearly full disk, a file size limit): the rest is
+ * written too, and the error that stopped it surfaces from the next call, so nothing is committed
+ * short.
+ */
+export function writeAllSync(fd: number, buffer: Buffer): void {
+  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
 }
 
 /** Removes temp files that a writer killed mid-write left beside `path`. Call only at startup. */

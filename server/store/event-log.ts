@@ -1,7 +1,7 @@
 // The live end of the event log: one append-mode handle on the newest segment, fed by group commit.
-import { fdatasyncSync, writeSync } from 'node:fs';
+import { fdatasyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { fsyncDirectory } from './durable-write.js';
+import { fsyncDirectory, writeAllSync } from './durable-write.js';
 import { GroupCommit } from './group-commit.js';
 import { segmentPath, type Segment } from './segment-files.js';
 import type { StoreStats } from './store.js';
@@ -112,8 +112,4 @@ export class EventLog<E extends { seq: number }> {
     this.stats.fsyncs++;
     this.stats.bytes += batch.length;
   }
-}
-
-function writeAllSync(fd: number, buffer: Buffer): void {
-  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
 }
