@@ -1,7 +1,7 @@
 /**
  * The top-level key under which a parsed JSON object nests deeper than `limit`, if any.
  * Iterative, so hostile input cannot blow the stack here; the limit keeps it from blowing the
- * stack later (JSON.stringify when the event is logged, structuredClone at compaction).
+ * stack later (JSON.stringify when the event is logged or the snapshot written).
  */
 export function keyNestedDeeperThan(params: unknown, limit: number): string | undefined {
   if (typeof params !== 'object' || params === null) return undefined;

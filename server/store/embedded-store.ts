@@ -74,7 +74,7 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
       // Written out now, as it is: the caller's state keeps changing while earlier compactions finish.
       staged = this.#snapshot.stage({ seq, state: snapshot });
     } catch (error) {
-      if (error instanceof SchemaMismatchError) return Promise.reject(new TypeError(`cannot compact: the snapshot does not match its schema ${error.message}`));
+      if (error instanceof SchemaMismatchError) return Promise.reject(new TypeError(`cannot compact: the snapshot does not match its schema, ${error.message}`));
       return Promise.reject(error as Error);
     }
     const run = this.#compaction.then(() => this.#compactNow(staged));

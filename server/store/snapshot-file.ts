@@ -17,7 +17,8 @@ export class SnapshotFile<S> {
   constructor(path: string, stateSchema: z.ZodType<S>) {
     const recordSchema = z.object({ seq: z.number().int().nonnegative(), state: stateSchema });
     this.#adapter = new DurableJsonFile(path, recordSchema as z.ZodType<SnapshotRecord<S>>);
-    // null stands for "no snapshot yet"; lowdb never hands a null to the adapter (it skips the write).
+    // null stands for "no snapshot yet". Writes go through `stage`, not lowdb, so they can be
+    // staged at one seq and committed once the log has caught up.
     this.#db = new Low(this.#adapter as Adapter<SnapshotRecord<S> | null>, null);
   }
 

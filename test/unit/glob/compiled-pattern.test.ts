@@ -47,8 +47,18 @@ test('plain files and directory claims, kept without a Minimatch, match exactly 
       for (const c of segments) paths.push(`${a}/${b}/${c}`, `${a}/${b}/${c}/x`);
     }
   }
-  for (const pattern of ['src/', 'src/api/**', '.env/**', 'src/a.ts', 'src/api/a.ts', 'src/[a]pi/x', 'x']) {
+  const kinds: Record<string, string> = {
+    'src/': 'SubtreePattern',
+    'src/api/**': 'SubtreePattern',
+    '.env/**': 'SubtreePattern',
+    'src/a.ts': 'LiteralPattern',
+    'src/api/a.ts': 'LiteralPattern',
+    'src/[a]pi/x': 'LiteralPattern',
+    x: 'LiteralPattern',
+  };
+  for (const [pattern, kind] of Object.entries(kinds)) {
     const compiled = compile(pattern);
+    assert.equal(compiled.constructor.name, kind, `${pattern} is kept without a Minimatch`);
     const reference = new Minimatch(compiled.source, MATCH_OPTIONS);
     const differing = paths.filter((path) => compiled.matches(path) !== reference.match(path));
     assert.deepEqual(differing, [], `${pattern} (${compiled.constructor.name})`);

@@ -47,6 +47,7 @@ test('a task runs alone, between the writes queued before and after it', async (
     commit.write(Buffer.from('c')),
   ];
   await nextTurn();
+  assert.deepEqual(order, [], 'the task waits until the writes before it are durable');
   pending[0]!.resolve();
   await nextTurn();
   pending[1]!.resolve();
