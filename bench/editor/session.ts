@@ -9,7 +9,6 @@ import { REPO_ROOT } from '../../test/vscode/support/fleet-fixtures.js';
 import type { RawClient } from '../lib/raw-client.js';
 import { badgeLatencies, revealInExplorer, type BadgeCycle } from './badge.js';
 import { IN_HOST_MODULE } from './bundle.js';
-import { creditOwnTicks } from '../lib/machine.js';
 import { descendantTicks } from './process-cpu.js';
 import { SIGNALS, type ProviderFigures } from './signals.js';
 import { PROBE, type EditorWorkspace } from './workspace.js';
@@ -74,9 +73,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     writeFileSync(join(dir, SIGNALS.done), '');
     const code = await withTimeout(ended, 30_000, 'the in-host module to end');
     if (code !== 0) throw new Error(`the in-host module failed (exit code ${code})`);
-    const ticks = descendantTicks(opts.notEditor);
-    creditOwnTicks(ticks.unreaped);
-    const editorTicks = ticks.all;
+    const editorTicks = descendantTicks(opts.notEditor);
     return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks };
   } catch (error) {
     console.error(`\n[editor ${opts.engine.vscodeVersion}] last workbench log lines:\n${logs.slice(-40).join('\n')}`);

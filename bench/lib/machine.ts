@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 function cpuTimes(): { busy: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
@@ -28,22 +29,43 @@ export async function waitForQuiet(threshold: number, maxMs: number): Promise<nu
   return busy;
 }
 
-let credited = 0;
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
 
 /**
- * Counts `ticks` as the suite's own: CPU of descendants it cannot reap (grandchildren killed with
- * their process group are reaped by init), which would otherwise read as other people's load.
+ * Where the machine allows it (root, cgroup v1 cpuacct, as on these machines), the suite moves into
+ * an accounting group of its own: every process it starts, however deep and whoever reaps it, is
+ * counted there. Accounting only: no limit is set, and scheduling is a separate hierarchy.
  */
-export function creditOwnTicks(ticks: number): void {
-  credited += ticks;
+function joinOwnCpuAccounting(): string | undefined {
+  const group = join(CPUACCT, `fleet-bench-${process.pid}`);
+  try {
+    mkdirSync(group);
+    writeFileSync(join(group, 'cgroup.procs'), String(process.pid));
+  } catch {
+    return undefined;
+  }
+  process.once('exit', () => {
+    try {
+      writeFileSync(join(CPUACCT, 'cgroup.procs'), String(process.pid));
+      rmdirSync(group);
+    } catch {
+      // a child still running keeps the group; it is empty and costs nothing
+    }
+  });
+  return group;
 }
 
-/** CPU ticks of this process, of its children that have exited, and credited ones (the suite's own work). */
+const accountingGroup = joinOwnCpuAccounting();
+
+/** CPU ticks (1/100 s, as /proc/stat counts) the suite's own processes have used. */
 function ownTicks(): number {
+  if (accountingGroup) return Number(readFileSync(join(accountingGroup, 'cpuacct.usage'), 'utf8')) / 1e7;
+  // Without it: this process and its children that have exited and were reaped. Grandchildren
+  // orphaned by a group kill (the editor's VS Code and Chromium) then read as other people's load.
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
   // utime, stime, cutime, cstime are fields 14-17 of the line, 11-14 after the command name.
-  return fields[11]! + fields[12]! + fields[13]! + fields[14]! + credited;
+  return fields[11]! + fields[12]! + fields[13]! + fields[14]!;
 }
 
 /**

@@ -77,7 +77,7 @@ export async function editor(options: Options, report: Report): Promise<void> {
       section: SECTION,
       figure: 'CPU of the VS Code and Chromium processes during this section',
       value: `${(editorShare * 100).toFixed(0)}% of all cores`,
-      reference: 'the system under test (counted as the suite\'s own in the run\'s check of other processes)',
+      reference: 'the system under test (the suite\'s own in the run\'s check of other processes where it has its cpuacct group)',
     });
     report.set('editor', { files: workspace.files.length, claims, agents: CLAIM_AGENTS, editorCpuShare: editorShare, sessions: results.map(forJson) });
   } finally {
