@@ -228,7 +228,7 @@ async function runSystem(
 }
 
 export async function throughput(options: Options, report: Report): Promise<void> {
-  const seconds = options.quick ? 2 : 10;
+  const seconds = options.quick ? 1.5 : 10;
   const root = sharedTreeRepo();
   const agents = Array.from({ length: AGENTS }, () => Agent.spawn());
   const results: SystemFigures[] = [];
