@@ -1,7 +1,7 @@
 import { mkdir, unlink } from 'node:fs/promises';
 import { fleetEventSchema, PLANE_VERSION, PROTOCOL_VERSION, type FleetEvent } from '../../contracts/index.js';
 import { FleetCore } from '../core/fleet-core.js';
-import { writeFileDurably } from '../store/durable-write.js';
+import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.js';
 import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection } from '../transport/connection.js';
 import { WsEndpoint } from '../transport/ws-endpoint.js';
@@ -40,6 +40,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const paths = homePaths(config.home);
   await mkdir(config.home, { recursive: true, mode: 0o700 });
   const lock = await InstanceLock.acquire(paths.lock, config.home);
+  // A plane killed while replacing one of its files left the temp file beside it; the lock says
+  // no other plane is writing them now.
+  for (const file of [paths.ledger, paths.discovery, paths.token]) await removeStaleTempFiles(file);
   const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema });
   let recovered;
   try {

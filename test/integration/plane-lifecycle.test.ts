@@ -149,3 +149,18 @@ test("stop's backstop ends an agent that registered a pid and ignored the stop, 
   assert.equal(await exited, 'SIGTERM');
   assert.equal(isAlive(stubborn.pid!), false);
 });
+
+test('temp files a killed plane left beside ledger.json, plane.json and the token are removed at the next start', async (t) => {
+  const home = tempHome();
+  t.after(() => removeHome(home));
+  const leftovers = ['.ledger.json.999-abc123.tmp', '.plane.json.999-def456.tmp', '.token.999-0a1b2c.tmp'];
+  for (const name of leftovers) writeFileSync(join(home, name), '{"half');
+  writeFileSync(join(home, '.notes.999-abc123.tmp'), 'not the plane’s');
+  const plane = await startPlaneProcess({ home });
+  try {
+    const temps = readdirSync(home).filter((name) => name.endsWith('.tmp'));
+    assert.deepEqual(temps, ['.notes.999-abc123.tmp'], 'only the plane’s own leftovers are removed');
+  } finally {
+    await plane.stop();
+  }
+});
