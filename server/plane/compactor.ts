@@ -36,6 +36,12 @@ export class Compactor {
     return this.running;
   }
 
+  /** At shutdown: a snapshot of the state as it is now, after any compaction already under way. */
+  async compactLatest(): Promise<void> {
+    await this.running;
+    await this.compact();
+  }
+
   private async compactNow(): Promise<void> {
     // The store's log must reach the captured seq: events recorded this turn go to it now.
     this.journal.flush();

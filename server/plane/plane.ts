@@ -116,7 +116,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       await endpoint.close();
       await unlink(paths.discovery).catch(() => undefined);
       await journal.whenDurable(core.state.seq).catch(() => undefined);
-      await compactor.compact();
+      await compactor.compactLatest();
       await ledger.close();
       await store.close().catch(() => undefined);
       await lock.release();
