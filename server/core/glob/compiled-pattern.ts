@@ -36,12 +36,12 @@ const GLOBSTAR_PART: GlobstarPart = { kind: 'globstar' };
 /** A segment `*`: any one segment. */
 export const ANY_SEGMENT: SegmentPart = { kind: 'segment', key: '*', tokens: [STAR] };
 
+const LITERAL_MARK = '\u0001';
+
 /**
  * A literal segment. Its per-character tokens are only needed when it meets a wildcard segment in
  * an overlap test, so they are built then rather than kept for every live claim.
  */
-const LITERAL_MARK = '\u0001';
-
 class LiteralSegmentPart implements SegmentPart {
   readonly kind = 'segment';
   /** Marked, so a literal `*` (from `[*]`) never shares the wildcard's key. */
