@@ -48,6 +48,12 @@ export class RandomAgent {
   private readonly held = new Map<string, Held>();
   private readonly releasedFences: number[] = [];
   private requestCounter = 0;
+  /**
+   * Claim requests sent and not yet answered. Fences count per scope, so a grant still on its way
+   * (in another repository) can carry the very number of a fence released here: a fence is known
+   * stale only when no claim is in flight.
+   */
+  private claimsInFlight = 0;
   private rejoining: Promise<void> | undefined;
 
   constructor(private readonly o: RandomAgentOptions) {}
@@ -177,11 +183,17 @@ export class RandomAgent {
         return answer;
       });
     };
-    const first = send();
-    const duplicate = retry === 'pipelined' ? send() : undefined; // sent before the first is answered
-    const answers = [await first];
-    if (duplicate) answers.push(await duplicate);
-    if (retry === 'after') answers.push(await send());
+    this.claimsInFlight++;
+    const answers: Result<'fleet_claim_path'>[] = [];
+    try {
+      const first = send();
+      const duplicate = retry === 'pipelined' ? send() : undefined; // sent before the first is answered
+      answers.push(await first);
+      if (duplicate) answers.push(await duplicate);
+      if (retry === 'after') answers.push(await send());
+    } finally {
+      this.claimsInFlight--;
+    }
 
     answers.forEach((answer, i) => this.absorbClaim(answer, i === 0 || !answers.slice(0, i).some((a) => a.granted) ? canonical : undefined, root, ttlSeconds !== undefined));
   }
@@ -220,7 +232,7 @@ export class RandomAgent {
     const heldFences = new Set([...this.held.values()].map((h) => h.fence));
     if (heldFences.size > 0 && random.chance(0.1)) return { fence: random.pick([...heldFences]), stale: false };
     const stale = this.releasedFences.filter((f) => !heldFences.has(f));
-    if (stale.length > 0 && random.chance(0.1)) return { fence: random.pick(stale), stale: true };
+    if (stale.length > 0 && random.chance(0.1)) return { fence: random.pick(stale), stale: this.claimsInFlight === 0 };
     return { stale: false };
   }
 
