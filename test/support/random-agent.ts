@@ -236,61 +236,69 @@ export class RandomAgent {
     return { stale: false };
   }
 
-  private async renew(): Promise<void> {
-    const random = this.o.random;
-    const ttlHeld = [...this.held.entries()].filter(([, h]) => h.ttl).map(([id]) => id);
-    const claimIds = ttlHeld.length > 0 && random.chance(0.75) ? random.sample(ttlHeld, random.int(1, 2)) : undefined;
-    const ttlSeconds = random.chance(0.85) ? random.pick(TTLS) : undefined;
-    const { fence, stale } = this.fenceChoice();
-    this.o.recorder.count('renew');
+  /**
+   * Makes a call that presented the chosen fence, if any: a fence known to be stale must be
+   * refused with STALE_FENCE, which is counted; undefined then stands for the refusal.
+   */
+  private async fenced<T>(operation: string, { fence, stale }: { fence?: number; stale: boolean }, call: () => Promise<T>): Promise<T | undefined> {
     try {
-      const answer = await this.o.client.call('fleet_claim_renew', { ...(claimIds && { claimIds }), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(fence !== undefined && { fence }) });
-      if (stale) this.o.recorder.problem(`${this.o.callsign}: renew with stale fence ${fence} was accepted`);
-      for (const { id } of answer.renewed) {
-        const held = this.held.get(id);
-        if (held && ttlSeconds !== undefined) held.ttl = true;
-      }
-      this.o.recorder.outcome('renewed');
+      const answer = await call();
+      if (stale) this.o.recorder.problem(`${this.o.callsign}: ${operation} with stale fence ${fence} was accepted`);
+      return answer;
     } catch (error) {
       if (error instanceof PlaneCallError && error.errorName === 'STALE_FENCE' && fence !== undefined) {
         this.o.recorder.error('STALE_FENCE');
-        return;
+        return undefined;
       }
       throw error;
     }
   }
 
+  private async renew(): Promise<void> {
+    const random = this.o.random;
+    const ttlHeld = [...this.held.entries()].filter(([, h]) => h.ttl).map(([id]) => id);
+    const claimIds = ttlHeld.length > 0 && random.chance(0.75) ? random.sample(ttlHeld, random.int(1, 2)) : undefined;
+    const ttlSeconds = random.chance(0.85) ? random.pick(TTLS) : undefined;
+    const choice = this.fenceChoice();
+    const { fence } = choice;
+    this.o.recorder.count('renew');
+    const answer = await this.fenced('renew', choice, () =>
+      this.o.client.call('fleet_claim_renew', { ...(claimIds && { claimIds }), ...(ttlSeconds !== undefined && { ttlSeconds }), ...(fence !== undefined && { fence }) }),
+    );
+    if (!answer) return;
+    for (const { id } of answer.renewed) {
+      const held = this.held.get(id);
+      if (held && ttlSeconds !== undefined) held.ttl = true;
+    }
+    this.o.recorder.outcome('renewed');
+  }
+
   private async release(): Promise<void> {
     const random = this.o.random;
     if (this.held.size === 0) return this.check();
-    const { fence, stale } = this.fenceChoice();
+    const choice = this.fenceChoice();
+    const { fence } = choice;
     const [id, target] = random.pick([...this.held.entries()]);
     const byPattern = random.chance(0.35);
     const claimIds = byPattern ? undefined : [id, ...random.sample([...this.held.keys()].filter((k) => k !== id), random.int(0, 1))];
     this.o.recorder.count('release');
-    try {
-      const answer = await this.o.client.call('fleet_release_path', {
+    const answer = await this.fenced('release', choice, () =>
+      this.o.client.call('fleet_release_path', {
         ...(claimIds ? { claimIds } : { patterns: [target.pattern], root: target.root }),
         ...(fence !== undefined && { fence }),
-      });
-      if (stale) this.o.recorder.problem(`${this.o.callsign}: release with stale fence ${fence} was accepted`);
-      if (claimIds && answer.released.some((r) => !claimIds.includes(r))) {
-        this.o.recorder.problem(`${this.o.callsign}: released ${answer.released.join(', ')} when asked for ${claimIds.join(', ')}`);
-      }
-      for (const released of [...answer.released, ...(claimIds ?? [])]) {
-        const held = this.held.get(released);
-        if (held) this.releasedFences.push(held.fence);
-        this.held.delete(released);
-      }
-      if (this.releasedFences.length > 20) this.releasedFences.splice(0, this.releasedFences.length - 20);
-      this.o.recorder.outcome(answer.released.length > 0 ? 'released' : 'released-nothing');
-    } catch (error) {
-      if (error instanceof PlaneCallError && error.errorName === 'STALE_FENCE' && fence !== undefined) {
-        this.o.recorder.error('STALE_FENCE');
-        return;
-      }
-      throw error;
+      }),
+    );
+    if (!answer) return;
+    if (claimIds && answer.released.some((r) => !claimIds.includes(r))) {
+      this.o.recorder.problem(`${this.o.callsign}: released ${answer.released.join(', ')} when asked for ${claimIds.join(', ')}`);
     }
+    for (const released of [...answer.released, ...(claimIds ?? [])]) {
+      const held = this.held.get(released);
+      if (held) this.releasedFences.push(held.fence);
+      this.held.delete(released);
+    }
+    if (this.releasedFences.length > 20) this.releasedFences.splice(0, this.releasedFences.length - 20);
+    this.o.recorder.outcome(answer.released.length > 0 ? 'released' : 'released-nothing');
   }
 
   /** The check must never show an exclusive holder next to another agent (invariant 1, seen live). */
