@@ -2,19 +2,14 @@
 // server, and Chromium, reported beside the figures. (The run's check of other processes counts
 // them as the suite's own through its cpuacct group, see bench/lib/machine.ts; without one, these
 // orphans of a group kill read as other people's load.)
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { cpuOf } from '../lib/proc.js';
 
-interface Stat {
-  ppid: number;
-  /** utime + stime + cutime + cstime, in clock ticks. */
-  ticks: number;
-}
+type Stat = ReturnType<typeof cpuOf>;
 
 function statOf(pid: string): Stat | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
-    return { ppid: fields[1]!, ticks: fields[11]! + fields[12]! + fields[13]! + fields[14]! };
+    return cpuOf(Number(pid));
   } catch {
     return undefined; // gone meanwhile
   }
@@ -38,10 +33,4 @@ export function descendantTicks(excluded: readonly number[]): number {
   let ticks = 0;
   for (const [pid, stat] of stats) if (isOurs(pid)) ticks += stat.ticks;
   return ticks;
-}
-
-/** All ticks the machine counted so far, busy or idle, over all cores (first line of /proc/stat). */
-export function machineTicks(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
-  return line.trim().split(/\s+/).slice(1).map(Number).reduce((sum, value) => sum + value, 0);
 }

@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpuOf } from './proc.js';
 
-function cpuTimes(): { busy: number; total: number } {
+/** CPU ticks the machine counted so far over all cores: busy, and in all (first line of /proc/stat). */
+export function cpuTimes(): { busy: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const fields = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
@@ -62,10 +64,7 @@ function ownTicks(): number {
   if (accountingGroup) return Number(readFileSync(join(accountingGroup, 'cpuacct.usage'), 'utf8')) / 1e7;
   // Without it: this process and its children that have exited and were reaped. Grandchildren
   // orphaned by a group kill (the editor's VS Code and Chromium) then read as other people's load.
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-  // utime, stime, cutime, cstime are fields 14-17 of the line, 11-14 after the command name.
-  return fields[11]! + fields[12]! + fields[13]! + fields[14]!;
+  return cpuOf('self').ticks;
 }
 
 /**

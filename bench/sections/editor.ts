@@ -9,10 +9,10 @@ import { startPlaneProcess, tempHome, type PlaneProcess } from '../../test/suppo
 import { bundleForBench } from '../editor/bundle.js';
 import { CLAIM_AGENTS, holdClaims } from '../editor/claims.js';
 import { chooseEngines } from '../editor/engines.js';
-import { machineTicks } from '../editor/process-cpu.js';
 import { runSession, type SessionFigures } from '../editor/session.js';
 import { makeEditorWorkspace } from '../editor/workspace.js';
 import { track } from '../lib/children.js';
+import { cpuTimes } from '../lib/machine.js';
 import { RawClient } from '../lib/raw-client.js';
 import { count, ms, us, type Report } from '../lib/report.js';
 import { summarize, type Summary } from '../lib/stats.js';
@@ -30,7 +30,7 @@ const INSTALL = 'to install the engines: `bash .ci/install-vscode-engines.sh`';
 const fine = (micros: number): string => (micros < 10 ? `${micros.toFixed(2)} µs` : us(micros));
 
 export async function editor(options: Options, report: Report): Promise<void> {
-  const startTicks = machineTicks();
+  const startTicks = cpuTimes().total;
   const { engines, missing } = chooseEngines();
   const chromium = existsSync(CHROMIUM_PATH);
   if (missing.length > 0 || !chromium) {
@@ -72,7 +72,7 @@ export async function editor(options: Options, report: Report): Promise<void> {
       results.push(figures);
       reportSession(report, figures, claims, workspace.files.length);
     }
-    const editorShare = results.reduce((sum, figures) => sum + figures.editorTicks, 0) / Math.max(1, machineTicks() - startTicks);
+    const editorShare = results.reduce((sum, figures) => sum + figures.editorTicks, 0) / Math.max(1, cpuTimes().total - startTicks);
     if (results.length > 0) report.add({
       section: SECTION,
       figure: 'CPU of the VS Code and Chromium processes during this section',
