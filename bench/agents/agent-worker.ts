@@ -4,6 +4,7 @@
 import { seededRandom } from '../lib/stats.js';
 import { cyclePaths, isShared, SHARED_HOLD_MS } from '../lib/workload.js';
 import type { ClaimSystem, SystemConfig } from './claim-system.js';
+import { EchoAgent } from './echo-agent.js';
 import { LedgerAgent } from './ledger-agent.js';
 import { PlaneAgent } from './plane-agent.js';
 import type { AgentReport, FromAgent, Hold, ToAgent } from './protocol.js';
@@ -26,6 +27,8 @@ async function open(config: SystemConfig): Promise<ClaimSystem> {
   switch (config.system) {
     case 'plane':
       return PlaneAgent.open(config.port!, config.token!, config.root!, callsign);
+    case 'echo':
+      return EchoAgent.open(config.port!, config.root!);
     case 'sqlite':
       return new SqliteAgent(config.path!, callsign);
     case 'ledger':

@@ -18,13 +18,14 @@ export interface Grant {
   id?: string;
 }
 
-export type SystemName = 'plane' | 'sqlite' | 'ledger' | 'ledger-unlocked';
+/** `echo` is no claim system: the throughput floor (bench/agents/echo-agent.ts). */
+export type SystemName = 'plane' | 'echo' | 'sqlite' | 'ledger' | 'ledger-unlocked';
 
 export interface SystemConfig {
   system: SystemName;
   /** Agent index: its callsign, its own package and its random seed. */
   index: number;
-  /** The plane: port, token and repository root. */
+  /** The plane (and the echo floor's peer): port, token and repository root. */
   port?: number;
   token?: string;
   root?: string;

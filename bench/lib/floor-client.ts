@@ -10,13 +10,14 @@ const PEER = fileURLToPath(new URL('./floor-peer.js', import.meta.url));
 export class FloorPeer {
   private constructor(
     private readonly child: ChildProcess,
+    readonly port: number,
     readonly client: RawClient,
   ) {}
 
   static async start(): Promise<FloorPeer> {
     const child = track(fork(PEER, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
     const port = await new Promise<number>((resolve) => child.on('message', (m: PeerReply) => m.type === 'listening' && resolve(m.port)));
-    return new FloorPeer(child, await RawClient.connect(port));
+    return new FloorPeer(child, port, await RawClient.connect(port));
   }
 
   get pid(): number {

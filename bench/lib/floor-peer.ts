@@ -6,12 +6,14 @@
 //   (this is the durable floor);
 // - 'durable-async': FileHandle.writeFile + datasync, the calls the plane's event log makes, which
 //   keep the event loop free during the sync at the price of two thread-pool hand-offs.
+// In 'echo' mode it sends each frame back as it came: the throughput floor, where many agent
+// processes at once measure what their own round trips cost with no coordination behind them.
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 
-export type PeerMode = 'rtt' | 'durable' | 'durable-async';
+export type PeerMode = 'rtt' | 'echo' | 'durable' | 'durable-async';
 export type PeerRequest = { type: 'mode'; mode: PeerMode; reply: string; recordBytes: number; dir: string } | { type: 'exit' };
 export type PeerReply = { type: 'listening'; port: number } | { type: 'ready' };
 
@@ -23,8 +25,10 @@ let handle: FileHandle | undefined;
 
 const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, maxPayload: 1024 * 1024 });
 server.on('connection', (socket) => {
-  socket.on('message', () => {
-    if (mode === 'durable') {
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    if (mode === 'echo') {
+      socket.send(data, { binary: isBinary });
+    } else if (mode === 'durable') {
       writeSync(fd!, record);
       fdatasyncSync(fd!);
       socket.send(reply);

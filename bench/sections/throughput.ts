@@ -12,6 +12,7 @@ import type { AgentReport, FromAgent, Hold, ToAgent } from '../agents/protocol.j
 import { createSqliteBaseline } from '../agents/sqlite-agent.js';
 import { track } from '../lib/children.js';
 import { settleDisk } from '../lib/disk.js';
+import { FloorPeer } from '../lib/floor-client.js';
 import { PlaneHandle } from '../lib/plane-handle.js';
 import { formatProfile, summarizeProfile } from '../lib/profile-summary.js';
 import { count, Report, times, us } from '../lib/report.js';
@@ -37,6 +38,8 @@ export interface SystemFigures {
   label: string;
   agents: number;
   processes: number;
+  /** Cycles per second each agent was paced to; unpaced (saturating) when absent. */
+  cyclesPerSecond?: number;
   seconds: number;
   claims: number;
   granted: number;
@@ -141,11 +144,16 @@ async function runSystem(
   settleDisk();
   const dir = tempHome(`fleet-bench-${system}-`);
   let plane: PlaneHandle | undefined;
+  let peer: FloorPeer | undefined;
   const profileDir = join(options.outDir, 'profiles');
   const config: Omit<SystemConfig, 'index'> = { system };
   if (system === 'plane') {
     plane = await PlaneHandle.start({ home: dir });
     Object.assign(config, { port: plane.port, token: plane.token, root });
+  } else if (system === 'echo') {
+    peer = await FloorPeer.start();
+    await peer.mode('echo', '', 0, dir);
+    Object.assign(config, { port: peer.port, root });
   } else if (system === 'sqlite') {
     config.path = join(dir, 'claims.sqlite');
     createSqliteBaseline(config.path);
@@ -188,6 +196,7 @@ async function runSystem(
       label,
       agents: agents.length * perProcess,
       processes: agents.length,
+      ...(cyclesPerSecond !== undefined && { cyclesPerSecond }),
       seconds,
       claims: sum((r) => r.claims),
       granted: sum((r) => r.granted),
@@ -201,7 +210,9 @@ async function runSystem(
       fsyncSource:
         system === 'plane'
           ? "the plane's store counters (EmbeddedStore.stats.fsyncs: event-log fdatasyncs, read over IPC from the plane process); ledger.json rewrites add at most 2 fsyncs per 200 ms, not counted"
-          : system === 'sqlite'
+          : system === 'echo'
+            ? 'none: the echo floor writes nothing'
+            : system === 'sqlite'
             ? 'committed write transactions: synchronous=FULL in WAL mode syncs the WAL once per commit (checkpoints add more, not counted)'
             : 'fdatasync calls the agents made (one per ledger write)',
       durableOpsPerFsync: durableTotal / Math.max(1, fsyncs),
@@ -219,10 +230,13 @@ async function runSystem(
       figures.planeCpuMicrosPerOp = cpu / Math.max(1, durableTotal);
     }
     await plane?.stop();
+    await peer?.stop();
+    peer = undefined;
     const profile = options.profile && plane ? `${profilePath}\n${formatProfile(summarizeProfile(profilePath))}` : undefined;
     return { figures, ...(profile !== undefined && { profile }) };
   } finally {
     if (plane) await plane.kill();
+    await peer?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -244,6 +258,10 @@ export async function throughput(options: Options, report: Report): Promise<void
     ];
     // The same ${AGENTS} connections from 4 processes: what the plane does when its clients cost less.
     if (!options.quick) runs.push(['plane', `plane, ${AGENTS} connections from 4 processes`, agents.slice(0, 4), AGENTS / 4]);
+    // The throughput floors: the same agent processes and requests against a bare ws echo. Run
+    // after the others: this burst of pure CPU load slowed the run right after it on this VM.
+    runs.push(['echo', `floor: bare ws echo, ${AGENTS} agent processes`, agents, 1]);
+    if (!options.quick) runs.push(['echo', `floor: bare ws echo, ${AGENTS} connections from 4 processes`, agents.slice(0, 4), AGENTS / 4]);
     // Control: the ledger without its lock, every cycle on a shared file, must show double grants,
     // or the detector proves nothing.
     runs.push(['ledger-unlocked', 'control: JSON ledger WITHOUT its lock, shared files only', agents, 1]);
@@ -263,9 +281,23 @@ export async function throughput(options: Options, report: Report): Promise<void
 
   const t = 'throughput';
   const [plane, sqlite, ledger, planePaced, sqlitePaced] = results as [SystemFigures, SystemFigures, SystemFigures, SystemFigures, SystemFigures];
+  const echo = results.find((figures) => figures.system === 'echo' && figures.processes === plane.processes)!;
   const control = results.find((figures) => figures.system === 'ledger-unlocked')!;
-  for (const figures of results.filter((f) => f !== control)) {
+  for (const figures of results) {
     const name = figures.label;
+    if (figures === control) continue;
+    if (figures.system === 'echo') {
+      // The echo "grants" everything, so its holds, fsyncs and refusals mean nothing.
+      const served = results.find((f) => f.system === 'plane' && f.processes === figures.processes && f.cyclesPerSecond === undefined)!;
+      report.add({
+        section: t,
+        figure: `${name}: round trips/s`,
+        value: count(figures.durableOpsPerSecond),
+        reference: `${us(figures.agentCpuMicrosPerOp)} CPU per round trip in the agent processes; p50 / p99 ${us(figures.opLatency.p50)} / ${us(figures.opLatency.p99)}`,
+        ratio: `${served.system} ${times(served.durableOpsPerSecond / figures.durableOpsPerSecond)}`,
+      });
+      continue;
+    }
     report.add({
       section: t,
       figure: `${name}: durable ops/s`,
@@ -320,6 +352,13 @@ export async function throughput(options: Options, report: Report): Promise<void
     '≥ 3×',
     true,
   );
+  report.add({
+    section: t,
+    figure: `what ${AGENTS} agent processes allow: 3× the better baseline vs the echo floor`,
+    value: `${count(3 * best.durableOpsPerSecond)} ops/s`,
+    reference: `the same processes reach ${count(echo.durableOpsPerSecond)} round trips/s against a bare echo`,
+    ratio: times((3 * best.durableOpsPerSecond) / echo.durableOpsPerSecond),
+  });
   report.target(
     { section: t, figure: `plane op p99 vs better baseline's (${best.system})`, value: us(plane.opLatency.p99), reference: `½ × ${us(best.opLatency.p99)} = ${us(best.opLatency.p99 / 2)}`, ratio: times(plane.opLatency.p99 / best.opLatency.p99) },
     plane.opLatency.p99,
