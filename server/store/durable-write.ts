@@ -133,10 +133,12 @@ function writeInChunks(fd: number, produce: (write: (text: string) => void) => v
 /**
  * write(2) may take less than it was given (a nearly full disk, a file size limit): the rest is
  * written too, and the error that stopped it surfaces from the next call, so nothing is committed
- * short.
+ * short. With `position`, the bytes go there (pwrite) instead of to the file's current offset.
  */
-export function writeAllSync(fd: number, buffer: Buffer): void {
-  for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset);
+export function writeAllSync(fd: number, buffer: Buffer, position?: number): void {
+  for (let offset = 0; offset < buffer.length; ) {
+    offset += writeSync(fd, buffer, offset, buffer.length - offset, position === undefined ? null : position + offset);
+  }
 }
 
 /** Removes temp files that a writer killed mid-write left beside `path`. Call only at startup. */

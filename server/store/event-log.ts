@@ -1,10 +1,19 @@
-// The live end of the event log: one append-mode handle on the newest segment, fed by group commit.
-import { fdatasyncSync } from 'node:fs';
+// The live end of the event log: one handle on the newest segment, fed by group commit.
+//
+// Records are written into zeros reserved ahead of them rather than appended: an fdatasync that
+// leaves the file's size alone has no metadata to commit to the file system's journal, which made
+// it about a third cheaper than append + fdatasync on this project's machines (~125 µs vs ~190 µs
+// on ext4). The reserve is renewed a MiB at a time, and cut off again when the segment is closed
+// or rotated, so only a crashed live segment ends in zeros (see segment-parser.ts for how they read).
+import { constants, fdatasyncSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { fsyncDirectory, writeAllSync } from './durable-write.js';
 import { GroupCommit } from './group-commit.js';
 import { segmentPath, type Segment } from './segment-files.js';
 import type { StoreStats } from './store.js';
+
+/** Zeros kept ahead of the last record; renewing them costs one larger write and sync (~1 ms). */
+export const RESERVE_BYTES = 1024 * 1024;
 
 export class EventLog<E extends { seq: number }> {
   readonly stats: StoreStats = { appends: 0, fsyncs: 0, bytes: 0 };
@@ -15,18 +24,26 @@ export class EventLog<E extends { seq: number }> {
   /** Last seq handed to append: durable, or queued to become so. */
   #lastSeq: number;
   #durableSeq: number;
+  /** Where the next record goes: the end of the records, and the start of the zeros. */
+  #end: number;
+  /** The file's size: zeros from #end up to here. */
+  #reservedTo: number;
 
-  private constructor(eventsDir: string, handle: FileHandle, liveFirst: number, lastSeq: number) {
+  private constructor(eventsDir: string, handle: FileHandle, liveFirst: number, lastSeq: number, end: number) {
     this.#eventsDir = eventsDir;
     this.#handle = handle;
     this.#liveFirst = liveFirst;
     this.#lastSeq = lastSeq;
     this.#durableSeq = lastSeq;
+    this.#end = end;
+    this.#reservedTo = end + RESERVE_BYTES;
   }
 
   /**
-   * Opens (or creates) the live segment. `intactBytes` cuts off a torn final record first, so new
-   * appends start on a clean line instead of gluing onto half a record.
+   * Opens (or creates) the live segment, whose records end at `intactBytes` (at its size when
+   * absent). Whatever follows them goes: a torn final record, so new records start on a clean
+   * line, and anything a crash left in the old reserve, which must never be read as records that
+   * follow the new ones. Then it reserves fresh zeros.
    */
   static async open<E extends { seq: number }>(
     eventsDir: string,
@@ -34,18 +51,18 @@ export class EventLog<E extends { seq: number }> {
     lastSeq: number,
     intactBytes?: number,
   ): Promise<EventLog<E>> {
-    const handle = await open(live.path, 'a', 0o600);
+    const handle = await openSegment(live.path);
     try {
-      if (intactBytes !== undefined) {
-        await handle.truncate(intactBytes);
-        await handle.datasync();
-      }
+      const end = intactBytes ?? (await handle.stat()).size;
+      await handle.truncate(end);
+      reserve(handle, end);
+      await handle.datasync();
       await fsyncDirectory(eventsDir); // the segment may have just been created
+      return new EventLog<E>(eventsDir, handle, live.first, lastSeq, end);
     } catch (error) {
       await handle.close();
       throw error;
     }
-    return new EventLog<E>(eventsDir, handle, live.first, lastSeq);
   }
 
   get lastSeq(): number {
@@ -84,8 +101,12 @@ export class EventLog<E extends { seq: number }> {
     const first = this.#lastSeq + 1;
     return this.#commit.run(async () => {
       if (first === this.#liveFirst) return; // the live segment is still empty
-      const next = await open(segmentPath(this.#eventsDir, first), 'a', 0o600);
+      // History never ends in zeros: the old segment loses its reserve before the next one exists.
+      await this.#dropReserve();
+      const next = await openSegment(segmentPath(this.#eventsDir, first));
       try {
+        reserve(next, 0);
+        await next.datasync();
         await fsyncDirectory(this.#eventsDir); // acked events must not sit in a file that can vanish
       } catch (error) {
         await next.close();
@@ -94,22 +115,52 @@ export class EventLog<E extends { seq: number }> {
       const previous = this.#handle;
       this.#handle = next;
       this.#liveFirst = first;
+      this.#end = 0;
+      this.#reservedTo = RESERVE_BYTES;
       await previous.close();
     });
   }
 
   /** Waits for everything queued so far to be durable, then releases the file. */
   close(): Promise<void> {
-    return this.#commit.run(() => this.#handle.close());
+    return this.#commit.run(async () => {
+      try {
+        await this.#dropReserve();
+      } finally {
+        await this.#handle.close();
+      }
+    });
+  }
+
+  async #dropReserve(): Promise<void> {
+    await this.#handle.truncate(this.#end);
+    await this.#handle.datasync();
   }
 
   async #flush(batch: Buffer): Promise<void> {
     // Both in place, not in the thread pool: the hand-offs cost more CPU than they save, and group
     // commit batches everything that arrives meanwhile (see GroupCommit). Measured: ~12% more
     // durable operations per second with 32 agents, a third fewer fdatasyncs.
-    writeAllSync(this.#handle.fd, batch);
-    fdatasyncSync(this.#handle.fd);
+    const fd = this.#handle.fd;
+    const end = this.#end + batch.length;
+    writeAllSync(fd, batch, this.#end);
+    if (end > this.#reservedTo) {
+      reserve(this.#handle, end); // this one sync changes the size: it pays for the next MiB
+      this.#reservedTo = end + RESERVE_BYTES;
+    }
+    fdatasyncSync(fd);
+    this.#end = end;
     this.stats.fsyncs++;
     this.stats.bytes += batch.length;
   }
+}
+
+/** Read-write without O_APPEND: records are written at a position, into the reserve. */
+function openSegment(path: string): Promise<FileHandle> {
+  return open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+}
+
+/** Writes RESERVE_BYTES of zeros at `from`; the caller's next datasync makes them durable. */
+function reserve(handle: FileHandle, from: number): void {
+  writeAllSync(handle.fd, Buffer.alloc(RESERVE_BYTES), from);
 }

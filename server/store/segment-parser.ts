@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { StoreCorruptError } from './store.js';
 
 const NEWLINE = 0x0a;
+const NUL = 0x00;
 
 export interface ParsedSegment<E> {
   /** events[i] was read from line i + 1. */
@@ -15,7 +16,13 @@ export interface ParsedSegment<E> {
 /**
  * `tornTailAllowed` is true only for the live (last) segment: a crash mid-write can leave its final
  * line unterminated or garbled. Anything wrong before that is damage, never a torn write, because
- * appends only ever add to the end and a batch is acknowledged only after its write fully lands.
+ * records are only ever written after the acknowledged ones and a batch is acknowledged only after
+ * its write fully lands.
+ *
+ * The live segment may also end in the zeros its records are written into (see EventLog). Its
+ * records end at the first NUL byte, which no JSON text contains: past it lies the reserve, or a
+ * batch that was never acknowledged and that the disk persisted out of order before the crash (a
+ * later page written, an earlier one still zero). Either way nothing from that line on counts.
  */
 export function parseSegment<E>(
   path: string,
@@ -23,6 +30,8 @@ export function parseSegment<E>(
   schema: z.ZodType<E>,
   tornTailAllowed: boolean,
 ): ParsedSegment<E> {
+  const firstNul = tornTailAllowed ? bytes.indexOf(NUL) : -1;
+  if (firstNul >= 0) bytes = bytes.subarray(0, firstNul);
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   const unterminated = end < bytes.length;
   const lines = bytes.toString('utf8', 0, end).split('\n');

@@ -39,7 +39,7 @@ export function readEventLog(home: string, options: ReadLogOptions = {}): FleetE
     if (segment.first !== expected) {
       throw new Error(`${segment.path}: segment starts at seq ${segment.first}, expected ${expected} (the log must be complete from seq 1 to be replayed)`);
     }
-    const text = readFileSync(segment.path, 'utf8');
+    const text = recordsOf(readFileSync(segment.path), i === segments.length - 1).toString('utf8');
     const lines = text.split('\n');
     const tail = lines.pop()!; // '' when the segment ends with a newline
     if (tail !== '') {
@@ -68,11 +68,20 @@ export function segmentCount(home: string): number {
   return readdirSync(eventsDir(home)).filter((name) => SEGMENT.test(name)).length;
 }
 
+/**
+ * The records of a segment: the newest one, while the plane runs or after a kill, continues in
+ * zeros reserved for the next records, and its records end at the first of them.
+ */
+function recordsOf(bytes: Buffer, newest: boolean): Buffer {
+  const firstZero = newest ? bytes.indexOf(0) : -1;
+  return firstZero < 0 ? bytes : bytes.subarray(0, firstZero);
+}
+
 /** Whether the newest segment ends in an unterminated (torn) line: what a kill -9 can leave. */
 export function hasTornTail(home: string): boolean {
   const dir = eventsDir(home);
   const newest = readdirSync(dir).filter((name) => SEGMENT.test(name)).sort().at(-1);
   if (newest === undefined) return false;
-  const bytes = readFileSync(join(dir, newest));
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
+  const records = recordsOf(readFileSync(join(dir, newest)), true);
+  return records.length > 0 && records[records.length - 1] !== 0x0a;
 }

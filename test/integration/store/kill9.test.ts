@@ -61,9 +61,13 @@ async function crashState(dir: string): Promise<string[]> {
   if (!names.includes('events')) return [...found, 'killed before the log existed'];
   const segments = (await readdir(join(dir, 'events'))).sort();
   if (segments.length === 0) return [...found, 'killed before the first segment existed'];
-  const live = await readFile(join(dir, 'events', segments.at(-1)!));
-  if (live.length === 0) found.push('empty live segment');
-  else if (live.at(-1) !== 0x0a) found.push('torn final record');
+  const file = await readFile(join(dir, 'events', segments.at(-1)!));
+  // An open live segment continues in zeros reserved for the next records; its records end at the first.
+  const reserve = file.indexOf(0);
+  if (reserve >= 0) found.push('zeros reserved after the records');
+  const records = reserve >= 0 ? file.subarray(0, reserve) : file;
+  if (records.length === 0) found.push('no records in the live segment');
+  else if (records.at(-1) !== 0x0a) found.push('torn final record');
   return found;
 }
 

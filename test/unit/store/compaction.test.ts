@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { collect, createTestStore, recover, testEvents, withTempDir } from '../../support/store-fixtures.js';
@@ -14,6 +14,9 @@ test('compaction writes the snapshot and rotates; recovery returns snapshot plus
     await store.append(testEvents(1, 10));
     await store.compact({ count: 10 }, 10);
     await store.append(testEvents(11, 15));
+    // Only the live segment keeps zeros reserved ahead of its records; history ends at its last record.
+    const lines = (events: readonly object[]) => events.map((event) => `${JSON.stringify(event)}\n`).join('');
+    assert.equal(await readFile(join(dir, 'events', '000000000001.jsonl'), 'utf8'), lines(testEvents(1, 10)));
     await store.close();
 
     const recovered = await recover(dir);

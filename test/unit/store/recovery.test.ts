@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { RESERVE_BYTES } from '../../../server/store/event-log.js';
 import { StoreCorruptError } from '../../../server/store/store.js';
 import { createTestStore, recover, testEvents, withTempDir } from '../../support/store-fixtures.js';
 
@@ -17,6 +18,19 @@ async function storeWithEvents(dir: string, last: number): Promise<string> {
 
 function jsonl(lines: unknown[]): string {
   return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
+}
+
+/**
+ * The live segment as an open store leaves it: `records`, then only zeros (RESERVE_BYTES of them
+ * right after opening; appends then write into them).
+ */
+async function assertRecordsThenReserve(segment: string, records: string, justOpened = false): Promise<void> {
+  const bytes = await readFile(segment);
+  const end = Buffer.byteLength(records);
+  assert.equal(bytes.toString('utf8', 0, end), records);
+  if (justOpened) assert.equal(bytes.length, end + RESERVE_BYTES);
+  assert.ok(bytes.length > end, 'zeros are reserved after the records');
+  assert.ok(bytes.subarray(end).every((byte) => byte === 0), 'the reserve holds only zeros');
 }
 
 async function assertRefused(dir: string, file: string, line: number | undefined, problem: RegExp): Promise<void> {
@@ -44,7 +58,7 @@ for (const [name, torn] of [
 
       const store = createTestStore(dir);
       assert.deepEqual((await store.open()).tail, testEvents(1, 3));
-      assert.equal((await stat(segment)).size, Buffer.byteLength(intact));
+      await assertRecordsThenReserve(segment, intact, true);
       await store.append(testEvents(4, 4));
       await store.close();
 
@@ -52,6 +66,48 @@ for (const [name, torn] of [
       assert.equal(await readFile(segment, 'utf8'), intact + jsonl(testEvents(4, 4)));
     }));
 }
+
+test('records end at the reserve a crash left in place; appends continue right after them and a clean close cuts the zeros off', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    const records = jsonl(testEvents(1, 3));
+    await writeFile(segment, Buffer.concat([Buffer.from(records), Buffer.alloc(5000)]));
+
+    const store = createTestStore(dir);
+    assert.deepEqual((await store.open()).tail, testEvents(1, 3));
+    await assertRecordsThenReserve(segment, records, true);
+    await store.append(testEvents(4, 5));
+    await assertRecordsThenReserve(segment, jsonl(testEvents(1, 5)));
+    await store.close();
+    assert.equal(await readFile(segment, 'utf8'), jsonl(testEvents(1, 5)));
+  }));
+
+test('a batch the disk wrote out of order (an earlier page still zero, a later one written) ends the log at the first zero, and its records never come back', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    const records = jsonl(testEvents(1, 3));
+    const [four, five] = testEvents(4, 5).map((event) => JSON.stringify({ ...event, note: 'never acknowledged' }));
+    // Event 4 cut short by a page of zeros, event 5 in the page after it, then the rest of the reserve.
+    await writeFile(segment, Buffer.concat([Buffer.from(records + four!.slice(0, 10)), Buffer.alloc(4096), Buffer.from(`${five}\n`), Buffer.alloc(2048)]));
+
+    const store = createTestStore(dir);
+    assert.deepEqual((await store.open()).tail, testEvents(1, 3));
+    // The leftover is zeroed before anything is written: a later crash must not find event 5 after new records.
+    await assertRecordsThenReserve(segment, records, true);
+    await store.append(testEvents(4, 4));
+    await assertRecordsThenReserve(segment, jsonl(testEvents(1, 4)));
+    await store.close();
+    assert.deepEqual((await recover(dir)).tail, testEvents(1, 4));
+  }));
+
+test('a zero byte in an archived segment is damage, not a reserve', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    const [one, two] = testEvents(1, 2);
+    await writeFile(segment, Buffer.concat([Buffer.from(jsonl([one])), Buffer.alloc(16), Buffer.from('\n')]));
+    await writeFile(join(dir, 'events', '000000000002.jsonl'), jsonl([two]));
+    await assertRefused(dir, segment, 2, /not valid JSON/);
+  }));
 
 test('a torn record on a fresh store (the very first line) is cut off too', () =>
   withTempDir(async (dir) => {
