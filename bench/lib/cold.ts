@@ -63,7 +63,10 @@ export function logShape(home: string): LogShape {
   let events = 0;
   let logBytes = 0;
   for (const segment of segments) {
-    const bytes = readFileSync(join(eventsDir, segment));
+    // A killed plane's newest segment continues in the zeros it reserved for the next records.
+    let bytes = readFileSync(join(eventsDir, segment));
+    const reserve = bytes.indexOf(0);
+    if (reserve >= 0) bytes = bytes.subarray(0, reserve);
     logBytes += bytes.length;
     for (const byte of bytes) if (byte === 0x0a) events++;
   }
