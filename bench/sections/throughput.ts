@@ -256,8 +256,12 @@ export async function throughput(options: Options, report: Report): Promise<void
       ['plane', `plane, ${paced}`, agents, 1, PACED_CYCLES_PER_SECOND],
       ['sqlite', `baseline (a) SQLite, ${paced}`, agents, 1, PACED_CYCLES_PER_SECOND],
     ];
-    // The same ${AGENTS} connections from 4 processes: what the plane does when its clients cost less.
-    if (!options.quick) runs.push(['plane', `plane, ${AGENTS} connections from 4 processes`, agents.slice(0, 4), AGENTS / 4]);
+    // The same ${AGENTS} connections from 4 processes: what the plane does when its clients cost less,
+    // and SQLite packaged the same way, so that reading of the target compares like with like.
+    if (!options.quick) {
+      runs.push(['plane', `plane, ${AGENTS} connections from 4 processes`, agents.slice(0, 4), AGENTS / 4]);
+      runs.push(['sqlite', `baseline (a) SQLite, ${AGENTS} connections from 4 processes`, agents.slice(0, 4), AGENTS / 4]);
+    }
     // The throughput floors: the same agent processes and requests against a bare ws echo. Run
     // after the others: this burst of pure CPU load slowed the run right after it on this VM.
     runs.push(['echo', `floor: bare ws echo, ${AGENTS} agent processes`, agents, 1]);
@@ -346,12 +350,31 @@ export async function throughput(options: Options, report: Report): Promise<void
     true,
   );
   report.target(
-    { section: t, figure: `plane vs better baseline (${best.system}) throughput`, value: times(plane.durableOpsPerSecond / best.durableOpsPerSecond), reference: `${count(best.durableOpsPerSecond)} ops/s` },
+    { section: t, figure: `plane vs better baseline (${best.system}) throughput, ${AGENTS} agent processes`, value: times(plane.durableOpsPerSecond / best.durableOpsPerSecond), reference: `${count(best.durableOpsPerSecond)} ops/s` },
     plane.durableOpsPerSecond / best.durableOpsPerSecond,
     3,
     '≥ 3×',
     true,
   );
+  // The target names 32 connections; one process per agent is the stricter reading, judged above.
+  // Here the better of SQLite's two packagings counts, so the plane gets no packaging advantage.
+  const planeFew = results.find((f) => f.system === 'plane' && f.processes < f.agents);
+  const sqliteFew = results.find((f) => f.system === 'sqlite' && f.processes < f.agents);
+  if (planeFew && sqliteFew) {
+    const bestFew = [sqliteFew, best].reduce((a, b) => (b.durableOpsPerSecond > a.durableOpsPerSecond ? b : a));
+    report.target(
+      {
+        section: t,
+        figure: `plane vs better baseline throughput, ${AGENTS} connections from ${planeFew.processes} processes`,
+        value: times(planeFew.durableOpsPerSecond / bestFew.durableOpsPerSecond),
+        reference: `${count(planeFew.durableOpsPerSecond)} vs ${count(bestFew.durableOpsPerSecond)} ops/s (SQLite: ${count(sqliteFew.durableOpsPerSecond)} from ${sqliteFew.processes} processes, ${count(sqlite.durableOpsPerSecond)} from ${sqlite.processes}; the better counts)`,
+      },
+      planeFew.durableOpsPerSecond / bestFew.durableOpsPerSecond,
+      3,
+      '≥ 3×',
+      true,
+    );
+  }
   report.add({
     section: t,
     figure: `what ${AGENTS} agent processes allow: 3× the better baseline vs the echo floor`,
