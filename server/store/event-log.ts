@@ -160,7 +160,12 @@ function openSegment(path: string): Promise<FileHandle> {
   return open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
 }
 
+// One buffer of zeros for every renewal: a fresh 1 MiB each time stayed resident until a GC came
+// round to it (RSS 190-200 MB instead of 171-183 MB in the 50,000-claim footprint run).
+let zeros: Buffer | undefined;
+
 /** Writes RESERVE_BYTES of zeros at `from`; the caller's next datasync makes them durable. */
 function reserve(handle: FileHandle, from: number): void {
-  writeAllSync(handle.fd, Buffer.alloc(RESERVE_BYTES), from);
+  zeros ??= Buffer.alloc(RESERVE_BYTES);
+  writeAllSync(handle.fd, zeros, from);
 }
