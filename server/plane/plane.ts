@@ -51,6 +51,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     await lock.release();
     throw error;
   }
+  for (const notice of recovered.notices ?? []) log(`store: ${notice}`);
   const clock = new PlaneClock(config.timeScale);
   const core = new FleetCore(clock, randomIds, { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs }, {
     snapshot: recovered.snapshot?.state ?? null,

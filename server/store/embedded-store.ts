@@ -1,6 +1,6 @@
 // The default store: snapshot.json (lowdb over an fsyncing adapter) plus a segmented, append-only
 // JSON Lines event log, all in one local folder owned by the plane.
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { fsyncDirectory, removeStaleTempFiles, type StagedFile } from './durable-write.js';
@@ -100,9 +100,18 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
       const snapshot = await this.#snapshot.read();
       const snapshotSeq = snapshot?.seq ?? 0;
       const log = await recoverLog(this.#eventsDir, this.#eventSchema, snapshotSeq);
+      const notices: string[] = [];
+      if (log.dataAfterEnd) {
+        // Opening cuts that data off for good; the copy keeps it for whoever looks into why.
+        const copy = `${log.live.path}.cut-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await copyFile(log.live.path, copy);
+        notices.push(
+          `${log.live.path}: data follows a run of zeros after seq ${log.lastSeq}: either a batch the disk wrote out of order in a crash (never acknowledged) or damage; the log now ends at seq ${log.lastSeq}, and the segment as found is kept in ${copy}`,
+        );
+      }
       this.#log = await EventLog.open<E>(this.#eventsDir, log.live, log.lastSeq, log.intactBytes);
       this.#state = 'open';
-      return { snapshot: snapshot?.state ?? null, snapshotSeq, tail: log.tail };
+      return { snapshot: snapshot?.state ?? null, snapshotSeq, tail: log.tail, ...(notices.length > 0 && { notices }) };
     } catch (error) {
       this.#state = 'new'; // nothing was taken over; the caller may fix the files and retry
       throw error;

@@ -9,8 +9,13 @@ import { StoreCorruptError } from './store.js';
 export interface ReadSegment<E> {
   segment: Segment;
   events: E[];
-  /** Set when the live segment ends in a torn record: its length without that record. */
+  /**
+   * Set when the live segment ends in anything but its records (a torn record, the zeros reserved
+   * for the next ones): the length of its records.
+   */
   intactBytes?: number;
+  /** See ParsedSegment: the live segment has data past the end of its records. */
+  dataAfterEnd?: true;
 }
 
 /** Reads segments[from] to the end; only the last (live) one may end in a torn record. */
@@ -30,7 +35,7 @@ export async function* readSegments<E extends { seq: number }>(
     }
     next = segment.first;
     const bytes = await readFile(segment.path);
-    const { events, intactBytes } = parseSegment(segment.path, bytes, schema, i === segments.length - 1);
+    const { events, intactBytes, dataAfterEnd } = parseSegment(segment.path, bytes, schema, i === segments.length - 1);
     for (const [j, event] of events.entries()) {
       if (event.seq !== next) {
         const problem = `expected seq ${next} but found seq ${event.seq}: the log has a gap or a repeat`;
@@ -38,6 +43,6 @@ export async function* readSegments<E extends { seq: number }>(
       }
       next++;
     }
-    yield intactBytes < bytes.length ? { segment, events, intactBytes } : { segment, events };
+    yield { segment, events, ...(intactBytes < bytes.length && { intactBytes }), ...(dataAfterEnd && { dataAfterEnd }) };
   }
 }

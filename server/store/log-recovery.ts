@@ -1,7 +1,7 @@
 // Startup replay of the event log: reads only the segments that can hold events after the
 // snapshot, checks that seqs run without gap from the snapshot to the end, and finds a torn tail.
 import { z } from 'zod';
-import { readSegments } from './log-reader.js';
+import { readSegments, type ReadSegment } from './log-reader.js';
 import { listSegments, segmentHolding, segmentPath, type Segment } from './segment-files.js';
 import { StoreCorruptError } from './store.js';
 
@@ -11,8 +11,13 @@ export interface RecoveredLog<E> {
   lastSeq: number;
   /** The segment appends continue in (not yet created on a fresh start). */
   live: Segment;
-  /** Set when the live segment ends in a torn record: its length without that record. */
+  /**
+   * Set when the live segment ends in anything but its records (a torn record, the zeros reserved
+   * for the next ones): the length of its records.
+   */
   intactBytes?: number;
+  /** The live segment has data past the end of its records (see ParsedSegment). */
+  dataAfterEnd?: true;
 }
 
 export async function recoverLog<E extends { seq: number }>(
@@ -39,11 +44,11 @@ export async function recoverLog<E extends { seq: number }>(
 
   const tail: E[] = [];
   let lastSeq = segments[start]!.first - 1;
-  let intactBytes: number | undefined;
+  let liveRead: ReadSegment<E> | undefined; // the last segment read is the live one
   for await (const read of readSegments(segments, start, schema)) {
     for (const event of read.events) if (event.seq > snapshotSeq) tail.push(event);
     lastSeq = read.segment.first + read.events.length - 1;
-    intactBytes = read.intactBytes;
+    liveRead = read;
   }
 
   const live = segments[segments.length - 1]!;
@@ -51,5 +56,6 @@ export async function recoverLog<E extends { seq: number }>(
     const missing = `events ${lastSeq + 1} to ${snapshotSeq} are missing`;
     throw new StoreCorruptError(live.path, `the log ends at seq ${lastSeq}, but snapshot.json covers up to seq ${snapshotSeq}: ${missing}`);
   }
-  return intactBytes === undefined ? { tail, lastSeq, live } : { tail, lastSeq, live, intactBytes };
+  const { intactBytes, dataAfterEnd } = liveRead ?? {};
+  return { tail, lastSeq, live, ...(intactBytes !== undefined && { intactBytes }), ...(dataAfterEnd && { dataAfterEnd }) };
 }

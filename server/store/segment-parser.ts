@@ -11,6 +11,11 @@ export interface ParsedSegment<E> {
   events: E[];
   /** Length of the prefix made only of complete, valid records; the rest is a torn write. */
   intactBytes: number;
+  /**
+   * The live segment has data past its first NUL: a batch the disk wrote out of order, or damage
+   * in the middle of the records. No content tells the two apart, so the caller keeps a copy.
+   */
+  dataAfterEnd?: true;
 }
 
 /**
@@ -31,7 +36,13 @@ export function parseSegment<E>(
   tornTailAllowed: boolean,
 ): ParsedSegment<E> {
   const firstNul = tornTailAllowed ? bytes.indexOf(NUL) : -1;
+  const dataAfterEnd = firstNul >= 0 && !allZero(bytes.subarray(firstNul));
   if (firstNul >= 0) bytes = bytes.subarray(0, firstNul);
+  const parsed = parseRecords(path, bytes, schema, tornTailAllowed);
+  return dataAfterEnd ? { ...parsed, dataAfterEnd } : parsed;
+}
+
+function parseRecords<E>(path: string, bytes: Buffer, schema: z.ZodType<E>, tornTailAllowed: boolean): ParsedSegment<E> {
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   const unterminated = end < bytes.length;
   const lines = bytes.toString('utf8', 0, end).split('\n');
@@ -59,4 +70,14 @@ export function parseSegment<E>(
     events.push(parsed.data);
   }
   return { events, intactBytes: end };
+}
+
+const ZERO_CHUNK = Buffer.alloc(64 * 1024);
+
+function allZero(bytes: Buffer): boolean {
+  for (let at = 0; at < bytes.length; at += ZERO_CHUNK.length) {
+    const chunk = bytes.subarray(at, at + ZERO_CHUNK.length);
+    if (!chunk.equals(ZERO_CHUNK.subarray(0, chunk.length))) return false;
+  }
+  return true;
 }

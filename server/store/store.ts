@@ -6,6 +6,8 @@ export interface Recovered<S, E> {
   snapshot: S | null;
   snapshotSeq: number;
   tail: E[];
+  /** What recovery did that an operator should hear of, one sentence each (for the plane's log). */
+  notices?: string[];
 }
 
 export interface StoreStats {

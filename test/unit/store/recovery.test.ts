@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { RESERVE_BYTES } from '../../../server/store/event-log.js';
@@ -31,6 +31,15 @@ async function assertRecordsThenReserve(segment: string, records: string, justOp
   if (justOpened) assert.equal(bytes.length, end + RESERVE_BYTES);
   assert.ok(bytes.length > end, 'zeros are reserved after the records');
   assert.ok(bytes.subarray(end).every((byte) => byte === 0), 'the reserve holds only zeros');
+}
+
+/** Recovery cut data off after a run of zeros: it said so, and kept the segment as it found it. */
+async function assertKeptAsFound(dir: string, notices: string[] | undefined, asFound: Buffer): Promise<void> {
+  const copies = (await readdir(join(dir, 'events'))).filter((name) => name.startsWith('000000000001.jsonl.cut-'));
+  assert.equal(copies.length, 1, 'one copy of the segment as found');
+  assert.deepEqual(await readFile(join(dir, 'events', copies[0]!)), asFound);
+  assert.equal(notices?.length, 1);
+  assert.match(notices![0]!, new RegExp(`data follows a run of zeros.*kept in .*${copies[0]!.replace(/[.]/g, '\\.')}$`));
 }
 
 async function assertRefused(dir: string, file: string, line: number | undefined, problem: RegExp): Promise<void> {
@@ -74,7 +83,9 @@ test('records end at the reserve a crash left in place; appends continue right a
     await writeFile(segment, Buffer.concat([Buffer.from(records), Buffer.alloc(5000)]));
 
     const store = createTestStore(dir);
-    assert.deepEqual((await store.open()).tail, testEvents(1, 3));
+    const recovered = await store.open();
+    assert.deepEqual(recovered.tail, testEvents(1, 3));
+    assert.equal(recovered.notices, undefined, 'zeros alone are no news');
     await assertRecordsThenReserve(segment, records, true);
     await store.append(testEvents(4, 5));
     await assertRecordsThenReserve(segment, jsonl(testEvents(1, 5)));
@@ -88,16 +99,34 @@ test('a batch the disk wrote out of order (an earlier page still zero, a later o
     const records = jsonl(testEvents(1, 3));
     const [four, five] = testEvents(4, 5).map((event) => JSON.stringify({ ...event, note: 'never acknowledged' }));
     // Event 4 cut short by a page of zeros, event 5 in the page after it, then the rest of the reserve.
-    await writeFile(segment, Buffer.concat([Buffer.from(records + four!.slice(0, 10)), Buffer.alloc(4096), Buffer.from(`${five}\n`), Buffer.alloc(2048)]));
+    const asFound = Buffer.concat([Buffer.from(records + four!.slice(0, 10)), Buffer.alloc(4096), Buffer.from(`${five}\n`), Buffer.alloc(2048)]);
+    await writeFile(segment, asFound);
 
     const store = createTestStore(dir);
-    assert.deepEqual((await store.open()).tail, testEvents(1, 3));
+    const recovered = await store.open();
+    assert.deepEqual(recovered.tail, testEvents(1, 3));
+    await assertKeptAsFound(dir, recovered.notices, asFound);
     // The leftover is zeroed before anything is written: a later crash must not find event 5 after new records.
     await assertRecordsThenReserve(segment, records, true);
     await store.append(testEvents(4, 4));
     await assertRecordsThenReserve(segment, jsonl(testEvents(1, 4)));
     await store.close();
     assert.deepEqual((await recover(dir)).tail, testEvents(1, 4));
+  }));
+
+test('zeros in the middle of the live segment end its records there (as a torn batch would), and the segment as found is kept beside it', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    const records = Buffer.from(jsonl(testEvents(1, 300)));
+    const asFound = Buffer.from(records);
+    asFound.fill(0, 5000, 5000 + 4096); // a lost write, or a batch the disk wrote out of order
+    await writeFile(segment, asFound);
+
+    const recovered = await recover(dir);
+    const end = records.lastIndexOf(0x0a, 5000) + 1;
+    assert.deepEqual(recovered.tail, testEvents(1, jsonl(testEvents(1, 300)).slice(0, end).split('\n').length - 1));
+    await assertKeptAsFound(dir, recovered.notices, asFound);
+    assert.equal((await readFile(segment)).length, end, 'the live segment now ends at its last record before the zeros');
   }));
 
 test('a zero byte in an archived segment is damage, not a reserve', () =>
