@@ -89,6 +89,35 @@ test('a corrupt snapshot or a corrupt log line makes the plane refuse to start, 
   assert.match(midLog.stderr, new RegExp(segments[segments.length - 1]!.replace('.', '\\.')));
 });
 
+test('data after a run of zeros in the live log segment is cut off with a notice in the plane log, and the segment as found is kept', async (t) => {
+  const home = tempHome();
+  const repo = makeRepo();
+  t.after(() => (removeHome(home), removeHome(repo)));
+  const first = await startPlaneProcess({ home });
+  const client = await first.connect();
+  await joinAs(client, 'ATLAS');
+  await client.call('fleet_claim_path', { patterns: ['src/**'], root: repo });
+  client.close();
+  await first.stop();
+
+  // As a crash can leave it: a batch whose first page never reached the disk and whose next did.
+  const events = join(home, 'state', 'events');
+  const name = readdirSync(events).sort().at(-1)!;
+  const records = readFileSync(join(events, name));
+  const lastLine = records.toString('utf8').trimEnd().split('\n').at(-1)!;
+  writeFileSync(join(events, name), Buffer.concat([records, Buffer.alloc(4096), Buffer.from(`${lastLine}\n`), Buffer.alloc(1024)]));
+
+  const plane = await startPlaneProcess({ home });
+  t.after(() => plane.stop());
+  const copy = readdirSync(events).find((file) => file.startsWith(`${name}.cut-`));
+  assert.ok(copy, 'the segment as found is kept beside it');
+  assert.match(plane.output(), new RegExp(`store: .*data follows a run of zeros.*kept in .*${copy.replace(/[.]/g, '\\.')}`));
+  const again = await plane.connect();
+  t.after(() => again.close());
+  const check = await again.call('fleet_check_path', { paths: ['src/a.ts'], root: repo });
+  assert.equal(check.allowed, false, "ATLAS's claim, acknowledged before the crash, is still there");
+});
+
 test('a silent agent turns unknown after one TTL and its claims expire after two, with the reason logged', async (t) => {
   const repo = makeRepo();
   // TTL 60 s at 100× speed: unknown after 0.6 s, expired after 1.2 s of real time.
