@@ -16,7 +16,7 @@ interface Agent {
   nextPath: () => string;
 }
 
-// Usually one agent per process; the plane's client-light variant runs several per process.
+// Usually one agent per process; the 4-process variants (plane, SQLite) run several per process.
 let agents: Agent[] = [];
 
 const send = (message: FromAgent) => process.send?.(message);
@@ -81,7 +81,12 @@ function pacing(index: number, from: bigint, cyclesPerSecond: number | undefined
 
 async function loop({ index, system, nextPath }: Agent, nextCycle: () => Promise<void>, start: bigint, until: bigint, report: AgentReport, markStart: () => void): Promise<void> {
   const rel = (t: bigint) => Number(t - start) / 1000;
+  // Synchronous agents sharing a process would hand the turn only to each other (an await of a
+  // plain value yields to microtasks alone), so a hold's 2 ms timer could fire only once all of
+  // them were holding: they yield to the event loop once a cycle.
+  const yieldEachCycle = system.synchronous === true && agents.length > 1;
   while (now() < until) {
+    if (yieldEachCycle) await new Promise((resolve) => setImmediate(resolve));
     await nextCycle();
     if (now() >= until) break;
     markStart();

@@ -3,13 +3,15 @@ import { compilePattern, normalizePattern, type CompiledPattern } from '../../se
 /**
  * One way for an agent process to reserve files: the plane, or a baseline a user would pick
  * instead. `claim` is all-or-nothing over one exclusive pattern; `release` gives it back.
- * Both resolve only once the change is durable.
+ * Both resolve only once the change is durable (except the echo floor's agent, which writes nothing).
  */
 export interface ClaimSystem {
   claim(pattern: string): Promise<Grant> | Grant;
   release(id: string): Promise<void> | void;
   /** fdatasyncs this agent issued itself (the baselines' writers); the plane counts its own. */
   readonly fsyncs: number;
+  /** claim and release block the process until done (better-sqlite3) instead of returning promises. */
+  readonly synchronous?: true;
   close(): Promise<void> | void;
 }
 

@@ -36,6 +36,7 @@ interface HeldRow {
 }
 
 export class SqliteAgent implements ClaimSystem {
+  readonly synchronous = true;
   private readonly db: Db;
   private readonly patterns = new PatternCache();
   private readonly reserve: (pattern: string) => Grant;

@@ -38,8 +38,10 @@ export class FloorPeer {
 
   async stop(): Promise<void> {
     await this.client.close();
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return; // it died already
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.send({ type: 'exit' } satisfies PeerRequest);
+    if (this.child.connected) this.child.send({ type: 'exit' } satisfies PeerRequest);
+    else this.child.kill('SIGKILL');
     await exited;
   }
 }

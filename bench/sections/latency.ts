@@ -116,6 +116,8 @@ export async function latencyAndScale(options: Options, report: Report): Promise
     );
   };
 
+  const alone = RecordWriter.open(join(floorDir, 'fdatasync-alone.log'), 'append');
+  const aloneReserved = RecordWriter.open(join(floorDir, 'fdatasync-alone-reserved.log'), 'reserved');
   try {
     await loadTo(LEVELS[0]);
     // Warm up (V8 needs a few thousand calls to optimise the plane's request path: with only a few
@@ -131,8 +133,6 @@ export async function latencyAndScale(options: Options, report: Report): Promise
     const claimReply = paddedReply(probe.lastReplyBytes);
     await probe.call('fleet_release_path', { claimIds: [granted.claims[0]!.id] });
     const eventLineBytes = await lastGrantLineBytes(plane.home);
-    const alone = RecordWriter.open(join(floorDir, 'fdatasync-alone.log'), 'append');
-    const aloneReserved = RecordWriter.open(join(floorDir, 'fdatasync-alone-reserved.log'), 'reserved');
     const record = Buffer.alloc(eventLineBytes, 'x');
 
     const floorBlock = (request: string, n: number, into: number[]) => sample(n, () => peer.client.exchange(request), into);
@@ -180,8 +180,6 @@ export async function latencyAndScale(options: Options, report: Report): Promise
         pin(peer.pid, SERVER_CPU);
       }
     }
-    alone.close();
-    aloneReserved.close();
     const floors = summarizeAll(crossCore);
     const sizes = { checkRequestBytes: checkRequest.length, checkReplyBytes: checkReply.length, claimRequestBytes: claimRequest.length, claimReplyBytes: claimReply.length, eventLineBytes };
     report.set('latency', { placement: pinned ? { client: CLIENT_CPU, server: SERVER_CPU } : 'not pinned', sizes, floorsPooled: floors, levels, sameCoreAt10: sameCore });
@@ -220,6 +218,8 @@ export async function latencyAndScale(options: Options, report: Report): Promise
       );
     }
   } finally {
+    alone.close();
+    aloneReserved.close();
     pin(process.pid, allCpus());
     await probe.close();
     await Promise.all([...owners.values()].map((owner) => owner.close()));
@@ -248,6 +248,6 @@ function reportAgainstFloors(report: Report, what: string, plane: Record<keyof S
   report.add({ section: l, figure: 'claim p99', value: us(plane.claim.p99), reference: `durable floor p99 ${us(floors.floorDurable.p99)}`, ratio: `${times(plane.claim.p99 / floors.floorDurable.p99)} floor p99` });
   // The plane writes into reserved zeros, which syncs faster than the append the floor is defined
   // by: against a floor that writes the same way, what is left is the plane's own work.
-  report.add({ section: l, figure: 'claim p50 vs a durable floor writing as the plane does (into reserved zeros)', value: us(plane.claim.p50), reference: `floor ${us(floors.floorDurableReserved.p50)}`, ratio: `${times(plane.claim.p50 / floors.floorDurableReserved.p50)} floor` });
+  report.add({ section: l, figure: `claim p50 (${what}) vs a durable floor writing as the plane does (into reserved zeros)`, value: us(plane.claim.p50), reference: `floor ${us(floors.floorDurableReserved.p50)}`, ratio: `${times(plane.claim.p50 / floors.floorDurableReserved.p50)} floor` });
   report.add({ section: l, figure: 'release p50 / p99', value: `${us(plane.release.p50)} / ${us(plane.release.p99)}`, ratio: `${times(plane.release.p50 / floors.floorDurable.p50)} durable floor` });
 }
