@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { eventNotificationSchema, type FleetEvent } from '../../contracts/index.js';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import { isAlive } from '../../server/plane/process-identity.js';
@@ -60,7 +60,8 @@ test('claims, fences and the control switch survive a clean restart and a kill -
   client.close();
 });
 
-test('a corrupt snapshot or a corrupt log line makes the plane refuse to start, naming the file', async (t) => {
+/** The home of a plane that was stopped cleanly (so it wrote its snapshot) while ATLAS held src/** of `repo`. */
+async function stoppedHomeWithAClaim(t: TestContext): Promise<{ home: string; repo: string }> {
   const home = tempHome();
   const repo = makeRepo();
   t.after(() => (removeHome(home), removeHome(repo)));
@@ -69,7 +70,12 @@ test('a corrupt snapshot or a corrupt log line makes the plane refuse to start, 
   await joinAs(client, 'ATLAS');
   await client.call('fleet_claim_path', { patterns: ['src/**'], root: repo });
   client.close();
-  await plane.stop(); // writes a snapshot
+  await plane.stop();
+  return { home, repo };
+}
+
+test('a corrupt snapshot or a corrupt log line makes the plane refuse to start, naming the file', async (t) => {
+  const { home, repo } = await stoppedHomeWithAClaim(t);
 
   const snapshot = join(home, 'state', 'snapshot.json');
   const good = readFileSync(snapshot, 'utf8');
@@ -90,15 +96,7 @@ test('a corrupt snapshot or a corrupt log line makes the plane refuse to start, 
 });
 
 test('data after a run of zeros in the live log segment is cut off with a notice in the plane log, and the segment as found is kept', async (t) => {
-  const home = tempHome();
-  const repo = makeRepo();
-  t.after(() => (removeHome(home), removeHome(repo)));
-  const first = await startPlaneProcess({ home });
-  const client = await first.connect();
-  await joinAs(client, 'ATLAS');
-  await client.call('fleet_claim_path', { patterns: ['src/**'], root: repo });
-  client.close();
-  await first.stop();
+  const { home, repo } = await stoppedHomeWithAClaim(t);
 
   // As a crash can leave it: a batch whose first page never reached the disk and whose next did.
   const events = join(home, 'state', 'events');
