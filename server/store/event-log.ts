@@ -124,13 +124,20 @@ export class EventLog<E extends { seq: number }> {
 
   /** Waits for everything queued so far to be durable, then releases the file. */
   close(): Promise<void> {
-    return this.#commit.run(async () => {
-      try {
-        await this.#dropReserve();
-      } finally {
+    return this.#commit
+      .run(async () => {
+        try {
+          await this.#dropReserve();
+        } finally {
+          await this.#handle.close();
+        }
+      })
+      .catch(async (error: unknown) => {
+        // After a failed flush the queue refuses every task, this one too: the file is released
+        // all the same (its tail is for recovery to judge), and the failure is still reported.
         await this.#handle.close();
-      }
-    });
+        throw error;
+      });
   }
 
   async #dropReserve(): Promise<void> {
