@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordsOf } from '../../test/support/event-log-reader.js';
 import { CLI, tempHome } from '../../test/support/plane-process.js';
 import { track } from './children.js';
 
@@ -63,10 +64,8 @@ export function logShape(home: string): LogShape {
   let events = 0;
   let logBytes = 0;
   for (const segment of segments) {
-    // A killed plane's newest segment continues in the zeros it reserved for the next records.
-    let bytes = readFileSync(join(eventsDir, segment));
-    const reserve = bytes.indexOf(0);
-    if (reserve >= 0) bytes = bytes.subarray(0, reserve);
+    // A killed plane's newest segment continues in the zeros it reserved; older ones hold none.
+    const bytes = recordsOf(readFileSync(join(eventsDir, segment)), true);
     logBytes += bytes.length;
     for (const byte of bytes) if (byte === 0x0a) events++;
   }

@@ -72,7 +72,7 @@ export function segmentCount(home: string): number {
  * The records of a segment: the newest one, while the plane runs or after a kill, continues in
  * zeros reserved for the next records, and its records end at the first of them.
  */
-function recordsOf(bytes: Buffer, newest: boolean): Buffer {
+export function recordsOf(bytes: Buffer, newest: boolean): Buffer {
   const firstZero = newest ? bytes.indexOf(0) : -1;
   return firstZero < 0 ? bytes : bytes.subarray(0, firstZero);
 }

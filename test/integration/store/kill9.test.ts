@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { recordsOf } from '../../support/event-log-reader.js';
 import { collect, createTestStore, withTempDir } from '../../support/store-fixtures.js';
 import { seededRandom } from '../../../server/core/seeded-random.js';
 
@@ -62,10 +63,8 @@ async function crashState(dir: string): Promise<string[]> {
   const segments = (await readdir(join(dir, 'events'))).sort();
   if (segments.length === 0) return [...found, 'killed before the first segment existed'];
   const file = await readFile(join(dir, 'events', segments.at(-1)!));
-  // An open live segment continues in zeros reserved for the next records; its records end at the first.
-  const reserve = file.indexOf(0);
-  if (reserve >= 0) found.push('zeros reserved after the records');
-  const records = reserve >= 0 ? file.subarray(0, reserve) : file;
+  const records = recordsOf(file, true);
+  if (records.length < file.length) found.push('zeros reserved after the records');
   if (records.length === 0) found.push('no records in the live segment');
   else if (records.at(-1) !== 0x0a) found.push('torn final record');
   return found;
