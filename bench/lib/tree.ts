@@ -1,10 +1,13 @@
-// A realistic repository for the workloads: a monorepo of 100 packages with source, tests, docs,
-// CI files and the usual root files, about 12,000 files in a real git repository.
+// The bench's repository, one for the whole run: a monorepo of packages with source, tests, docs,
+// CI files and the usual root files, exactly 20,000 files in a real git repository. The latency,
+// throughput and cold-start loads use its first PACKAGES packages; the editor section shows all of it.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempHome } from '../../test/support/plane-process.js';
 
+export const TREE_FILES = 20_000;
+/** The packages the latency, throughput and cold-start loads spread over. */
 export const PACKAGES = 100;
 export const AREAS = ['api', 'core', 'db', 'ui', 'util', 'auth', 'jobs', 'cli'] as const;
 /** Source files per area; the last one (file-11.ts) is never claimed by background load. */
@@ -19,22 +22,32 @@ export const testFile = (p: number, area: string, f: number) => `${pkg(p)}/test/
 /** The path a measuring agent claims: inside the loaded tree, never covered by background claims. */
 export const probeFile = (p: number, area: string) => srcFile(p, area, SRC_FILES - 1);
 
-export function treeFiles(): string[] {
-  const files = [...SHARED_FILES];
-  for (let p = 0; p < PACKAGES; p++) {
-    files.push(`${pkg(p)}/package.json`, `${pkg(p)}/README.md`);
-    for (const area of AREAS) {
-      for (let f = 0; f < SRC_FILES; f++) files.push(srcFile(p, area, f));
-      for (let f = 0; f < TEST_FILES; f++) files.push(testFile(p, area, f));
-    }
+/** Package p's files: its manifest and readme, then each area's sources and tests. */
+export function packageFiles(p: number): string[] {
+  const files = [`${pkg(p)}/package.json`, `${pkg(p)}/README.md`];
+  for (const area of AREAS) {
+    for (let f = 0; f < SRC_FILES; f++) files.push(srcFile(p, area, f));
+    for (let f = 0; f < TEST_FILES; f++) files.push(testFile(p, area, f));
   }
-  for (let n = 0; n < 50; n++) files.push(`docs/guide/page-${n}.md`);
   return files;
 }
 
-/** Writes the tree into a fresh `git init`ed folder (no commit: the plane only needs `.git`). */
+/** As many whole packages as fit after the shared files, then docs pages up to exactly TREE_FILES. */
+export const TREE_PACKAGES = Math.floor((TREE_FILES - SHARED_FILES.length) / packageFiles(0).length);
+
+export function treeFiles(): string[] {
+  const files = [...SHARED_FILES];
+  for (let p = 0; p < TREE_PACKAGES; p++) files.push(...packageFiles(p));
+  for (let n = 0; files.length < TREE_FILES; n++) files.push(`docs/guide/page-${n}.md`);
+  return files;
+}
+
+/**
+ * Writes the tree into a fresh `git init`ed folder (no commit: the plane only needs `.git`, and git
+ * is switched off in the bench's VS Code). The path is resolved: the editor compares it with URIs.
+ */
 export function makeTreeRepo(): string {
-  const root = tempHome('fleet-bench-repo-');
+  const root = realpathSync(tempHome('fleet-bench-repo-'));
   execFileSync('git', ['init', '-q', '-b', 'main', root]);
   const made = new Set<string>();
   for (const file of treeFiles()) {
@@ -69,7 +82,7 @@ export function backgroundPatterns(p: number, random: () => number): string[] {
 
 let shared: string | undefined;
 
-/** One tree repository for the whole run (the sections only read it), removed when the run ends. */
+/** One tree repository for the whole run (the sections only read it; 20,000 files take seconds to write), removed when the run ends. */
 export function sharedTreeRepo(): string {
   if (!shared) {
     const root = makeTreeRepo();

@@ -10,7 +10,7 @@ import { bundleForBench } from '../editor/bundle.js';
 import { CLAIM_AGENTS, holdClaims } from '../editor/claims.js';
 import { chooseEngines } from '../editor/engines.js';
 import { runSession, type SessionFigures } from '../editor/session.js';
-import { makeEditorWorkspace } from '../editor/workspace.js';
+import { editorWorkspace } from '../editor/workspace.js';
 import { track } from '../lib/children.js';
 import { cpuTimes } from '../lib/machine.js';
 import { RawClient } from '../lib/raw-client.js';
@@ -39,7 +39,7 @@ export async function editor(options: Options, report: Report): Promise<void> {
     if (engines.length === 0 || !chromium) return;
   }
   await bundleForBench();
-  const workspace = makeEditorWorkspace();
+  const workspace = editorWorkspace();
   const home = tempHome('fleet-bench-editor-home-');
   let plane: PlaneProcess | undefined;
   const agents: RawClient[] = [];
@@ -84,7 +84,6 @@ export async function editor(options: Options, report: Report): Promise<void> {
     await Promise.all(agents.map((agent) => agent.close()));
     await plane?.kill();
     rmSync(home, { recursive: true, force: true });
-    rmSync(workspace.root, { recursive: true, force: true });
   }
 }
 

@@ -13,7 +13,7 @@ import { PlaneHandle } from '../lib/plane-handle.js';
 import { RawClient } from '../lib/raw-client.js';
 import { count, Report, times, us } from '../lib/report.js';
 import { microsSince, seededRandom, shuffle, summarize, type Summary } from '../lib/stats.js';
-import { AREAS, backgroundPatterns, PACKAGES, probeFile, sharedTreeRepo, treeFiles } from '../lib/tree.js';
+import { AREAS, backgroundPatterns, PACKAGES, packageFiles, probeFile, sharedTreeRepo } from '../lib/tree.js';
 
 export const LEVELS = [10, 1_000, 10_000] as const;
 const CLAIMS_PER_REQUEST = 64;
@@ -72,7 +72,8 @@ export async function latencyAndScale(options: Options, report: Report): Promise
   const pinned = pin(process.pid, CLIENT_CPU) && pin(plane.pid, SERVER_CPU) && pin(peer.pid, SERVER_CPU);
   const probe = await RawClient.agent(plane.port, plane.token, 'probe');
   const random = seededRandom(7);
-  const checkPaths = shuffle(treeFiles().filter((f) => f.startsWith('packages/') && f.endsWith('.ts')), random).slice(0, 256);
+  const loadedSources = Array.from({ length: PACKAGES }, (_, p) => packageFiles(p).filter((f) => f.endsWith('.ts'))).flat();
+  const checkPaths = shuffle(loadedSources, random).slice(0, 256);
   const claimPaths = shuffle(
     Array.from({ length: PACKAGES * AREAS.length }, (_, i) => probeFile(Math.floor(i / AREAS.length), AREAS[i % AREAS.length]!)),
     random,
