@@ -6,7 +6,7 @@ import { homePaths } from '../plane/home.js';
 import { isAlive } from '../plane/process-identity.js';
 import { HandshakeRefusedError, PlaneClient } from './plane-client.js';
 
-const discoverySchema = z.object({ port: z.number().int(), pid: z.number().int(), version: z.string() });
+const discoverySchema = z.object({ port: z.number().int(), socket: z.string().optional(), pid: z.number().int(), version: z.string() });
 export type Discovery = z.infer<typeof discoverySchema>;
 
 const START_TIMEOUT_MS = 15_000;
@@ -60,7 +60,7 @@ async function tryConnect(home: string, client: string): Promise<PlaneClient | u
   const found = readDiscovery(home);
   if (!found) return undefined;
   try {
-    return await PlaneClient.connect(found.discovery.port, found.token, client);
+    return await PlaneClient.connect(found.discovery, found.token, client);
   } catch (error) {
     // A plane that is starting or stopping can refuse for a moment (stale token, closed port).
     if (error instanceof HandshakeRefusedError || (error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return undefined;

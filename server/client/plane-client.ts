@@ -1,5 +1,15 @@
 import { WebSocket } from 'ws';
+import { unixSocketUrl } from '../transport/unix-socket.js';
 import { errorNameForCode, MAX_FRAME_BYTES, methods, PROTOCOL_VERSION, type ErrorName, type MethodName, type Params, type Result } from '../../contracts/index.js';
+
+/** Where a plane listens, as plane.json announces it. */
+export interface PlaneAddress {
+  port: number;
+  socket?: string;
+}
+
+/** A socket file that is gone, stale or not ours: TCP still reaches the plane. */
+const SOCKET_UNREACHABLE = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ENOTSOCK', 'EPERM']);
 
 /** A JSON-RPC error the plane answered with; `errorName` comes from the contracts' error table. */
 export class PlaneCallError extends Error {
@@ -35,8 +45,24 @@ export class PlaneClient {
     socket.on('error', (error) => this.failAll(error));
   }
 
-  static async connect(port: number, token: string, client = 'fleet-client'): Promise<PlaneClient> {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { headers: { authorization: `Bearer ${token}` }, maxPayload: MAX_FRAME_BYTES * 16 });
+  /**
+   * Connects to the plane at `address`: through its Unix socket when it has one (a local round trip
+   * without TCP/IP), else, or when the socket can't be reached, over TCP on 127.0.0.1.
+   */
+  static async connect(address: PlaneAddress, token: string, client = 'fleet-client'): Promise<PlaneClient> {
+    if (address.socket !== undefined) {
+      try {
+        return await PlaneClient.open(unixSocketUrl(address.socket), token, client);
+      } catch (error) {
+        if (!SOCKET_UNREACHABLE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      }
+    }
+    return PlaneClient.open(`ws://127.0.0.1:${address.port}/`, token, client);
+  }
+
+  private static async open(url: string, token: string, client: string): Promise<PlaneClient> {
+    // Over a Unix socket there is no host to name; the plane still checks Host, so say loopback.
+    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}`, host: 'localhost' }, maxPayload: MAX_FRAME_BYTES * 16 });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('unexpected-response', (_request, response) => {

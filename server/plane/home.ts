@@ -6,6 +6,7 @@ export function homePaths(home: string) {
     home,
     token: join(home, 'token'),
     discovery: join(home, 'plane.json'),
+    socket: join(home, 'plane.sock'),
     lock: join(home, 'plane.lock'),
     state: join(home, 'state'),
     ledger: join(home, 'ledger.json'),

@@ -4,6 +4,7 @@ import { FleetCore } from '../core/fleet-core.js';
 import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.js';
 import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection } from '../transport/connection.js';
+import { unixSocketUnusable } from '../transport/unix-socket.js';
 import { WsEndpoint } from '../transport/ws-endpoint.js';
 import type { PlaneConfig } from './config.js';
 import type { PlaneServices } from './handlers/handler.js';
@@ -97,14 +98,16 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   };
   const endpoint = new WsEndpoint(token, (socket) => serveConnection(socket, services, log));
   port = await endpoint.listen(config.port);
+  const socket = await listenOnSocket(endpoint, paths.socket, log);
   await journal.whenDurable(core.state.seq);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
   digests.start(config.digestIntervalMs / config.timeScale);
   const sweeper = setInterval(() => core.sweep(), Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20)));
   await ledger.write();
-  await writeFileDurably(paths.discovery, JSON.stringify({ port, pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() }), 0o600);
-  log(`plane ${PLANE_VERSION} listening on 127.0.0.1:${port} (FLEET_HOME ${config.home}, seq ${core.state.seq})`);
+  const discovery = { port, ...(socket !== undefined && { socket }), pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() };
+  await writeFileDurably(paths.discovery, JSON.stringify(discovery), 0o600);
+  log(`plane ${PLANE_VERSION} listening on 127.0.0.1:${port}${socket === undefined ? '' : ` and ${socket}`} (FLEET_HOME ${config.home}, seq ${core.state.seq})`);
 
   function shutdown(): Promise<void> {
     closing ??= (async () => {
@@ -127,4 +130,20 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   }
 
   return { port, closed, shutdown };
+}
+
+/** The Unix socket clients on this machine prefer, where the platform and path allow one. */
+async function listenOnSocket(endpoint: WsEndpoint, path: string, log: (message: string) => void): Promise<string | undefined> {
+  const unusable = unixSocketUnusable(path);
+  if (unusable === undefined) {
+    try {
+      await endpoint.listenOnSocket(path);
+      return path;
+    } catch (error) {
+      log(`no Unix socket at ${path} (${(error as Error).message}): clients use TCP`);
+      return undefined;
+    }
+  }
+  log(`no Unix socket at ${path}: ${unusable}`);
+  return undefined;
 }

@@ -1,20 +1,25 @@
+import { unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_FRAME_BYTES } from '../../contracts/index.js';
 import { refuseUpgrade } from './handshake.js';
+import { listenOnUnixSocket } from './unix-socket.js';
 
 const PING_INTERVAL_MS = 15_000;
 
 /**
- * The plane's WebSocket endpoint on 127.0.0.1. Upgrades are vetted before the handshake; dead
- * peers are found by ping/pong and dropped.
+ * The plane's WebSocket endpoint on 127.0.0.1, and on a Unix socket beside it. Upgrades are vetted
+ * before the handshake, whichever door they came through; dead peers are found by ping/pong and
+ * dropped.
  */
 export class WsEndpoint {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly alive = new WeakSet<WebSocket>();
   private pinger: NodeJS.Timeout | undefined;
+  private unix: { server: NetServer; path: string } | undefined;
 
   constructor(token: string, onConnection: (socket: WebSocket) => void) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
@@ -51,12 +56,21 @@ export class WsEndpoint {
     return address.port;
   }
 
+  /** Serves the same endpoint on a Unix socket at `path` too. */
+  async listenOnSocket(path: string): Promise<void> {
+    const server = await listenOnUnixSocket(path, (socket) => this.http.emit('connection', socket));
+    this.unix = { server, path };
+  }
+
   async close(): Promise<void> {
     clearInterval(this.pinger);
+    // Both doors stop taking connections now; each resolves once its open connections have ended.
+    const closed = [this.http, ...(this.unix ? [this.unix.server] : [])].map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const client of this.wss.clients) client.close(1001, 'plane shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.http.closeAllConnections();
-    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    await Promise.all(closed);
+    if (this.unix) await unlink(this.unix.path).catch(() => undefined);
   }
 
   private bind(port: number): Promise<void> {

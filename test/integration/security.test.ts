@@ -1,23 +1,24 @@
 // DESIGN.md §5, security: the plane serves loopback only, every upgrade must present the plane token,
 // and any Origin (a web page, or `null`) or a Host that is not loopback (DNS rebinding) is refused
-// before the handshake. Also: the token file is private and new at every start, one plane per home,
+// before the handshake, through either door: TCP on 127.0.0.1 and the Unix socket in FLEET_HOME. Also: the token file is private and new at every start, one plane per home,
 // and an oversized frame costs only its own connection. All against a real `fleet serve`.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
+import { connect as netConnect, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { WebSocket, type RawData } from 'ws';
 import { MAX_FRAME_BYTES, PLANE_VERSION } from '../../contracts/index.js';
+import { unixSocketUrl } from '../../server/transport/unix-socket.js';
 import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
 
 type Attempt = { opened: true; socket: WebSocket } | { opened: false; status: number; body: string };
 
-/** One upgrade with exactly these extra headers; resolves with the open socket or the refusal. */
-function attemptUpgrade(port: number, headers: Record<string, string>): Promise<Attempt> {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { headers, handshakeTimeout: 5000 });
+/** One upgrade at `url` with exactly these extra headers; resolves with the open socket or the refusal. */
+function attemptUpgrade(url: string, headers: Record<string, string>): Promise<Attempt> {
+  const socket = new WebSocket(url, { headers, handshakeTimeout: 5000 });
   let opened = false;
   socket.on('open', () => (opened = true));
   return new Promise((resolve, reject) => {
@@ -63,16 +64,25 @@ function call(socket: WebSocket, method: string, params: object = {}): Promise<R
   return exchange(socket, id, JSON.stringify({ jsonrpc: '2.0', id, method, params }));
 }
 
+const tcpUrl = (port: number) => `ws://127.0.0.1:${port}/`;
+
 async function openSocket(plane: PlaneProcess): Promise<WebSocket> {
-  const attempt = await attemptUpgrade(plane.port, { authorization: `Bearer ${plane.token}` });
+  const attempt = await attemptUpgrade(tcpUrl(plane.port), { authorization: `Bearer ${plane.token}` });
   assert.ok(attempt.opened, 'the valid upgrade was refused');
   return attempt.socket;
 }
 
-describe('the WebSocket handshake', () => {
+/** The plane's two doors; over the socket a client names no host, so it says localhost as PlaneClient does. */
+const doors: { name: string; url: (p: PlaneProcess) => string; raw: (p: PlaneProcess) => Socket; defaults: Record<string, string> }[] = [
+  { name: 'TCP', url: (p) => tcpUrl(p.port), raw: (p) => netConnect(p.port, '127.0.0.1'), defaults: {} },
+  { name: 'the Unix socket', url: (p) => unixSocketUrl(p.socket!), raw: (p) => netConnect(p.socket!), defaults: { host: 'localhost' } },
+];
+
+for (const door of doors) describe(`the WebSocket handshake over ${door.name}`, () => {
   let plane: PlaneProcess;
   before(async () => {
     plane = await startPlaneProcess();
+    assert.ok(plane.socket, 'plane.json names no Unix socket');
   });
   after(async () => {
     await plane.stop();
@@ -100,7 +110,7 @@ describe('the WebSocket handshake', () => {
   ];
   for (const { name, headers, status, reason } of refused) {
     it(`refuses ${name} with ${status}, before any WebSocket opens`, async () => {
-      const attempt = await attemptUpgrade(plane.port, headers(plane));
+      const attempt = await attemptUpgrade(door.url(plane), { ...door.defaults, ...headers(plane) });
       assert.equal(attempt.opened, false, 'the upgrade was accepted');
       if (attempt.opened) return;
       assert.equal(attempt.status, status, attempt.body);
@@ -109,13 +119,13 @@ describe('the WebSocket handshake', () => {
   }
 
   const accepted: { name: string; host?: (p: PlaneProcess) => string }[] = [
-    { name: 'the right token and the default Host 127.0.0.1:PORT' },
+    { name: `the right token and the default Host (${door.defaults.host ?? '127.0.0.1:PORT'})` },
     { name: 'the right token and Host localhost:PORT', host: (p) => `localhost:${p.port}` },
     { name: 'the right token and Host [::1]:PORT', host: (p) => `[::1]:${p.port}` },
   ];
   for (const { name, host } of accepted) {
     it(`accepts ${name}, and the connection can call fleet_roster`, async () => {
-      const attempt = await attemptUpgrade(plane.port, { ...bearer(plane.token), ...(host && { host: host(plane) }) });
+      const attempt = await attemptUpgrade(door.url(plane), { ...door.defaults, ...bearer(plane.token), ...(host && { host: host(plane) }) });
       assert.ok(attempt.opened, attempt.opened ? '' : `refused ${attempt.status}: ${attempt.body}`);
       try {
         const reply = await call(attempt.socket, 'fleet_roster');
@@ -127,7 +137,7 @@ describe('the WebSocket handshake', () => {
   }
 
   it('refuses an upgrade without a Host header', async () => {
-    const socket = tcpConnect(plane.port, '127.0.0.1');
+    const socket = door.raw(plane);
     const key = Buffer.from('0123456789abcdef').toString('base64');
     socket.write(
       `GET / HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\nAuthorization: Bearer ${plane.token}\r\n\r\n`,
@@ -143,9 +153,22 @@ describe('the WebSocket handshake', () => {
     assert.match(response, /^HTTP\/1\.1 (400|403) /, `expected a refusal, got: ${response.slice(0, 200)}`);
   });
 
-  it('announces its port, pid and version in plane.json', () => {
+});
+
+describe('the plane process', () => {
+  let plane: PlaneProcess;
+  before(async () => {
+    plane = await startPlaneProcess();
+  });
+  after(async () => {
+    await plane.stop();
+    removeHome(plane.home);
+  });
+
+  it('announces its port, socket, pid and version in plane.json', () => {
     const discovery = JSON.parse(readFileSync(join(plane.home, 'plane.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(discovery.port, plane.port);
+    assert.equal(discovery.socket, join(plane.home, 'plane.sock'));
     assert.equal(discovery.pid, plane.child.pid);
     assert.equal(discovery.version, PLANE_VERSION);
   });
@@ -166,9 +189,9 @@ test('the token file is 0600 and a new token is written at every plane start', {
   t.after(() => second.stop());
   assert.equal(tokenMode(), 0o600, `token file mode is ${tokenMode().toString(8)} after a restart`);
   assert.notEqual(second.token, first.token, 'a restarted plane must not reuse the previous token');
-  const stale = await attemptUpgrade(second.port, { authorization: `Bearer ${first.token}` });
+  const stale = await attemptUpgrade(tcpUrl(second.port), { authorization: `Bearer ${first.token}` });
   assert.equal(stale.opened ? 'opened' : stale.status, 401, 'the previous token is refused');
-  const fresh = await attemptUpgrade(second.port, { authorization: `Bearer ${second.token}` });
+  const fresh = await attemptUpgrade(tcpUrl(second.port), { authorization: `Bearer ${second.token}` });
   assert.ok(fresh.opened, 'the new token is accepted');
   fresh.socket.close();
 });
@@ -182,7 +205,7 @@ test('the plane listens on 127.0.0.1 only', { timeout: 30_000 }, async (t) => {
   /** 'connected', or why it did not (an error code, or 'timeout' when packets are dropped). */
   const tryConnect = (host: string) =>
     new Promise<string>((resolve) => {
-      const socket = tcpConnect({ host, port: plane.port, timeout: 3000 });
+      const socket = netConnect({ host, port: plane.port, timeout: 3000 });
       socket.once('connect', () => (socket.destroy(), resolve('connected')));
       socket.once('timeout', () => (socket.destroy(), resolve('timeout')));
       socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));

@@ -3,13 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PlaneClient } from '../../server/client/plane-client.js';
+import { PlaneClient, type PlaneAddress } from '../../server/client/plane-client.js';
 
 export const CLI = fileURLToPath(new URL('../../server/cli/main.js', import.meta.url));
 
 export interface PlaneProcess {
   home: string;
   port: number;
+  /** The plane's Unix socket, where it has one. */
+  socket?: string;
   token: string;
   child: ChildProcess;
   /** Everything the plane wrote to stderr so far (its log). */
@@ -50,15 +52,16 @@ export async function startPlaneProcess(options: { home?: string; env?: NodeJS.P
     child.stderr!.on('data', onData);
     void exited.then((code) => reject(new Error(`plane exited with ${code} before listening:\n${output}`)));
   });
-  const discovery = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { port: number };
+  const discovery = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as PlaneAddress;
   const token = readFileSync(join(home, 'token'), 'utf8').trim();
   return {
     home,
     port: discovery.port,
+    ...(discovery.socket !== undefined && { socket: discovery.socket }),
     token,
     child,
     output: () => output,
-    connect: (client = 'test') => PlaneClient.connect(discovery.port, token, client),
+    connect: (client = 'test') => PlaneClient.connect(discovery, token, client),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

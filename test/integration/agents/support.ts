@@ -9,7 +9,7 @@ import { isAlive } from '../../../server/plane/process-identity.js';
 export async function connectTo(home: string, client = 'test'): Promise<PlaneClient> {
   const found = readDiscovery(home);
   if (!found) throw new Error(`no plane is running on ${home}`);
-  return PlaneClient.connect(found.discovery.port, found.token, client);
+  return PlaneClient.connect(found.discovery, found.token, client);
 }
 
 /** Ends the plane a process under test started, and waits until its process is gone. */

@@ -26,7 +26,7 @@ export function orchestrationTests(fx: () => Fixture, agent: () => TestAgent): v
     try {
       const shown = when(api.onDidNotify, () => notices[0], 'the blocker notification');
       const found = readDiscovery(home)!;
-      const operator = await PlaneClient.connect(found.discovery.port, found.token, 'vscode-test-operator');
+      const operator = await PlaneClient.connect(found.discovery, found.token, 'vscode-test-operator');
       await operator.call('fleet_digest', { publish: true });
       operator.close();
       assert.match(await shown, /ATLAS reports blocked: waiting for the schema/);

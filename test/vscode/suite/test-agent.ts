@@ -61,5 +61,5 @@ export class TestAgent {
 async function connect(home: string): Promise<PlaneClient> {
   const found = readDiscovery(home);
   if (!found) throw new Error(`no plane is running on ${home}`);
-  return PlaneClient.connect(found.discovery.port, found.token, 'vscode-test-agent');
+  return PlaneClient.connect(found.discovery, found.token, 'vscode-test-agent');
 }

@@ -83,7 +83,7 @@ async function stopDiscoveredPlane(home: string): Promise<void> {
   if (!found) return;
   const pid = found.discovery.pid;
   try {
-    const client = await PlaneClient.connect(found.discovery.port, found.token, 'vscode-test-teardown');
+    const client = await PlaneClient.connect(found.discovery, found.token, 'vscode-test-teardown');
     await client.call('fleet_plane_shutdown', {});
     client.close();
   } catch {
