@@ -26,9 +26,9 @@ async function open(config: SystemConfig): Promise<ClaimSystem> {
   const callsign = `agent-${String(config.index).padStart(2, '0')}`;
   switch (config.system) {
     case 'plane':
-      return PlaneAgent.open(config.port!, config.token!, config.root!, callsign);
+      return PlaneAgent.open(config.address!, config.token!, config.root!, callsign);
     case 'echo':
-      return EchoAgent.open(config.port!, config.root!);
+      return EchoAgent.open(config.address!, config.root!);
     case 'sqlite':
       return new SqliteAgent(config.path!, callsign);
     case 'ledger':

@@ -1,3 +1,4 @@
+import type { PlaneAddress } from '../../server/client/plane-client.js';
 import { compilePattern, normalizePattern, type CompiledPattern } from '../../server/core/glob/index.js';
 
 /**
@@ -27,8 +28,8 @@ export interface SystemConfig {
   system: SystemName;
   /** Agent index: its callsign, its own package and its random seed. */
   index: number;
-  /** The plane (and the echo floor's peer): port, token and repository root. */
-  port?: number;
+  /** The plane (and the echo floor's peer): where it listens, token and repository root. */
+  address?: PlaneAddress;
   token?: string;
   root?: string;
   /** The baselines: the shared SQLite file, or the JSON ledger file. */

@@ -1,3 +1,4 @@
+import type { PlaneAddress } from '../../server/client/plane-client.js';
 import { RawClient } from '../lib/raw-client.js';
 import type { ClaimSystem, Grant } from './claim-system.js';
 
@@ -15,8 +16,8 @@ export class EchoAgent implements ClaimSystem {
     private readonly root: string,
   ) {}
 
-  static async open(port: number, root: string): Promise<EchoAgent> {
-    return new EchoAgent(await RawClient.connect(port), root);
+  static async open(address: PlaneAddress, root: string): Promise<EchoAgent> {
+    return new EchoAgent(await RawClient.connect(address), root);
   }
 
   async claim(pattern: string): Promise<Grant> {

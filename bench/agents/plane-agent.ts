@@ -1,3 +1,4 @@
+import type { PlaneAddress } from '../../server/client/plane-client.js';
 import { RawClient } from '../lib/raw-client.js';
 import type { ClaimSystem, Grant } from './claim-system.js';
 
@@ -15,8 +16,8 @@ export class PlaneAgent implements ClaimSystem {
     private readonly root: string,
   ) {}
 
-  static async open(port: number, token: string, root: string, callsign: string): Promise<PlaneAgent> {
-    return new PlaneAgent(await RawClient.agent(port, token, callsign), root);
+  static async open(address: PlaneAddress, token: string, root: string, callsign: string): Promise<PlaneAgent> {
+    return new PlaneAgent(await RawClient.agent(address, token, callsign), root);
   }
 
   async claim(pattern: string): Promise<Grant> {

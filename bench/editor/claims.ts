@@ -1,5 +1,6 @@
 // The 2,000 claims of the editor benchmark, held through the real plane by 20 agents, each spread
 // over its own packages (p ≡ a mod 20): single files, test folders and globs, as tree.ts mixes them.
+import type { PlaneAddress } from '../../server/client/plane-client.js';
 import { RawClient } from '../lib/raw-client.js';
 import { seededRandom } from '../lib/stats.js';
 import { backgroundPatterns } from '../lib/tree.js';
@@ -24,10 +25,10 @@ export function agentTerritory(a: number, packages: number): string[] {
 }
 
 /** Joins the 20 agents and has them claim their territory; returns them, connected (their claims live). */
-export async function holdClaims(port: number, token: string, workspace: EditorWorkspace): Promise<RawClient[]> {
+export async function holdClaims(address: PlaneAddress, token: string, workspace: EditorWorkspace): Promise<RawClient[]> {
   return Promise.all(
     Array.from({ length: CLAIM_AGENTS }, async (_, a) => {
-      const agent = await RawClient.agent(port, token, `agent-${String(a).padStart(2, '0')}`);
+      const agent = await RawClient.agent(address, token, `agent-${String(a).padStart(2, '0')}`);
       const patterns = agentTerritory(a, workspace.packages);
       for (let i = 0; i < patterns.length; i += PER_REQUEST) {
         const result = await agent.call<{ granted: boolean }>('fleet_claim_path', { patterns: patterns.slice(i, i + PER_REQUEST), root: workspace.root });

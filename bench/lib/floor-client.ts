@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { track } from './children.js';
 import type { PeerMode, PeerReply, PeerRequest } from './floor-peer.js';
+import type { PlaneAddress } from '../../server/client/plane-client.js';
 import { RawClient } from './raw-client.js';
 
 const PEER = fileURLToPath(new URL('./floor-peer.js', import.meta.url));
@@ -10,14 +11,17 @@ const PEER = fileURLToPath(new URL('./floor-peer.js', import.meta.url));
 export class FloorPeer {
   private constructor(
     private readonly child: ChildProcess,
+    /** Loopback TCP, where the latency floors are measured; `client` is connected there. */
     readonly port: number,
+    /** The same peer through a Unix socket, as the plane's agents reach the plane. */
+    readonly unixAddress: PlaneAddress,
     readonly client: RawClient,
   ) {}
 
   static async start(): Promise<FloorPeer> {
     const child = track(fork(PEER, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
-    const port = await new Promise<number>((resolve) => child.on('message', (m: PeerReply) => m.type === 'listening' && resolve(m.port)));
-    return new FloorPeer(child, port, await RawClient.connect(port));
+    const { port, socket } = await new Promise<Extract<PeerReply, { type: 'listening' }>>((resolve) => child.on('message', (m: PeerReply) => m.type === 'listening' && resolve(m)));
+    return new FloorPeer(child, port, { port, socket }, await RawClient.connect({ port }));
   }
 
   get pid(): number {

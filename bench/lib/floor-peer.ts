@@ -8,21 +8,25 @@
 //   event log writes (see record-writer.ts).
 // In 'echo' mode it sends each frame back as it came: the throughput floor, where many agent
 // processes at once measure what their own round trips cost with no coordination behind them.
+// It listens on loopback TCP (the latency floors, as DESIGN §7 defines them) and on a Unix socket
+// (the throughput floor, reached the way the plane's agents reach the plane).
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { RecordWriter } from './record-writer.js';
 
 export type PeerMode = 'rtt' | 'echo' | 'durable' | 'durable-reserved';
 export type PeerRequest = { type: 'mode'; mode: PeerMode; reply: string; recordBytes: number; dir: string } | { type: 'exit' };
-export type PeerReply = { type: 'listening'; port: number } | { type: 'ready' };
+export type PeerReply = { type: 'listening'; port: number; socket: string } | { type: 'ready' };
 
 let mode: PeerMode = 'rtt';
 let reply = '{}';
 let record = Buffer.alloc(0);
 let writer: RecordWriter | undefined;
 
-const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, maxPayload: 1024 * 1024 });
-server.on('connection', (socket) => {
+function serve(socket: WebSocket): void {
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (mode === 'echo') {
       socket.send(data, { binary: isBinary });
@@ -31,12 +35,18 @@ server.on('connection', (socket) => {
     writer?.write(record);
     socket.send(reply);
   });
-});
+}
 
-server.on('listening', () => {
-  const address = server.address();
-  if (typeof address === 'object' && address) process.send?.({ type: 'listening', port: address.port } satisfies PeerReply);
-});
+const options = { perMessageDeflate: false, maxPayload: 1024 * 1024 };
+const server = new WebSocketServer({ host: '127.0.0.1', port: 0, ...options });
+server.on('connection', serve);
+const socketPath = join(tmpdir(), `fleet-bench-peer-${process.pid}.sock`);
+const unix = createServer();
+new WebSocketServer({ server: unix, ...options }).on('connection', serve);
+process.once('exit', () => rmSync(socketPath, { force: true }));
+
+await Promise.all([new Promise((resolve) => server.once('listening', resolve)), new Promise((resolve) => unix.listen(socketPath, () => resolve(undefined)))]);
+process.send?.({ type: 'listening', port: (server.address() as { port: number }).port, socket: socketPath } satisfies PeerReply);
 
 process.once('disconnect', () => process.exit(0));
 

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PlaneAddress } from '../../server/client/plane-client.js';
 import { tempHome } from '../../test/support/plane-process.js';
 import { track } from './children.js';
 import type { HostReply, HostRequest, HostStats } from './plane-host.js';
@@ -19,6 +20,8 @@ export class PlaneHandle {
     readonly child: ChildProcess,
     readonly home: string,
     readonly port: number,
+    /** The plane's Unix socket (from plane.json), which its local clients use by default. */
+    readonly socket: string | undefined,
     readonly token: string,
   ) {
     this.exited = new Promise((resolve) => {
@@ -48,7 +51,8 @@ export class PlaneHandle {
       child.once('exit', (code) => reject(new Error(`plane host exited with ${code} before listening:\n${stderr}`)));
     });
     const token = readFileSync(join(home, 'token'), 'utf8').trim();
-    const handle = new PlaneHandle(child, home, port, token);
+    const { socket } = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as PlaneAddress;
+    const handle = new PlaneHandle(child, home, port, socket, token);
     handle.stderr = stderr;
     child.stderr!.on('data', (chunk: string) => (handle.stderr += chunk));
     return handle;
@@ -56,6 +60,11 @@ export class PlaneHandle {
 
   get pid(): number {
     return this.child.pid!;
+  }
+
+  /** Where local clients reach the plane: its Unix socket when it has one (a plain object, for IPC). */
+  get address(): PlaneAddress {
+    return { port: this.port, ...(this.socket !== undefined && { socket: this.socket }) };
   }
 
   output(): string {

@@ -1,4 +1,6 @@
 import { WebSocket } from 'ws';
+import type { PlaneAddress } from '../../server/client/plane-client.js';
+import { unixSocketUrl } from '../../server/transport/unix-socket.js';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -51,10 +53,12 @@ export class RawClient {
     socket.on('error', (error) => this.failAll(error));
   }
 
-  static async connect(port: number, token?: string): Promise<RawClient> {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/`, {
+  /** Connects through `address.socket` when given (as the plane's own clients do), else over TCP. */
+  static async connect(address: PlaneAddress, token?: string): Promise<RawClient> {
+    const url = address.socket === undefined ? `ws://127.0.0.1:${address.port}/` : unixSocketUrl(address.socket);
+    const socket = new WebSocket(url, {
       perMessageDeflate: false,
-      ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
+      headers: { host: 'localhost', ...(token !== undefined && { authorization: `Bearer ${token}` }) },
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
@@ -65,8 +69,8 @@ export class RawClient {
   }
 
   /** Connects to a plane, says hello and joins as `callsign`. */
-  static async agent(port: number, token: string, callsign: string, runtime = 'bench'): Promise<RawClient> {
-    const client = await RawClient.connect(port, token);
+  static async agent(address: PlaneAddress, token: string, callsign: string, runtime = 'bench'): Promise<RawClient> {
+    const client = await RawClient.connect(address, token);
     await client.call('fleet_plane_hello', { protocolVersion: 1, client: 'fleet-bench' });
     await client.call('fleet_agent_join', { callsign, runtime });
     return client;

@@ -26,7 +26,7 @@ interface Options {
 async function generateHome(root: string, target: number): Promise<string> {
   const plane = await startPlaneProcess({ home: tempHome('fleet-bench-history-') });
   track(plane.child);
-  const agents = await Promise.all(Array.from({ length: AGENTS }, (_, i) => RawClient.agent(plane.port, plane.token, `hist-${i}`)));
+  const agents = await Promise.all(Array.from({ length: AGENTS }, (_, i) => RawClient.agent(plane, plane.token, `hist-${i}`)));
   let events = 1 + AGENTS; // plane.started and the joins
   try {
     await Promise.all(

@@ -47,9 +47,9 @@ export async function editor(options: Options, report: Report): Promise<void> {
     plane = await startPlaneProcess({ home });
     track(plane.child);
     // The 2,000 claims, before any window opens: the extension joins a plane that holds them.
-    agents.push(...(await holdClaims(plane.port, plane.token, workspace)));
+    agents.push(...(await holdClaims(plane, plane.token, workspace)));
     const claims = (await agents[0]!.call<{ claims: unknown[] }>('fleet_status', {})).claims.length;
-    const probe = await RawClient.agent(plane.port, plane.token, PROBE_CALLSIGN);
+    const probe = await RawClient.agent(plane, plane.token, PROBE_CALLSIGN);
     agents.push(probe);
 
     const results: SessionFigures[] = [];

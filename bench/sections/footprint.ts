@@ -54,7 +54,7 @@ export async function footprint(options: Options, report: Report): Promise<void>
       Array.from({ length: FOOTPRINT_AGENTS }, (_, a) => a),
       50,
       async (a) => {
-        const agent = await RawClient.agent(plane.port, plane.token, `svc-${a}`);
+        const agent = await RawClient.agent(plane, plane.token, `svc-${a}`);
         agents[a] = agent;
         const patterns = territoryOf(a);
         for (let i = 0; i < patterns.length; i += PER_REQUEST) {

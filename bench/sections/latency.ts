@@ -70,7 +70,10 @@ export async function latencyAndScale(options: Options, report: Report): Promise
   const floorDir = tempHome('fleet-bench-floor-');
   const peer = await FloorPeer.start();
   const pinned = pin(process.pid, CLIENT_CPU) && pin(plane.pid, SERVER_CPU) && pin(peer.pid, SERVER_CPU);
-  const probe = await RawClient.agent(plane.port, plane.token, 'probe');
+  // Over loopback TCP, like the floors it is compared with (DESIGN §7); the throughput section
+  // connects through the plane's Unix socket, as local clients do by default.
+  const tcp = { port: plane.port };
+  const probe = await RawClient.agent(tcp, plane.token, 'probe');
   const random = seededRandom(7);
   const loadedSources = Array.from({ length: PACKAGES }, (_, p) => packageFiles(p).filter((f) => f.endsWith('.ts'))).flat();
   const checkPaths = shuffle(loadedSources, random).slice(0, 256);
@@ -103,7 +106,7 @@ export async function latencyAndScale(options: Options, report: Report): Promise
         const p = Math.floor((i * PACKAGES) / packages);
         let owner = owners.get(p);
         if (!owner) {
-          owner = await RawClient.agent(plane.port, plane.token, `bg-${p}`);
+          owner = await RawClient.agent(tcp, plane.token, `bg-${p}`);
           owners.set(p, owner);
         }
         while (held[p]! < perPackage) {

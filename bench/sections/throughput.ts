@@ -151,11 +151,12 @@ async function runSystem(
   try {
     if (system === 'plane') {
       plane = await PlaneHandle.start({ home: dir });
-      Object.assign(config, { port: plane.port, token: plane.token, root });
+      // Through the plane's Unix socket, as its local clients connect by default.
+      Object.assign(config, { address: plane.address, token: plane.token, root });
     } else if (system === 'echo') {
       peer = await FloorPeer.start();
       await peer.mode('echo', '', 0, dir);
-      Object.assign(config, { port: peer.port, root });
+      Object.assign(config, { address: peer.unixAddress, root });
     } else if (system === 'sqlite') {
       config.path = join(dir, 'claims.sqlite');
       createSqliteBaseline(config.path);
