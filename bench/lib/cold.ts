@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { recordsOf } from '../../test/support/event-log-reader.js';
 import { CLI, tempHome } from '../../test/support/plane-process.js';
 import { track } from './children.js';
@@ -40,11 +40,13 @@ export async function timeColdStart(home: string): Promise<ColdStart> {
   return result;
 }
 
-/** A copy of `home` as a plane would find it after a clean stop (no lock, no discovery file). */
+const LEFT_BEHIND = new Set(['plane.lock', 'plane.json', 'plane.sock']);
+
+/** A copy of `home` as a plane would find it after a clean stop (no lock, no discovery file, no socket). */
 export function copyHome(home: string, options: { withoutSnapshot?: boolean } = {}): string {
   const copy = tempHome('fleet-bench-cold-');
-  cpSync(home, copy, { recursive: true });
-  for (const stale of ['plane.lock', 'plane.json']) rmSync(join(copy, stale), { force: true });
+  // Without what the killed plane left behind: its lock, its announcement and its socket (cpSync can't copy one).
+  cpSync(home, copy, { recursive: true, filter: (source) => !(dirname(source) === home && LEFT_BEHIND.has(basename(source))) });
   if (options.withoutSnapshot) rmSync(join(copy, 'state', 'snapshot.json'), { force: true });
   return copy;
 }
