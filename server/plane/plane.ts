@@ -82,6 +82,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const startedAt = clock.now();
   core.announceStart(process.pid, PLANE_VERSION);
   let port = 0;
+  let socket: string | undefined = undefined; // both set once the endpoint listens
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
   const digests = new DigestPublisher(core, journal, history, paths, log);
@@ -89,7 +90,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     core,
     journal,
     scopes: new ScopeResolver(),
-    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, startedAt }),
+    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
     shutdown: () => void shutdown(),
     history,
     pidStart: processStartTime,
@@ -98,7 +99,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   };
   const endpoint = new WsEndpoint(token, (socket) => serveConnection(socket, services, log));
   port = await endpoint.listen(config.port);
-  const socket = await listenOnSocket(endpoint, paths.socket, log);
+  socket = await listenOnSocket(endpoint, paths.socket, log);
   await journal.whenDurable(core.state.seq);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
@@ -135,15 +136,15 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
 /** The Unix socket clients on this machine prefer, where the platform and path allow one. */
 async function listenOnSocket(endpoint: WsEndpoint, path: string, log: (message: string) => void): Promise<string | undefined> {
   const unusable = unixSocketUnusable(path);
-  if (unusable === undefined) {
-    try {
-      await endpoint.listenOnSocket(path);
-      return path;
-    } catch (error) {
-      log(`no Unix socket at ${path} (${(error as Error).message}): clients use TCP`);
-      return undefined;
-    }
+  if (unusable !== undefined) {
+    log(`no Unix socket at ${path}: ${unusable}`);
+    return undefined;
   }
-  log(`no Unix socket at ${path}: ${unusable}`);
-  return undefined;
+  try {
+    await endpoint.listenOnSocket(path);
+    return path;
+  } catch (error) {
+    log(`no Unix socket at ${path} (${(error as Error).message}): clients use TCP`);
+    return undefined;
+  }
 }

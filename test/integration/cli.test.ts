@@ -58,8 +58,9 @@ describe('fleet CLI against a plane it starts itself', () => {
   test('status --json prints control, agents and claims', async () => {
     const status = await fleet('status', '--json');
     assert.equal(status.code, 0, status.stderr);
-    const parsed = JSON.parse(status.stdout) as { control: { state: string }; agents: { callsign: string }[]; claims: { pattern: string; holder: string }[] };
+    const parsed = JSON.parse(status.stdout) as { control: { state: string }; agents: { callsign: string }[]; claims: { pattern: string; holder: string }[]; plane: { socket?: string } };
     assert.equal(parsed.control.state, 'run');
+    assert.equal(parsed.plane.socket, join(home, 'plane.sock'), 'status names the socket clients use');
     assert.deepEqual(parsed.agents.map((a) => a.callsign).sort(), ['ATLAS', 'BOLT']);
     assert.deepEqual(parsed.claims.map((c) => `${c.holder}:${c.pattern}`), ['ATLAS:src/**']);
   });

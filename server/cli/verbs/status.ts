@@ -43,7 +43,7 @@ export function render(status: Status): string {
   const control = status.controlDetail;
   const lines = [
     `fleet: ${control.state}${control.reason ? ` (${control.reason})` : ''}, set by ${control.setBy} ${relativeTime(control.setAt)}`,
-    `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}, seq ${status.plane.seq}`,
+    `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}${status.plane.socket === undefined ? '' : `, socket ${status.plane.socket}`}, seq ${status.plane.seq}`,
     '',
     `agents (${status.agents.length})`,
   ];

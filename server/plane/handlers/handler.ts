@@ -9,7 +9,7 @@ export interface PlaneServices {
   core: FleetCore;
   journal: Journal;
   scopes: ScopeResolver;
-  info(): { version: string; pid: number; port: number; startedAt: number };
+  info(): { version: string; pid: number; port: number; socket?: string; startedAt: number };
   shutdown(): void;
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;

@@ -19,7 +19,7 @@ export const planeHandlers = {
     core.run(session.caller, (ctx) => {
       const plane = info();
       return {
-        plane: { version: plane.version, pid: plane.pid, port: plane.port, startedAt: iso(plane.startedAt), seq: ctx.state.seq },
+        plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), startedAt: iso(plane.startedAt), seq: ctx.state.seq },
         controlDetail: controlView(ctx.state.control),
         agents: [...ctx.state.agents.values()].filter((a) => params.includeGone || !a.gone).map((a) => agentView(a, ctx.indexes, ctx.now, ctx.config)),
         claims: [...ctx.state.claims.values()].map((c) => claimView(c, ctx.state, ctx.config)),
