@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import type { PlaneAddress } from '../../server/client/plane-client.js';
-import { unixSocketUrl } from '../../server/transport/unix-socket.js';
+import { overUnixSocket } from '../../server/transport/unix-socket.js';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -55,10 +55,11 @@ export class RawClient {
 
   /** Connects through `address.socket` when given (as the plane's own clients do), else over TCP. */
   static async connect(address: PlaneAddress, token?: string): Promise<RawClient> {
-    const url = address.socket === undefined ? `ws://127.0.0.1:${address.port}/` : unixSocketUrl(address.socket);
+    const { url, options } = address.socket === undefined ? { url: `ws://127.0.0.1:${address.port}/` } : overUnixSocket(address.socket);
     const socket = new WebSocket(url, {
+      ...options,
       perMessageDeflate: false,
-      headers: { host: 'localhost', ...(token !== undefined && { authorization: `Bearer ${token}` }) },
+      ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());

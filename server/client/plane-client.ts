@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { unixSocketUrl } from '../transport/unix-socket.js';
+import { overUnixSocket } from '../transport/unix-socket.js';
 import { errorNameForCode, MAX_FRAME_BYTES, methods, PROTOCOL_VERSION, type ErrorName, type MethodName, type Params, type Result } from '../../contracts/index.js';
 
 /** Where a plane listens, as plane.json announces it. */
@@ -7,9 +7,6 @@ export interface PlaneAddress {
   port: number;
   socket?: string;
 }
-
-/** A socket file that is gone, stale or not ours: TCP still reaches the plane. */
-const SOCKET_UNREACHABLE = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ENOTSOCK', 'EPERM']);
 
 /** A JSON-RPC error the plane answered with; `errorName` comes from the contracts' error table. */
 export class PlaneCallError extends Error {
@@ -51,18 +48,20 @@ export class PlaneClient {
    */
   static async connect(address: PlaneAddress, token: string, client = 'fleet-client'): Promise<PlaneClient> {
     if (address.socket !== undefined) {
+      const { url, options } = overUnixSocket(address.socket);
       try {
-        return await PlaneClient.open(unixSocketUrl(address.socket), token, client);
+        return await PlaneClient.open(url, token, client, options);
       } catch (error) {
-        if (!SOCKET_UNREACHABLE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        // The plane's own answer (a refused handshake, a failed hello) would be the same over TCP;
+        // anything else (a socket gone, stale, not ours, its queue full) leaves TCP to try.
+        if (error instanceof HandshakeRefusedError || error instanceof PlaneCallError) throw error;
       }
     }
     return PlaneClient.open(`ws://127.0.0.1:${address.port}/`, token, client);
   }
 
-  private static async open(url: string, token: string, client: string): Promise<PlaneClient> {
-    // Over a Unix socket there is no host to name; the plane still checks Host, so say loopback.
-    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}`, host: 'localhost' }, maxPayload: MAX_FRAME_BYTES * 16 });
+  private static async open(url: string, token: string, client: string, options: WebSocket.ClientOptions = {}): Promise<PlaneClient> {
+    const socket = new WebSocket(url, { ...options, headers: { authorization: `Bearer ${token}` }, maxPayload: MAX_FRAME_BYTES * 16 });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('unexpected-response', (_request, response) => {

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { WebSocket, type RawData } from 'ws';
 import { MAX_FRAME_BYTES, PLANE_VERSION } from '../../contracts/index.js';
-import { unixSocketUrl } from '../../server/transport/unix-socket.js';
+import { overUnixSocket } from '../../server/transport/unix-socket.js';
 import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
 
 type Attempt = { opened: true; socket: WebSocket } | { opened: false; status: number; body: string };
 
 /** One upgrade at `url` with exactly these extra headers; resolves with the open socket or the refusal. */
-function attemptUpgrade(url: string, headers: Record<string, string>): Promise<Attempt> {
-  const socket = new WebSocket(url, { headers, handshakeTimeout: 5000 });
+function attemptUpgrade(url: string, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<Attempt> {
+  const socket = new WebSocket(url, { ...options, headers, handshakeTimeout: 5000 });
   let opened = false;
   socket.on('open', () => (opened = true));
   return new Promise((resolve, reject) => {
@@ -72,11 +72,15 @@ async function openSocket(plane: PlaneProcess): Promise<WebSocket> {
   return attempt.socket;
 }
 
-/** The plane's two doors; over the socket a client names no host, so it says localhost as PlaneClient does. */
-const doors: { name: string; url: (p: PlaneProcess) => string; raw: (p: PlaneProcess) => Socket; defaults: Record<string, string> }[] = [
-  { name: 'TCP', url: (p) => tcpUrl(p.port), raw: (p) => netConnect(p.port, '127.0.0.1'), defaults: {} },
-  { name: 'the Unix socket', url: (p) => unixSocketUrl(p.socket!), raw: (p) => netConnect(p.socket!), defaults: { host: 'localhost' } },
+/** The plane's two doors, reached as PlaneClient reaches them; over the socket the URL says localhost. */
+const doors: { name: string; host: string; address: (p: PlaneProcess) => { url: string; options?: WebSocket.ClientOptions }; raw: (p: PlaneProcess) => Socket }[] = [
+  { name: 'TCP', host: '127.0.0.1:PORT', address: (p) => ({ url: tcpUrl(p.port) }), raw: (p) => netConnect(p.port, '127.0.0.1') },
+  { name: 'the Unix socket', host: 'localhost', address: (p) => overUnixSocket(p.socket!), raw: (p) => netConnect(p.socket!) },
 ];
+const upgradeThrough = (door: (typeof doors)[number], plane: PlaneProcess, headers: Record<string, string>) => {
+  const { url, options } = door.address(plane);
+  return attemptUpgrade(url, headers, options);
+};
 
 for (const door of doors) describe(`the WebSocket handshake over ${door.name}`, () => {
   let plane: PlaneProcess;
@@ -110,7 +114,7 @@ for (const door of doors) describe(`the WebSocket handshake over ${door.name}`, 
   ];
   for (const { name, headers, status, reason } of refused) {
     it(`refuses ${name} with ${status}, before any WebSocket opens`, async () => {
-      const attempt = await attemptUpgrade(door.url(plane), { ...door.defaults, ...headers(plane) });
+      const attempt = await upgradeThrough(door, plane, headers(plane));
       assert.equal(attempt.opened, false, 'the upgrade was accepted');
       if (attempt.opened) return;
       assert.equal(attempt.status, status, attempt.body);
@@ -119,13 +123,13 @@ for (const door of doors) describe(`the WebSocket handshake over ${door.name}`, 
   }
 
   const accepted: { name: string; host?: (p: PlaneProcess) => string }[] = [
-    { name: `the right token and the default Host (${door.defaults.host ?? '127.0.0.1:PORT'})` },
+    { name: `the right token and the default Host (${door.host})` },
     { name: 'the right token and Host localhost:PORT', host: (p) => `localhost:${p.port}` },
     { name: 'the right token and Host [::1]:PORT', host: (p) => `[::1]:${p.port}` },
   ];
   for (const { name, host } of accepted) {
     it(`accepts ${name}, and the connection can call fleet_roster`, async () => {
-      const attempt = await attemptUpgrade(door.url(plane), { ...door.defaults, ...bearer(plane.token), ...(host && { host: host(plane) }) });
+      const attempt = await upgradeThrough(door, plane, { ...bearer(plane.token), ...(host && { host: host(plane) }) });
       assert.ok(attempt.opened, attempt.opened ? '' : `refused ${attempt.status}: ${attempt.body}`);
       try {
         const reply = await call(attempt.socket, 'fleet_roster');

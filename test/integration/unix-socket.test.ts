@@ -60,6 +60,17 @@ test('a plane killed with -9 leaves its socket behind, and the next one replaces
   await roster(await PlaneClient.connect({ port: CLOSED_PORT, socket: second.socket }, second.token));
 });
 
+test('a home whose path holds a #, a space and a non-ASCII letter is still reached through its socket', { timeout: 30_000 }, async (t) => {
+  const parent = tempHome();
+  t.after(() => removeHome(parent));
+  const home = join(parent, 'c# and josé');
+  mkdirSync(home);
+  const plane = await startPlaneProcess({ home });
+  t.after(() => plane.stop());
+  assert.equal(plane.socket, join(home, 'plane.sock'));
+  await roster(await PlaneClient.connect({ port: CLOSED_PORT, socket: plane.socket }, plane.token));
+});
+
 test('a home whose path is too long for a socket is served over TCP alone, and says so', { timeout: 30_000 }, async (t) => {
   const parent = tempHome();
   t.after(() => removeHome(parent));
