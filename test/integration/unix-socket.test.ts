@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { PlaneClient } from '../../server/client/plane-client.js';
-import { removeHome, startPlaneProcess, tempHome } from '../support/plane-process.js';
+import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
 
 /** A port nothing listens on: a client that reaches the plane with it came through the socket. */
 const CLOSED_PORT = 1;
@@ -19,6 +19,23 @@ async function roster(client: PlaneClient): Promise<void> {
   }
 }
 
+/** A call that can only have come through the socket: the client is given a closed TCP port. */
+async function rosterThroughSocket(plane: PlaneProcess): Promise<void> {
+  assert.ok(plane.socket, 'plane.json names no socket');
+  await roster(await PlaneClient.connect({ port: CLOSED_PORT, socket: plane.socket }, plane.token));
+}
+
+/** A plane on a home named `name` inside a fresh temp folder; both go when the test ends. */
+async function planeAt(t: TestContext, name: string): Promise<PlaneProcess> {
+  const parent = tempHome();
+  t.after(() => removeHome(parent));
+  const home = join(parent, name);
+  mkdirSync(home, { recursive: true });
+  const plane = await startPlaneProcess({ home });
+  t.after(() => plane.stop());
+  return plane;
+}
+
 test('the socket is private to the owner, clients use it, and a clean stop removes it', { timeout: 30_000 }, async (t) => {
   const plane = await startPlaneProcess();
   t.after(() => removeHome(plane.home));
@@ -29,7 +46,7 @@ test('the socket is private to the owner, clients use it, and a clean stop remov
   assert.equal(statSync(socket).mode & 0o777, 0o600, `socket mode ${(statSync(socket).mode & 0o777).toString(8)}`);
   assert.match(plane.output(), new RegExp(`listening on 127\\.0\\.0\\.1:${plane.port} and ${socket}`));
 
-  await roster(await PlaneClient.connect({ port: CLOSED_PORT, socket }, plane.token));
+  await rosterThroughSocket(plane);
 
   assert.equal(await plane.stop(), 0);
   assert.equal(existsSync(socket), false, 'the socket outlived the plane');
@@ -57,30 +74,19 @@ test('a plane killed with -9 leaves its socket behind, and the next one replaces
   const second = await startPlaneProcess({ home });
   t.after(() => second.stop());
   assert.equal(second.socket, join(home, 'plane.sock'));
-  await roster(await PlaneClient.connect({ port: CLOSED_PORT, socket: second.socket }, second.token));
+  await rosterThroughSocket(second);
 });
 
 test('a home whose path holds a #, a space and a non-ASCII letter is still reached through its socket', { timeout: 30_000 }, async (t) => {
-  const parent = tempHome();
-  t.after(() => removeHome(parent));
-  const home = join(parent, 'c# and josé');
-  mkdirSync(home);
-  const plane = await startPlaneProcess({ home });
-  t.after(() => plane.stop());
-  assert.equal(plane.socket, join(home, 'plane.sock'));
-  await roster(await PlaneClient.connect({ port: CLOSED_PORT, socket: plane.socket }, plane.token));
+  const plane = await planeAt(t, 'c# and josé');
+  assert.equal(plane.socket, join(plane.home, 'plane.sock'));
+  await rosterThroughSocket(plane);
 });
 
 test('a home whose path is too long for a socket is served over TCP alone, and says so', { timeout: 30_000 }, async (t) => {
-  const parent = tempHome();
-  t.after(() => removeHome(parent));
-  const home = join(parent, 'a-home-path-long-enough-that-its-socket-would-not-fit-in-sun-path', 'x'.repeat(40));
-  mkdirSync(home, { recursive: true });
-  assert.ok(Buffer.byteLength(join(home, 'plane.sock')) > 100);
-
-  const plane = await startPlaneProcess({ home });
-  t.after(() => plane.stop());
-  const discovery = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as Record<string, unknown>;
+  const plane = await planeAt(t, join('a-home-path-long-enough-that-its-socket-would-not-fit-in-sun-path', 'x'.repeat(40)));
+  assert.ok(Buffer.byteLength(join(plane.home, 'plane.sock')) > 100);
+  const discovery = JSON.parse(readFileSync(join(plane.home, 'plane.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(discovery.socket, undefined, 'plane.json names a socket it could not have');
   assert.match(plane.output(), /no Unix socket at .*plane\.sock: the path is longer than 100 bytes/);
   await roster(await plane.connect());
