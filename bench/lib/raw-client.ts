@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import type { PlaneAddress } from '../../server/client/plane-client.js';
-import { overUnixSocket } from '../../server/transport/unix-socket.js';
+import { doorsOf } from '../../server/transport/unix-socket.js';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -53,9 +53,9 @@ export class RawClient {
     socket.on('error', (error) => this.failAll(error));
   }
 
-  /** Connects through `address.socket` when given (as the plane's own clients do), else over TCP. */
+  /** Connects through the door the plane's own clients prefer: `address.socket` when given, else TCP. */
   static async connect(address: PlaneAddress, token?: string): Promise<RawClient> {
-    const { url, options } = address.socket === undefined ? { url: `ws://127.0.0.1:${address.port}/` } : overUnixSocket(address.socket);
+    const { url, options } = doorsOf(address)[0]!;
     const socket = new WebSocket(url, {
       ...options,
       perMessageDeflate: false,

@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { overUnixSocket } from '../transport/unix-socket.js';
+import { doorsOf, type Door } from '../transport/unix-socket.js';
 import { errorNameForCode, MAX_FRAME_BYTES, methods, PROTOCOL_VERSION, type ErrorName, type MethodName, type Params, type Result } from '../../contracts/index.js';
 
 /** Where a plane listens, as plane.json announces it. */
@@ -47,20 +47,21 @@ export class PlaneClient {
    * without TCP/IP), else, or when the socket can't be reached, over TCP on 127.0.0.1.
    */
   static async connect(address: PlaneAddress, token: string, client = 'fleet-client'): Promise<PlaneClient> {
-    if (address.socket !== undefined) {
-      const { url, options } = overUnixSocket(address.socket);
+    const doors = doorsOf(address);
+    const last = doors.pop()!;
+    for (const door of doors) {
       try {
-        return await PlaneClient.open(url, token, client, options);
+        return await PlaneClient.open(door, token, client);
       } catch (error) {
-        // The plane's own answer (a refused handshake, a failed hello) would be the same over TCP;
-        // anything else (a socket gone, stale, not ours, its queue full) leaves TCP to try.
+        // The plane's own answer (a refused handshake, a failed hello) would be the same through the
+        // next door; anything else (a socket gone, stale, not ours, its queue full) leaves it to try.
         if (error instanceof HandshakeRefusedError || error instanceof PlaneCallError) throw error;
       }
     }
-    return PlaneClient.open(`ws://127.0.0.1:${address.port}/`, token, client);
+    return PlaneClient.open(last, token, client);
   }
 
-  private static async open(url: string, token: string, client: string, options: WebSocket.ClientOptions = {}): Promise<PlaneClient> {
+  private static async open({ url, options }: Door, token: string, client: string): Promise<PlaneClient> {
     const socket = new WebSocket(url, { ...options, headers: { authorization: `Bearer ${token}` }, maxPayload: MAX_FRAME_BYTES * 16 });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());

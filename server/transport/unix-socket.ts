@@ -45,6 +45,18 @@ export async function listenOnUnixSocket(path: string, onConnection: (socket: So
  * the connection is made to the path directly. (A `ws+unix:` URL would carry the path inside a URL,
  * where a `#`, a space or a `:` in FLEET_HOME breaks it.)
  */
-export function overUnixSocket(path: string): { url: string; options: { createConnection: () => Socket } } {
+export function overUnixSocket(path: string): Door {
   return { url: 'ws://localhost/', options: { createConnection: () => connect(path) } };
+}
+
+/** A way in to a plane for a `ws` client: the URL and the options that go with it. */
+export interface Door {
+  url: string;
+  options: { createConnection?: () => Socket };
+}
+
+/** The ways a local client reaches a plane, preferred first: its Unix socket when it has one, then loopback TCP. */
+export function doorsOf(address: { port: number; socket?: string }): Door[] {
+  const tcp = { url: `ws://127.0.0.1:${address.port}/`, options: {} };
+  return address.socket === undefined ? [tcp] : [overUnixSocket(address.socket), tcp];
 }
