@@ -69,7 +69,7 @@ export const fleetViewStateSchema = z.object({
     status: planeConnectionStatusSchema,
     home: z.string(),
     message: z.string().optional(),
-    plane: z.object({ pid: z.number().int(), port: z.number().int(), version: z.string(), startedAt: isoTime }).optional(),
+    plane: z.object({ pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), version: z.string(), startedAt: isoTime }).optional(),
   }),
   control: controlSchema.nullable(),
   agents: z.array(agentSchema),

@@ -67,7 +67,7 @@ export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
     '',
     `${agents} agent${agents === 1 ? '' : 's'} on the roster${stale > 0 ? `, ${stale} not heartbeating` : ''}; ${state.claims.length} live claim${state.claims.length === 1 ? '' : 's'}.`,
     '',
-    `Plane pid ${state.connection.plane?.pid ?? '?'} on port ${state.connection.plane?.port ?? '?'} (FLEET_HOME ${state.connection.home}).`,
+    `Plane pid ${state.connection.plane?.pid ?? '?'} on port ${state.connection.plane?.port ?? '?'}${state.connection.plane?.socket ? ` and socket ${state.connection.plane.socket}` : ''} (FLEET_HOME ${state.connection.home}).`,
   ].join('\n');
   return { text, tooltip, warning: state.control.state !== 'run' || stale > 0 };
 }

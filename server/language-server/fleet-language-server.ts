@@ -168,7 +168,7 @@ export class FleetLanguageServer implements FleetServices {
     const roots = new Map(this.scopes.folderScopes().map((scope) => [scope.id, scope.worktree]));
     const plane = this.mirror.plane;
     return {
-      connection: { ...state, home: this.home, ...(connected && plane && { plane: { pid: plane.pid, port: plane.port, version: plane.version, startedAt: plane.startedAt } }) },
+      connection: { ...state, home: this.home, ...(connected && plane && { plane: { pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), version: plane.version, startedAt: plane.startedAt } }) },
       control: connected ? this.mirror.control : null,
       agents: connected ? [...this.mirror.roster] : [],
       claims: connected ? [...this.mirror.liveClaims].map((claim) => ({ ...claim, ...(roots.has(claim.scope) && { root: roots.get(claim.scope)! }) })) : [],

@@ -64,6 +64,6 @@ export function planeLogStarts(home: string): number {
   return readFileSync(join(home, 'plane.log'), 'utf8').split('\n').filter((line) => /listening on 127\.0\.0\.1/.test(line)).length;
 }
 
-export function planeJson(home: string): { pid: number; port: number } {
-  return JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { pid: number; port: number };
+export function planeJson(home: string): { pid: number; port: number; socket?: string } {
+  return JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { pid: number; port: number; socket?: string };
 }

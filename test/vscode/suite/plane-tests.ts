@@ -14,6 +14,8 @@ export function planeTests(fx: () => Fixture): void {
     const state = await fx().state((s) => s.connection.status === 'connected' && s, 'the language server to connect to a plane');
     const discovery = planeJson(home);
     assert.equal(state.connection.plane?.pid, discovery.pid, 'the extension is connected to the plane of plane.json');
+    assert.ok(discovery.socket, 'the plane announces its Unix socket');
+    assert.equal(state.connection.plane?.socket, discovery.socket, 'the view names the socket the plane listens on');
     assert.equal(state.connection.home, home);
     assert.ok(isAlive(discovery.pid));
     assert.notEqual(discovery.pid, process.pid, 'the plane is its own process, not the extension host');
@@ -22,6 +24,7 @@ export function planeTests(fx: () => Fixture): void {
     assert.equal(planeLogStarts(home), 1, 'exactly one plane was started on this FLEET_HOME');
     assert.equal(state.control?.state, 'run');
     assert.match(api.statusBar().text, /Fleet: running · 0 agents/);
+    assert.ok(api.statusBar().tooltip.includes(`on port ${discovery.port} and socket ${discovery.socket}`), api.statusBar().tooltip);
     assert.equal(api.statusBar().warning, false);
   });
 
