@@ -2,7 +2,7 @@
 // HTTP server, upgrade checks and WebSocket endpoint serve it; only the stream underneath differs.
 // A local round trip skips TCP/IP: measured with 32 connections from 4 processes, ~6% more durable
 // ops/s and ~4 µs less CPU per op in the plane, ~3 µs less in the clients (BENCHMARKS.md).
-import { chmod, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /** sun_path holds 104 bytes on macOS, 108 on Linux, NUL included; stay under both. */
@@ -26,17 +26,19 @@ export async function listenOnUnixSocket(path: string, onConnection: (socket: So
   const server = createServer(onConnection);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(path, () => {
-      server.off('error', reject);
-      resolve();
-    });
+    // bind(2), which listen() calls before it returns, creates the file with the mode the umask
+    // leaves: masking all but the owner's read and write for that instant makes it 0600 from birth,
+    // so there is no moment in which others could connect (a chmod afterwards would leave one).
+    const umask = process.umask(0o177);
+    try {
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    } finally {
+      process.umask(umask);
+    }
   });
-  try {
-    await chmod(path, 0o600);
-  } catch (error) {
-    server.close();
-    throw error;
-  }
   return server;
 }
 

@@ -37,7 +37,12 @@ async function planeAt(t: TestContext, name: string): Promise<PlaneProcess> {
 }
 
 test('the socket is private to the owner, clients use it, and a clean stop removes it', { timeout: 30_000 }, async (t) => {
-  const plane = await startPlaneProcess();
+  // Under a umask that masks nothing, the socket must still be the owner's alone. The plane inherits
+  // the umask when it is spawned, which startPlaneProcess does before its first await.
+  const umask = process.umask(0);
+  const starting = startPlaneProcess();
+  process.umask(umask);
+  const plane = await starting;
   t.after(() => removeHome(plane.home));
   t.after(() => plane.stop());
   const socket = join(plane.home, 'plane.sock');
