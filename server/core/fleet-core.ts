@@ -1,5 +1,6 @@
 import type { FleetEvent, FleetEventInput } from '../../contracts/index.js';
 import { ClaimQueue } from './claim-queue.js';
+import { copyWith } from './copy-with.js';
 import type { Clock, IdSource } from './clock.js';
 import type { Caller, CoreConfig, Ctx, Deadline } from './context.js';
 import { Indexes } from './indexes.js';
@@ -85,7 +86,7 @@ export class FleetCore {
   }
 
   private emit(input: FleetEventInput, now: number): FleetEvent {
-    const event = { ...input, seq: this.state.seq + 1, at: now } as FleetEvent;
+    const event = copyWith(input, { seq: this.state.seq + 1, at: now }) as FleetEvent;
     applyEvent(this.state, this.indexes, event, this.config);
     for (const listener of this.listeners) listener(event);
     return event;

@@ -39,6 +39,15 @@ export class TerritoryIndex {
     }
   }
 
+  /** Live claims in `scope` with exactly this pattern: they are kept where its first literal prefix ends. */
+  *samePattern(scope: string, pattern: CompiledPattern): Iterable<ClaimRecord> {
+    const index = this.scopes.get(scope);
+    if (!index) return;
+    for (const entry of index.entriesAt(pattern.literalPrefixes[0]!)) {
+      if (entry.claim.pattern === pattern.source) yield entry.claim;
+    }
+  }
+
   /** Live claims in `scope` whose pattern matches the file `path`. */
   *covering(scope: string, path: string): Iterable<ClaimRecord> {
     const index = this.scopes.get(scope);

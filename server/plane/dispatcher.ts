@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FleetError, isMethodName, methods, type MethodName } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator } from '../core/authority.js';
+import { copyWith } from '../core/copy-with.js';
 import { controlBrief } from '../core/views.js';
 import type { Handler, PlaneServices } from './handlers/handler.js';
 import { handlers } from './handlers/index.js';
@@ -28,7 +29,7 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   const handler = handlers[method] as Handler<MethodName>;
   const body = await handler(parsed.data as never, session, plane);
   await plane.journal.whenDurable(plane.core.state.seq);
-  return { ...body, control: controlBrief(plane.core.state.control) };
+  return copyWith(body as object, { control: controlBrief(plane.core.state.control) });
 }
 
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {

@@ -38,6 +38,12 @@ class TrieNode<K, V> {
     }
   }
 
+  /** The values kept at this node itself. */
+  values(): Iterable<V> {
+    if (this.entries instanceof Map) return this.entries.values();
+    return this.entries ? [this.entries.value] : [];
+  }
+
   collectInto(found: Map<K, V>): void {
     if (this.entries instanceof Map) for (const [key, value] of this.entries) found.set(key, value);
     else if (this.entries) found.set(this.entries.key, this.entries.value);
@@ -99,6 +105,16 @@ export class PrefixIndex<K, V> {
       if (end) this.collectBelow(end, found);
     }
     return found.values();
+  }
+
+  /** Entries kept exactly at `prefix`: among them, any whose pattern is the same as one with that first prefix. */
+  entriesAt(prefix: readonly string[]): Iterable<V> {
+    let node: TrieNode<K, V> | undefined = this.root;
+    for (const segment of prefix) {
+      node = node.children?.get(segment);
+      if (!node) return [];
+    }
+    return node.values();
   }
 
   /** Entries that may match the normalized file `path`: those whose prefix lies along it. Each once. */

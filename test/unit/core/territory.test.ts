@@ -186,6 +186,25 @@ test('claiming a pattern already held identically reuses the claim (no second cl
   assert.equal(h.core.state.claims.size, 1);
 });
 
+test('reuse finds the identical claim among many, and only an identical one of the same holder and mode', () => {
+  const { h, atlas, boreas } = twoAgents();
+  claimNow(h, atlas.caller, { patterns: Array.from({ length: 100 }, (_, i) => `src/area-${i % 7}/file-${i}.ts`) });
+  const file = claimNow(h, atlas.caller, { patterns: ['src/area-3/file-42.ts', '{lib,test}/**'] });
+  claimNow(h, boreas.caller, { patterns: ['docs/**'], mode: 'shared' });
+  const claimsBefore = h.core.state.claims.size;
+  const again = runRecording(h, atlas.caller, (ctx) => claim(ctx, atlas.caller, { scope: SCOPE, patterns: ['src/area-3/file-42.ts', '{lib,test}/**'] }, h.core.queue));
+  assert.ok(!(again.result instanceof Promise));
+  assert.deepEqual(again.result.claims.map((c) => c.id), file.claims.map((c) => c.id), 'the literal file and the brace pattern are both reused');
+  assert.deepEqual(again.emitted, []);
+  // Another holder's identical claim, or the same pattern in another mode, is no reuse: new claims.
+  const shared = claimNow(h, atlas.caller, { patterns: ['docs/**'], mode: 'shared' });
+  const otherMode = claimNow(h, atlas.caller, { patterns: ['lib/util/**'], mode: 'shared' });
+  const exclusiveAgain = claimNow(h, atlas.caller, { patterns: ['lib/util/**'] });
+  assert.notEqual(exclusiveAgain.claims[0]!.id, otherMode.claims[0]!.id);
+  assert.equal(h.core.state.claims.size, claimsBefore + 3);
+  assert.equal(h.core.state.claims.get(shared.claims[0]!.id)!.agentId, atlas.agentId);
+});
+
 test('a stale fence is refused (STALE_FENCE) on renew, release and check, and changes nothing', () => {
   const { h, atlas } = twoAgents();
   const old = claimNow(h, atlas.caller, { patterns: ['src/**'], ttlSeconds: 60 }).claims[0]!;
