@@ -67,7 +67,15 @@ export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
     '',
     `${agents} agent${agents === 1 ? '' : 's'} on the roster${stale > 0 ? `, ${stale} not heartbeating` : ''}; ${state.claims.length} live claim${state.claims.length === 1 ? '' : 's'}.`,
     '',
-    `Plane pid ${state.connection.plane?.pid ?? '?'} on port ${state.connection.plane?.port ?? '?'}${state.connection.plane?.socket ? ` and socket ${state.connection.plane.socket}` : ''} (FLEET_HOME ${state.connection.home}).`,
+    `Plane pid ${state.connection.plane?.pid ?? '?'} on port ${state.connection.plane?.port ?? '?'}${state.connection.plane?.socket ? ` and socket ${codeSpan(state.connection.plane.socket)}` : ''} (FLEET_HOME ${codeSpan(state.connection.home)}).`,
   ].join('\n');
   return { text, tooltip, warning: state.control.state !== 'run' || stale > 0 };
+}
+
+/** A path shown verbatim in the Markdown tooltip: `_`, `*` or `$(…)` in it would otherwise render as markup. */
+function codeSpan(text: string): string {
+  const longestTickRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestTickRun + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }

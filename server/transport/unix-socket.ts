@@ -29,9 +29,11 @@ export async function listenOnUnixSocket(path: string, onConnection: (socket: So
     // bind(2), which listen() calls before it returns, creates the file with the mode the umask
     // leaves: masking all but the owner's read and write for that instant makes it 0600 from birth,
     // so there is no moment in which others could connect (a chmod afterwards would leave one).
+    // `exclusive` keeps the bind in this process, also under cluster. The umask is the process's:
+    // nothing else creates files while the plane starts listening.
     const umask = process.umask(0o177);
     try {
-      server.listen(path, () => {
+      server.listen({ path, exclusive: true }, () => {
         server.off('error', reject);
         resolve();
       });

@@ -205,6 +205,21 @@ test('reuse finds the identical claim among many, and only an identical one of t
   assert.equal(h.core.state.claims.get(shared.claims[0]!.id)!.agentId, atlas.agentId);
 });
 
+test('reuse tells apart patterns kept at one node of the index: same prefix, or none at all', () => {
+  const { h, atlas } = twoAgents();
+  // All of src/a's patterns sit at the index node src/a, both ** globs at the root.
+  const kept = ['src/a/**', 'src/a/*', 'src/a/{x,y}.ts', '**/*.ts', '**/*.js'];
+  const held = claimNow(h, atlas.caller, { patterns: kept }).claims;
+  assert.equal(held.length, kept.length);
+  for (const [i, pattern] of kept.entries()) {
+    assert.deepEqual(claimNow(h, atlas.caller, { patterns: [pattern] }).claims.map((c) => c.id), [held[i]!.id], `${pattern} reuses its own claim`);
+  }
+  assert.equal(claimNow(h, atlas.caller, { patterns: ['src/a/'] }).claims[0]!.id, held[0]!.id, 'src/a/ is src/a/**');
+  const near = claimNow(h, atlas.caller, { patterns: ['src/a/*.ts', '**/*.tsx'] }).claims;
+  assert.ok(near.every((c) => !held.some((k) => k.id === c.id)), 'a pattern at the same node but not the same is a new claim');
+  assert.equal(h.core.state.claims.size, kept.length + 2);
+});
+
 test('a stale fence is refused (STALE_FENCE) on renew, release and check, and changes nothing', () => {
   const { h, atlas } = twoAgents();
   const old = claimNow(h, atlas.caller, { patterns: ['src/**'], ttlSeconds: 60 }).claims[0]!;

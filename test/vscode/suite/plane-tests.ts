@@ -24,7 +24,7 @@ export function planeTests(fx: () => Fixture): void {
     assert.equal(planeLogStarts(home), 1, 'exactly one plane was started on this FLEET_HOME');
     assert.equal(state.control?.state, 'run');
     assert.match(api.statusBar().text, /Fleet: running · 0 agents/);
-    assert.ok(api.statusBar().tooltip.includes(`on port ${discovery.port} and socket ${discovery.socket}`), api.statusBar().tooltip);
+    assert.ok(api.statusBar().tooltip.includes(`on port ${discovery.port} and socket \`${discovery.socket}\``), api.statusBar().tooltip);
     assert.equal(api.statusBar().warning, false);
   });
 
