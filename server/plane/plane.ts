@@ -5,7 +5,7 @@ import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.j
 import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection } from '../transport/connection.js';
 import { unixSocketUnusable } from '../transport/unix-socket.js';
-import { WsEndpoint } from '../transport/ws-endpoint.js';
+import { CLOSE_GRACE_MS, WsEndpoint } from '../transport/ws-endpoint.js';
 import type { PlaneConfig } from './config.js';
 import type { PlaneServices } from './handlers/handler.js';
 import { homePaths } from './home.js';
@@ -118,7 +118,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       digests.stop();
       builds.stop();
       core.queue.abandonAll();
-      await endpoint.close();
+      const cutOff = await endpoint.close();
+      if (cutOff > 0) log(`${cutOff} client${cutOff === 1 ? '' : 's'} did not answer the close frame within ${CLOSE_GRACE_MS / 1000} s and ${cutOff === 1 ? 'was' : 'were'} cut off`);
       await unlink(paths.discovery).catch(() => undefined);
       await journal.whenDurable(core.state.seq).catch(() => undefined);
       await compactor.compactLatest();

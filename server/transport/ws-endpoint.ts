@@ -8,6 +8,8 @@ import { refuseUpgrade } from './handshake.js';
 import { listenOnUnixSocket } from './unix-socket.js';
 
 const PING_INTERVAL_MS = 15_000;
+/** How long a stop waits for clients to answer its close frame (ws alone would wait 30 s). */
+export const CLOSE_GRACE_MS = 2_000;
 
 /**
  * The plane's WebSocket endpoint on 127.0.0.1, and on a Unix socket beside it. Upgrades are vetted
@@ -62,15 +64,26 @@ export class WsEndpoint {
     this.unix = { server, path };
   }
 
-  async close(): Promise<void> {
+  /** Closes both doors and every connection; resolves with how many clients were cut off for not answering in time. */
+  async close(): Promise<number> {
     clearInterval(this.pinger);
     // Both doors stop taking connections now; each resolves once its open connections have ended.
     const closed = [this.http, ...(this.unix ? [this.unix.server] : [])].map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const client of this.wss.clients) client.close(1001, 'plane shutting down');
+    // A hung client (a stopped process, a blocked event loop) never answers: it must not hold the stop.
+    let cutOff = 0;
+    const grace = setTimeout(() => {
+      for (const client of this.wss.clients) {
+        cutOff++;
+        client.terminate();
+      }
+    }, CLOSE_GRACE_MS);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    clearTimeout(grace);
     this.http.closeAllConnections();
     await Promise.all(closed);
     if (this.unix) await unlink(this.unix.path).catch(() => undefined);
+    return cutOff;
   }
 
   private bind(port: number): Promise<void> {

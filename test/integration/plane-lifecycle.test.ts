@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { WebSocket } from 'ws';
 import { eventNotificationSchema, type FleetEvent } from '../../contracts/index.js';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import { isAlive } from '../../server/plane/process-identity.js';
@@ -190,4 +191,20 @@ test('temp files a killed plane left beside ledger.json, plane.json and the toke
   } finally {
     await plane.stop();
   }
+});
+
+test('a client that never answers the close frame does not hold a clean stop for long', { timeout: 60_000 }, async (t) => {
+  const plane = await startPlaneProcess();
+  t.after(() => removeHome(plane.home));
+  t.after(() => plane.kill());
+  const stuck = new WebSocket(`ws://127.0.0.1:${plane.port}/`, { headers: { authorization: `Bearer ${plane.token}` } });
+  await new Promise((resolve, reject) => stuck.once('open', resolve).once('error', reject));
+  stuck.on('error', () => undefined); // the plane cuts it off: that is the point
+  stuck.pause(); // reads nothing more, so the plane's close frame is never answered (a hung agent)
+  const started = Date.now();
+  assert.equal(await plane.stop(), 0);
+  const took = Date.now() - started;
+  assert.ok(took < 10_000, `the stop took ${took} ms (ws waits 30 s for a close reply by itself)`);
+  assert.match(plane.output(), /did not answer the close frame/);
+  stuck.terminate();
 });
