@@ -132,8 +132,8 @@ export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
   });
 }
 
-// Looked up in the territory index, not by a scan of the agent's claims: with a hundred claims an
-// agent, the scan made loading them quadratic.
+// Looked up in the territory index, not by a scan of the agent's claims: with a hundred claims per
+// agent, that scan made loading them quadratic.
 function heldIdentical(ctx: Ctx, request: PreparedClaim, pattern: CompiledPattern): ClaimRecord | undefined {
   for (const claim of ctx.indexes.territory.samePattern(request.scope, pattern)) {
     if (claim.agentId === request.agentId && claim.escrow === undefined && claim.mode === request.mode) return claim;
