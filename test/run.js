@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const allTiers = ['unit', 'integration', 'vscode'];
+const allTiers = ['unit', 'integration', 'adversarial', 'vscode'];
 const tiers = process.argv.slice(2).length > 0 ? process.argv.slice(2) : allTiers;
 const unknown = tiers.filter((tier) => !allTiers.includes(tier));
 if (unknown.length > 0) {
