@@ -68,19 +68,14 @@ export function applyViolationEvent(state: State, event: ViolationEvent): void {
     for (const id of event.violationIds) state.violations.delete(id);
     return;
   }
-  state.violations.set(event.violationId, {
-    id: event.violationId,
-    scope: event.scope,
-    path: event.path,
-    writer: event.writer,
-    holder: event.holder,
-    claimId: event.claimId,
-    fence: event.fence,
-    source: event.source,
-    fingerprint: event.fingerprint,
-    at: event.at,
-  });
+  state.violations.set(event.violationId, violationOf(event));
   if (state.violations.size > MAX_UNACKNOWLEDGED_VIOLATIONS) state.violations.delete(state.violations.keys().next().value!);
+}
+
+/** The record an event leaves in the state (history reads it from the log alike). */
+export function violationOf(event: Extract<FleetEvent, { type: 'territory.violated' }>): ViolationRecord {
+  const { violationId: id, scope, path, writer, holder, claimId, fence, source, fingerprint, at } = event;
+  return { id, scope, path, writer, holder, claimId, fence, source, fingerprint, at };
 }
 
 /** Newest first, as the operator reads them. */
