@@ -8,7 +8,8 @@ export interface Change {
 
 /**
  * The recent changes of one worktree, so a hook can ask "what changed since mark M" after a tool
- * call. Bounded: past `capacity` the oldest are forgotten, and a question about them says so.
+ * call. Bounded: it keeps at least the last `capacity` (and at most a quarter more); older ones are
+ * forgotten, and a question about them says so.
  */
 export class ChangeLog {
   private readonly changes: Change[] = [];
@@ -24,7 +25,8 @@ export class ChangeLog {
 
   add(change: Change): void {
     this.changes.push(change);
-    if (this.changes.length > this.capacity) this.forgottenUpTo = this.changes.splice(0, this.changes.length - this.capacity).at(-1)!.mark;
+    // Trimmed a quarter at a time, so a burst of changes does not shift the array on every one.
+    if (this.changes.length >= this.capacity + this.capacity / 4) this.forgottenUpTo = this.changes.splice(0, this.changes.length - this.capacity).at(-1)!.mark;
   }
 
   /** The latest change of each path after `since`, at most `limit` paths. */
