@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from '../../contracts/index.js';
+import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
   buildRunRecordSchema,
@@ -86,18 +86,8 @@ export const requestRecordSchema = z.object({
 });
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
-export const violationRecordSchema = z.object({
-  id: z.string(),
-  scope: z.string(),
-  path: z.string(),
-  writer: z.string(),
-  holder: z.string(),
-  claimId: z.string(),
-  fence: z.number().int(),
-  source: z.string(),
-  fingerprint: z.string(),
-  at: z.number(),
-});
+/** A violation as the operator reads it, with its time in epoch milliseconds. */
+export const violationRecordSchema = violationSchema.extend({ at: z.number() });
 export type ViolationRecord = z.infer<typeof violationRecordSchema>;
 
 export const stateSchema = z.object({

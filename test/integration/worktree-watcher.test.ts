@@ -144,7 +144,7 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
     assert.deepEqual(result.violations.map((v) => [v.writer, v.holder]), [['BOLT', 'ATLAS']]);
   });
 
-  test('a worktree two live agents registered: the writer is unknown; once both leave it is no longer watched', async () => {
+  test('a worktree two live agents registered: the writer is unknown unless a hook names it; once both leave it is no longer watched', async () => {
     const cara = await plane.connect('test-cara');
     await cara.call('fleet_agent_join', { callsign: 'CARA', runtime: 'script', worktree: boltTree });
     await operator.call('fleet_worktree_changes', { worktree: boltTree });
@@ -152,6 +152,15 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
     plainWrite(boltTree, 'src/a/x.ts', 'BOLT or CARA\n');
     const violation = await violationOf('src/a/x.ts', from);
     assert.deepEqual([violation.writer, violation.holder], ['unknown', 'ATLAS']);
+    // A hook that knows its session's agent attributes the worktree's changes until its next call.
+    const { mark } = await operator.call('fleet_worktree_changes', { worktree: boltTree, writer: 'CARA' });
+    const attributedFrom = events.events.length;
+    plainWrite(boltTree, 'src/a/x.ts', 'CARA, as her hook says\n');
+    assert.equal((await violationOf('src/a/x.ts', attributedFrom)).writer, 'CARA');
+    const after = await operator.call('fleet_worktree_changes', { worktree: boltTree, since: mark });
+    assert.deepEqual([after.changes.map((c) => c.path), after.truncated], [['src/a/x.ts'], false]);
+    await assert.rejects(operator.call('fleet_worktree_changes', { worktree: boltTree, writer: 'NOBODY' }), /no live agent NOBODY/);
+    await assert.rejects(operator.call('fleet_worktree_changes', { worktree: 'relative/path' }), /must be an absolute path/);
     await cara.call('fleet_agent_leave', {});
     await bolt.call('fleet_agent_leave', {});
     cara.close();

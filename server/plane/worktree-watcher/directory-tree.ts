@@ -13,7 +13,8 @@ export interface DirectoryTreeOptions {
   log(message: string): void;
 }
 
-const underGit = (path: string): boolean => path === '.git' || path.startsWith('.git/');
+/** A git directory, the worktree's or a submodule's. */
+const underGit = (path: string): boolean => /(^|\/)\.git(\/|$)/.test(path);
 const childOf = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
 /**

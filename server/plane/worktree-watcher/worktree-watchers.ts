@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { FleetError, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { recordViolation, violatedClaim } from '../../core/violations.js';
@@ -52,7 +52,7 @@ export class WorktreeWatchers {
     private readonly now: () => number = Date.now,
   ) {
     core.onEvent((event: FleetEvent) => {
-      if (!event.type.startsWith('agent.') || this.reconciling) return;
+      if (!event.type.startsWith('agent.') || event.type === 'agent.heartbeat' || this.reconciling) return;
       this.reconciling = true; // one reconcile per burst of roster events
       setImmediate(() => {
         this.reconciling = false;
@@ -92,6 +92,7 @@ export class WorktreeWatchers {
    * changed after it.
    */
   async changes(worktree: string, since: number | undefined, writer: string | undefined): Promise<ResultBody<'fleet_worktree_changes'>> {
+    if (!isAbsolute(worktree)) throw new FleetError('INVALID_PARAMS', `worktree "${worktree}" must be an absolute path`, { worktree });
     this.reconcile();
     const root = this.worktreeOf(worktree)?.root;
     const watched = root !== undefined ? this.watched.get(root) : undefined;
