@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { FleetError, isMethodName, methods, type MethodName } from '../../contracts/index.js';
+import { describeIssues, FleetError, isMethodName, methods, type MethodName } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator } from '../core/authority.js';
 import { copyWith } from '../core/copy-with.js';
 import { controlBrief } from '../core/views.js';
@@ -44,14 +43,6 @@ function authorize(plane: PlaneServices, session: Session, method: MethodName): 
   if (access === 'rte_or_operator' && !isRteOrOperator(state, session.caller)) {
     throw new FleetError('FORBIDDEN', `${method} needs role rte or the operator`);
   }
-}
-
-/** One line per problem, each naming the parameter, e.g. `patterns.0: expected string`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
 }
 
 const truncate = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);
