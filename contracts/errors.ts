@@ -20,6 +20,7 @@ export const errorTable = {
   PROTOCOL_MISMATCH: { code: -32009, exitCode: 2, doc: 'Client and plane speak different protocol versions. Restart the plane (`fleet shutdown`, then any fleet command) or update the client.' },
   SHUTTING_DOWN: { code: -32010, exitCode: 1, doc: 'The plane is shutting down. Retry in a moment; clients start a new plane when none is running.' },
   INVALID_STATE: { code: -32012, exitCode: 3, doc: 'The item is not in a state that allows this: accepting a handoff twice, completing work not assigned to you, accepting work no verifier passed. The message says what state it is in and what comes next.' },
+  LIMIT_REACHED: { code: -32013, exitCode: 3, doc: 'A count limit of the fleet is reached (e.g. memos: docs/limits.md lists every limit and why). Reuse what exists (rewrite an existing memo key) or ask the operator to clear room; the message names the limit.' },
   ALREADY_JOINED: { code: -32011, exitCode: 2, doc: 'This connection already acts as another agent. Open a new connection to act as a second agent.' },
 } as const;
 

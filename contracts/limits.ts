@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export interface Limit {
   readonly max: number;
-  readonly unit: 'characters' | 'items' | 'bytes of JSON' | 'memos';
+  readonly unit: 'characters' | 'items' | 'characters of JSON' | 'memos';
   readonly appliesTo: string;
   readonly why: string;
 }
@@ -25,7 +25,7 @@ export const limits = {
   summary: { max: 5000, unit: 'characters', appliesTo: 'handoff and artifact summaries, evidence, decision notes', why: 'About a page: what a reader needs before opening the files.' },
   body: { max: 20_000, unit: 'characters', appliesTo: 'message body, handoff context', why: 'A long message (about 5,000 tokens); more belongs in the repository.' },
   command: { max: 4096, unit: 'characters', appliesTo: 'build command, a command recorded in an artifact', why: 'A long shell line; a longer one belongs in a script.' },
-  json: { max: 32 * 1024, unit: 'bytes of JSON', appliesTo: 'memo value, handoff artifact data', why: 'Shared notes and plans, not files: every memo stays in the plane\'s memory and snapshot.' },
+  json: { max: 32 * 1024, unit: 'characters of JSON', appliesTo: 'memo value, handoff artifact data', why: 'Shared notes and plans, not files: every memo stays in the plane\'s memory and snapshot.' },
   patterns: { max: 64, unit: 'items', appliesTo: 'patterns of one claim, release or work item', why: 'All-or-nothing claims stay small; claim a directory instead of its files.' },
   paths: { max: 1000, unit: 'items', appliesTo: 'paths of one check', why: 'A large commit; hooks check in batches.' },
   ids: { max: 500, unit: 'items', appliesTo: 'claim ids or message ids of one call', why: 'More than an agent holds or reads at once.' },
@@ -55,7 +55,7 @@ export function boundedList<T extends z.ZodType>(item: T, limit: Limit): z.ZodAr
   });
 }
 
-/** Any JSON value whose serialized form fits in `limit.max` bytes (zod cannot bound it otherwise). */
+/** Any JSON value whose serialized form fits in `limit.max` characters (zod cannot bound it otherwise). */
 export function boundedJson(limit: Limit): z.ZodUnknown {
   return z
     .unknown()
@@ -64,16 +64,15 @@ export function boundedJson(limit: Limit): z.ZodUnknown {
       if (size === undefined || size > limit.max) {
         ctx.addIssue({
           code: 'custom',
-          message: `${size === undefined ? 'a value nested too deep to measure' : `${size} bytes of JSON`} is over the limit of ${limit.max} bytes (${SEE}): keep large content in a file and store its path`,
+          message: `${size === undefined ? 'a value nested too deep to measure' : `${size} characters of JSON`} is over the limit of ${limit.max} (${SEE}): keep large content in a file and store its path`,
         });
       }
     })
-    .meta({ maxBytes: limit.max });
+    .meta({ maxJsonLength: limit.max });
 }
 
 function jsonBytes(value: unknown): number | undefined {
   try {
-    // UTF-16 length bounds the UTF-8 size closely enough for a limit, at no extra cost.
     return (JSON.stringify(value) ?? '').length;
   } catch {
     return undefined;
