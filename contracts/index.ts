@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './build.js';
 export * from './callsign.js';
+export * from './defaults.js';
 export * from './describe-issues.js';
 export * from './limits.js';
 export * from './digest.js';

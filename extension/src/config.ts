@@ -1,7 +1,7 @@
 import { homedir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { callsignPattern, nonCallsignChars } from '../../contracts/index.js';
+import { callsignPattern, fleetHome, nonCallsignChars } from '../../contracts/index.js';
 
 export type GuardMode = 'off' | 'warn' | 'block';
 
@@ -28,7 +28,7 @@ export class FleetConfig {
   get home(): string {
     const configured = this.section.get<string>('home', '').trim();
     if (configured) return resolve(configured.replace(/^~(?=$|\/)/, homedir()));
-    return resolve(process.env.FLEET_HOME || join(homedir(), '.fleet'));
+    return resolve(fleetHome(process.env.FLEET_HOME, homedir()));
   }
 
   /** The callsign for Join as Operator: the setting, else the user name in capitals. */
