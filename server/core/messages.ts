@@ -1,19 +1,11 @@
-import { FleetError, mentionPattern, type MessageStatus, type MessageType, type Recipient } from '../../contracts/index.js';
+import { FleetError, mentionPattern, type MessageStatus, type MessageType, type ParsedParams } from '../../contracts/index.js';
 import { actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { isRecipient } from './handoffs.js';
 import type { MessageRecord } from './orchestration-records.js';
 import type { AgentRecord } from './state.js';
 
-export interface MessageInput {
-  to: Recipient;
-  type: MessageType;
-  priority?: 'low' | 'normal' | 'high' | 'urgent';
-  subject?: string;
-  body: string;
-  refs?: string[];
-  workItem?: string;
-}
+export type MessageInput = ParsedParams<'fleet_message_send'>;
 
 /** Questions and blockers about a work item hold it until they are resolved. */
 const BLOCKING: readonly MessageType[] = ['REQUEST', 'BLOCKER'];
