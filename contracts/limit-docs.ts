@@ -1,4 +1,5 @@
 import { limits, type LimitName } from './limits.js';
+import { MAX_FRAME_BYTES } from './protocol.js';
 
 /** docs/limits.md, rendered from the one table of limits (contracts/limits.ts). */
 export function limitDocs(): string {
@@ -16,7 +17,7 @@ export function limitDocs(): string {
     'its bound is refused with `INVALID_PARAMS` (CLI exit 2), and the message names the parameter and',
     'the limit, e.g. `fleet_agent_join: worktree: 40000 characters is over the limit of 4096 (see',
     'docs/limits.md): shorten it`. A count limit (memos) is refused with `LIMIT_REACHED` (exit 3).',
-    'A whole request is also capped at 1 MiB (one WebSocket frame) and 64 levels of JSON nesting.',
+    `A whole request is also capped at one WebSocket frame of ${MAX_FRAME_BYTES.toLocaleString('en-US')} bytes; a larger frame closes the connection.`,
     '',
     'Limits added later grandfather what is stored: replaying the log never refuses a claim, memo or',
     'record the plane once accepted.',

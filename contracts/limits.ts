@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export interface Limit {
   readonly max: number;
-  readonly unit: 'characters' | 'items' | 'characters of JSON' | 'memos';
+  readonly unit: 'characters' | 'items' | 'characters of JSON' | 'levels' | 'memos';
   readonly appliesTo: string;
   readonly why: string;
 }
@@ -26,6 +26,7 @@ export const limits = {
   body: { max: 20_000, unit: 'characters', appliesTo: 'message body, handoff context', why: 'A long message (about 5,000 tokens); more belongs in the repository.' },
   command: { max: 4096, unit: 'characters', appliesTo: 'build command, a command recorded in an artifact', why: 'A long shell line; a longer one belongs in a script.' },
   json: { max: 32 * 1024, unit: 'characters of JSON', appliesTo: 'memo value, handoff artifact data', why: 'Shared notes and plans, not files: every memo stays in the plane\'s memory and snapshot.' },
+  nesting: { max: 64, unit: 'levels', appliesTo: 'JSON nesting of any parameter (memo values, artifact data)', why: 'Deep enough for any real document, shallow enough that logging or snapshotting it cannot overflow the stack.' },
   patterns: { max: 64, unit: 'items', appliesTo: 'patterns of one claim, release or work item', why: 'All-or-nothing claims stay small; claim a directory instead of its files.' },
   paths: { max: 1000, unit: 'items', appliesTo: 'paths of one check', why: 'A large commit; hooks check in batches.' },
   ids: { max: 500, unit: 'items', appliesTo: 'claim ids or message ids of one call', why: 'More than an agent holds or reads at once.' },
