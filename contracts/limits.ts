@@ -69,7 +69,7 @@ export function boundedJson(limit: Limit): z.ZodUnknown {
         });
       }
     })
-    .meta({ maxJsonLength: limit.max });
+    .describe(`Any JSON value, at most ${limit.max} characters once serialized (docs/limits.md)`);
 }
 
 function jsonBytes(value: unknown): number | undefined {

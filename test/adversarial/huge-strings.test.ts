@@ -59,10 +59,8 @@ async function refusal(client: PlaneClient, method: MethodName, params: unknown)
   assert.fail(`${method} accepted an oversized value`);
 }
 
-test('huge strings are refused fast, naming the parameter and its limit, while another client is answered promptly', async (t) => {
-  const seed = testSeed();
-  console.log(`huge-strings seed ${seed} (replay with FLEET_TEST_SEED=${seed})`);
-  const random = new SeededRandom(seed);
+/** A real plane in a temp FLEET_HOME and a real repository, both removed after the test. */
+async function planeWithRepo(t: { after(fn: () => Promise<void>): void }) {
   const repo = makeRepo();
   const plane = await startPlaneProcess();
   t.after(async () => {
@@ -70,6 +68,14 @@ test('huge strings are refused fast, naming the parameter and its limit, while a
     removeHome(plane.home);
     removeHome(repo);
   });
+  return { plane, repo };
+}
+
+test('huge strings are refused fast, naming the parameter and its limit, while another client is answered promptly', async (t) => {
+  const seed = testSeed();
+  console.log(`huge-strings seed ${seed} (replay with FLEET_TEST_SEED=${seed})`);
+  const random = new SeededRandom(seed);
+  const { plane, repo } = await planeWithRepo(t);
   const bystander = await plane.connect('bystander');
   const abuser = await plane.connect('abuser');
   const operator = await plane.connect('operator');
@@ -119,13 +125,7 @@ test('huge strings are refused fast, naming the parameter and its limit, while a
 });
 
 test('the largest allowed root and worktree cost a hook check nothing', async (t) => {
-  const repo = makeRepo();
-  const plane = await startPlaneProcess();
-  t.after(async () => {
-    await plane.stop();
-    removeHome(plane.home);
-    removeHome(repo);
-  });
+  const { plane, repo } = await planeWithRepo(t);
   const wide = await plane.connect('wide');
   const operator = await plane.connect('operator');
   t.after(() => [wide, operator].forEach((client) => client.close()));

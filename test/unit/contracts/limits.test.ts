@@ -20,7 +20,7 @@ interface JsonSchema {
   const?: unknown;
   maxLength?: number;
   maxItems?: number;
-  maxJsonLength?: number;
+  description?: string;
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
   anyOf?: JsonSchema[];
@@ -39,6 +39,12 @@ interface BoundedField {
   pins: Pin[];
   item?: JsonSchema;
 }
+
+/** boundedJson says its bound in the description, where models read it too. */
+const jsonBound = (node: JsonSchema): number | undefined => {
+  const match = /at most (\d+) characters once serialized/.exec(node.description ?? '');
+  return match ? Number(match[1]) : undefined;
+};
 
 function walk(node: JsonSchema, where: Step[], pins: Pin[], found: BoundedField[], unbounded: string[]): void {
   for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) {
@@ -64,8 +70,8 @@ function walk(node: JsonSchema, where: Step[], pins: Pin[], found: BoundedField[
       return;
     case undefined:
       if (node.anyOf || node.oneOf) return;
-      if (node.maxJsonLength === undefined) unbounded.push(`${place}: a free-form value without a size bound (use boundedJson)`);
-      else found.push({ where, kind: 'json', max: node.maxJsonLength, pins });
+      if (jsonBound(node) === undefined) unbounded.push(`${place}: a free-form value without a size bound (use boundedJson)`);
+      else found.push({ where, kind: 'json', max: jsonBound(node)!, pins });
       return;
     default:
       return; // numbers, booleans, null: fixed size
