@@ -69,6 +69,7 @@ export function errorDocs(): string {
     'and what to do, and `data.name`, the name below. The CLI exits with the code in the third column.',
     'A refusal by a conflict or by the control state is not an error: it is a normal result',
     '(`granted: false` with `refusedBy`), and the CLI exits 3 for it.',
+    'Every string and list a client sends has a size limit; docs/limits.md lists them and why.',
     '',
     '| code | name | CLI exit | meaning and what to do |',
     '|---|---|---|---|',
