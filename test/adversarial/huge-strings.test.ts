@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { limits, type MethodName } from '../../contracts/index.js';
 import { PlaneCallError, type PlaneClient } from '../../server/client/plane-client.js';
-import { makeRepo } from '../support/git-repo.js';
-import { removeHome, startPlaneProcess } from '../support/plane-process.js';
+import { planeWithRepo } from '../support/plane-with-repo.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
 
 /** DESIGN §12 asks for 50 ms; loosely asserted so a loaded test machine does not flake. */
@@ -57,18 +56,6 @@ async function refusal(client: PlaneClient, method: MethodName, params: unknown)
     return { error, ms: performance.now() - started };
   }
   assert.fail(`${method} accepted an oversized value`);
-}
-
-/** A real plane in a temp FLEET_HOME and a real repository, both removed after the test. */
-async function planeWithRepo(t: { after(fn: () => Promise<void>): void }) {
-  const repo = makeRepo();
-  const plane = await startPlaneProcess();
-  t.after(async () => {
-    await plane.stop();
-    removeHome(plane.home);
-    removeHome(repo);
-  });
-  return { plane, repo };
 }
 
 test('huge strings are refused fast, naming the parameter and its limit, while another client is answered promptly', async (t) => {
