@@ -7,7 +7,7 @@ export const errorTable = {
   PARSE_ERROR: { code: -32700, exitCode: 2, doc: 'The frame is not valid JSON. Send one JSON-RPC 2.0 object per WebSocket message.' },
   INVALID_REQUEST: { code: -32600, exitCode: 2, doc: 'The JSON is not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", a string "method" and an optional object "params".' },
   METHOD_NOT_FOUND: { code: -32601, exitCode: 2, doc: 'No method of that name. Method names are listed by `fleet call --list` and in contracts/method-table.ts.' },
-  INVALID_PARAMS: { code: -32602, exitCode: 2, doc: 'A parameter is missing, of the wrong type, or not allowed (a bad glob, a path outside the repository). The message names the parameter.' },
+  INVALID_PARAMS: { code: -32602, exitCode: 2, doc: 'A parameter is missing, of the wrong type, over its size limit (docs/limits.md), or not allowed (a bad glob, a path outside the repository). The message names the parameter (and the limit): fix that parameter and retry.' },
   INTERNAL: { code: -32603, exitCode: 1, doc: 'The plane hit a fault it did not expect. The request may not have been applied; the plane log in FLEET_HOME/plane.log has details.' },
   NOT_JOINED: { code: -32001, exitCode: 2, doc: 'This method acts as an agent: call fleet_agent_join on this connection first (CLI: pass --as CALLSIGN).' },
   FORBIDDEN: { code: -32002, exitCode: 3, doc: 'Your role may not do this (e.g. only the operator moves the control switch back toward run; deciding and force-releasing need rte or operator).' },
