@@ -1,11 +1,11 @@
-import { MAX_VIOLATION_IDS } from '../../../contracts/index.js';
+import { MAX_VIOLATIONS_LISTED } from '../../../contracts/index.js';
 import { actorName } from '../../core/authority.js';
 import { acknowledgeViolations, violationViews } from '../../core/violations.js';
 import type { HandlerTable } from './handler.js';
 
 export const violationHandlers = {
   fleet_violations: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => ({ total: ctx.state.violations.size, violations: violationViews(ctx.state, params.limit ?? MAX_VIOLATION_IDS) })),
+    core.run(session.caller, (ctx) => ({ total: ctx.state.violations.size, violations: violationViews(ctx.state, params.limit ?? MAX_VIOLATIONS_LISTED) })),
 
   fleet_violation_ack: (params, session, { core }) =>
     core.run(session.caller, (ctx) => ({ acknowledged: acknowledgeViolations(ctx, actorName(ctx.state, session.caller), params.all ? 'all' : params.ids!) })),
