@@ -164,8 +164,10 @@ export function processExited(ctx: Ctx, agentId: string, pid: number, pidStart: 
   ctx.emit({ type: 'agent.process_exited', by: 'plane', agentId, pid });
 }
 
+/** What the plane does for an agent that ends without leaving; its pruning is due a retention window later. */
 function endAgent(ctx: Ctx, agent: AgentRecord, reason: 'expired' | 'process_exited', why: string): void {
   releaseAllOf(ctx, agent.agentId, reason, 'plane');
   releaseLeasesOf(ctx, agent.agentId, reason);
   returnWorkOf(ctx, agent.agentId, why);
+  ctx.schedule(ctx.now + GONE_AGENT_RETENTION_MS, { kind: 'agent', agentId: agent.agentId });
 }
