@@ -3,7 +3,6 @@
 // backstop never signals a pid recorded without a start time, nor one that now names another process.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fleetEventSchema, type FleetEvent, type FleetEventInput } from '../../contracts/index.js';
@@ -14,6 +13,7 @@ import { EmbeddedStore } from '../../server/store/embedded-store.js';
 import { EventWatcher } from '../support/event-watcher.js';
 import { removeHome, startPlaneProcess, tempHome } from '../support/plane-process.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
+import { startZombie } from '../support/zombie.js';
 
 const seed = testSeed();
 console.log(`pid-abuse: seed ${seed} (rerun: FLEET_TEST_SEED=${seed})`);
@@ -30,20 +30,6 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-/**
- * A zombie: `sh` starts a short `sleep` in the background, then becomes a long `sleep`, which never
- * reaps the short one when it exits. `parent` is killed by the caller.
- */
-async function zombie(parent: ChildProcess): Promise<number> {
-  const pid = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once('data', resolve))).toString().trim());
-  for (let i = 0; i < 500; i++) {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-    if (state === 'Z') return pid;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`pid ${pid} never became a zombie`);
-}
-
 async function refusal(client: PlaneClient, callsign: string, pid: number): Promise<PlaneCallError> {
   try {
     await client.call('fleet_agent_join', { callsign, runtime: 'test', pid });
@@ -58,12 +44,11 @@ test('joins naming a dead pid, a zombie, pid 1 or the plane are refused with INV
   const random = new SeededRandom(seed);
   const plane = await startPlaneProcess();
   t.after(async () => (await plane.stop(), removeHome(plane.home)));
-  const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const { pid: zombiePid, parent } = await startZombie();
   t.after(() => parent.kill('SIGKILL'));
   const abuser = await plane.connect();
   const bystander = await plane.connect();
   t.after(() => (abuser.close(), bystander.close()));
-  const zombiePid = await zombie(parent);
   const dead = await deadPid();
   const cases: [number, RegExp][] = [
     [1, /pid 1 is the init process/],
