@@ -11,4 +11,6 @@ export * from './method-table.js';
 export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
+export * from './violations.js';
 export { eventNotificationSchema } from './methods/plane.js';
+export { MAX_VIOLATION_IDS, MAX_WORKTREE_CHANGES } from './methods/violations.js';
