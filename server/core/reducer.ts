@@ -53,6 +53,12 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'agent.rejoined': {
       const agent = state.agents.get(event.agentId);
       if (!agent) return;
+      // The process a gone agent had registered is history: one coming back without a pid is
+      // TTL-bound, not ended again at once because that old process is gone.
+      if (agent.gone && event.pid === undefined) {
+        agent.pid = undefined;
+        agent.pidStart = undefined;
+      }
       agent.gone = undefined;
       agent.goneAt = undefined;
       agent.markedUnknown = false;

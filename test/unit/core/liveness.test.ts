@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { agentStatus, GONE_AGENT_RETENTION_MS } from '../../../server/core/liveness.js';
 import { sendHandoff, type HandoffInput } from '../../../server/core/handoffs.js';
-import { heartbeat, leave, processExited } from '../../../server/core/roster.js';
+import { heartbeat, join, leave, processExited } from '../../../server/core/roster.js';
 import { toPersisted } from '../../../server/core/state.js';
 import { FakeClock, TTL_MS, claimNow, eventsOfType, joinAgent, makeHarness, restoreHarness, type Harness } from '../../support/core-harness.js';
 
@@ -133,4 +133,20 @@ test('a gone agent restored from a snapshot is pruned on time after the restart'
   restarted.core.sweep();
   assert.equal(eventsOfType(restarted.events, 'agent.pruned')[0]!.agentId, atlas.agentId);
   assert.equal(restarted.core.state.agents.size, 0);
+});
+
+test('re-joining without a pid keeps a live agent’s process; a gone agent comes back TTL-bound', () => {
+  const h = makeHarness();
+  const atlas = joinAgent(h, 'ATLAS', registered);
+  const rejoin = () => h.core.run(undefined, (ctx) => join(ctx, { callsign: 'ATLAS', runtime: 'test', sessionToken: atlas.sessionToken }));
+  rejoin(); // a bridge reconnecting after a plane restart
+  assert.equal(h.core.state.agents.get(atlas.agentId)!.pidStart, registered.pidStart);
+  h.core.run(undefined, (ctx) => processExited(ctx, atlas.agentId, registered.pid, registered.pidStart));
+  rejoin(); // a CLI call with the token, after the runtime ended
+  const agent = h.core.state.agents.get(atlas.agentId)!;
+  assert.equal(agent.gone, undefined);
+  assert.equal(agent.pid, undefined, 'the ended process is not watched again (it would end the agent at once)');
+  h.clock.advance(2 * TTL_MS);
+  h.core.sweep();
+  assert.equal(status(h, atlas.agentId), 'expired');
 });
