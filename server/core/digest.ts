@@ -72,8 +72,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
   for (const agent of state.agents.values()) {
     if (agent.gone) continue;
     // Only what the log says: silence is the plane's recorded agent.unknown, not a clock reading.
-    const status = agent.markedUnknown ? 'unknown' : agent.reported;
-    if (status === 'unknown') digest.staleAgents.push(agent.callsign);
+    const status = agent.markedStalled ? 'stalled' : agent.markedUnknown ? 'unknown' : agent.reported;
+    if (status === 'unknown' || status === 'stalled') digest.staleAgents.push(agent.callsign);
     if (agent.reported === 'blocked') digest.blockers.push({ kind: 'message', ref: agent.callsign, text: `${agent.callsign} reports blocked${agent.note ? `: ${agent.note}` : ''}` });
     digest.agents.push({
       callsign: agent.callsign,

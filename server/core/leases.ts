@@ -70,7 +70,7 @@ function notHolder(ctx: Ctx, name: string, current: LeaseRecord | undefined): Fl
   return new FleetError('NOT_HOLDER', `${name} ${who}, not by you: acquire it first`, { lease: name });
 }
 
-export function releaseLeasesOf(ctx: Ctx, agentId: string, reason: 'agent_left' | 'expired'): void {
+export function releaseLeasesOf(ctx: Ctx, agentId: string, reason: 'agent_left' | 'expired' | 'process_exited'): void {
   for (const lease of [...ctx.state.leases.values()]) {
     if (lease.agentId === agentId) ctx.emit({ type: 'lease.released', by: 'plane', name: lease.name, reason });
   }

@@ -37,8 +37,12 @@ export const agentRecordSchema = z.object({
   note: z.string().optional(),
   task: z.string().optional(),
   gone: z.enum(['left', 'expired']).optional(),
+  /** When it went (left, expired, or its process exited): it is pruned a retention window later. */
+  goneAt: z.number().optional(),
   /** Set once the `agent.unknown` event has been recorded for the current silence. */
   markedUnknown: z.boolean().optional(),
+  /** Set once the `agent.stalled` event has been recorded for the current silence. */
+  markedStalled: z.boolean().optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 

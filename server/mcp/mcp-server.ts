@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_AGENT_TTL_SECONDS, PLANE_VERSION } from '../../contracts/index.js';
 import { BridgeSession } from './bridge-session.js';
+import { chooseRuntimePid } from './runtime-pid.js';
 import { buildToolCatalog } from './tool-catalog.js';
 import { SERVER_INSTRUCTIONS } from './tool-guidance.js';
 
@@ -22,7 +23,9 @@ export interface McpBridgeOptions {
 export async function runMcpBridge(options: McpBridgeOptions): Promise<void> {
   const log = (message: string) => process.stderr.write(`fleet mcp: ${message}\n`);
   const tools = buildToolCatalog();
-  const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), log });
+  const runtime = chooseRuntimePid(options.env);
+  log(`the agent's process: ${runtime.why}`);
+  const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), runtimePid: runtime.pid, log });
   const mcp = new McpServer({ name: 'fleet', title: 'Fleet Coordination', version: PLANE_VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((tool) => tool.definition) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, (request) => session.call(request.params.name, request.params.arguments));

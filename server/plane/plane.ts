@@ -13,7 +13,8 @@ import { InstanceLock } from './instance-lock.js';
 import { Journal } from './journal.js';
 import { LedgerWriter } from './ledger-writer.js';
 import { PlaneClock } from './plane-clock.js';
-import { processStartTime } from './process-identity.js';
+import { registerPid } from './process-registration.js';
+import { ProcessWatch } from './process-watch.js';
 import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { snapshotSchema, type Snapshot } from './snapshot-format.js';
@@ -25,6 +26,15 @@ import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
 const COMPACT_EVERY_EVENTS = 20_000;
+
+/**
+ * The sweeper runs the core at least every 250 ms: a second without any run means the plane stood
+ * still (GC, disk, SIGSTOP), and the core then keeps that time out of everyone's silence.
+ */
+const STALL_REAL_MS = 1_000;
+
+/** How often registered agent processes are looked at: their end releases claims within 5 s. */
+const PROCESS_WATCH_MS = 1_000;
 
 export interface RunningPlane {
   port: number;
@@ -55,7 +65,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   }
   for (const notice of recovered.notices ?? []) log(`store: ${notice}`);
   const clock = new PlaneClock(config.timeScale);
-  const core = new FleetCore(clock, randomIds, { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs }, {
+  const sweepEveryRealMs = Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20));
+  const coreConfig = { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale };
+  const core = new FleetCore(clock, randomIds, coreConfig, {
     snapshot: recovered.snapshot?.state ?? null,
     tail: recovered.tail,
   });
@@ -96,7 +108,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
     shutdown: () => void shutdown(),
     history,
-    pidStart: processStartTime,
+    registerPid,
     builds,
     digests,
     worktrees,
@@ -109,7 +121,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   builds.kick();
   worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped
   digests.start(config.digestIntervalMs / config.timeScale);
-  const sweeper = setInterval(() => core.sweep(), Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20)));
+  const sweeper = setInterval(() => core.sweep(), sweepEveryRealMs);
+  const processes = new ProcessWatch(core, PROCESS_WATCH_MS);
+  processes.start();
   await ledger.write();
   const discovery = { port, ...(socket !== undefined && { socket }), pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() };
   await writeFileDurably(paths.discovery, JSON.stringify(discovery), 0o600);
@@ -119,6 +133,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     closing ??= (async () => {
       log('plane shutting down');
       clearInterval(sweeper);
+      processes.stop();
       backstop.disarm();
       digests.stop();
       builds.stop();
