@@ -12,3 +12,4 @@ export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
 export { eventNotificationSchema } from './methods/plane.js';
+export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';

@@ -1,0 +1,70 @@
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { ThrottledLog } from './throttled-log.js';
+
+// Every connection costs the plane a descriptor, and the plane needs descriptors of its own: the
+// event log, snapshot and ledger writes, git and build child processes. Node raises the soft
+// RLIMIT_NOFILE to the hard limit at start; measured here (`ulimit -Hn`) 20,000; common Linux
+// defaults are 4,096 (older) to 524,288 (systemd), macOS gives a process 10,240 or more. The caps
+// below sum to 1,152 descriptors, well under the least of those, so no flood of connections can
+// leave the plane without a descriptor for its own log.
+
+/**
+ * Connections that have not finished a WebSocket upgrade (no token checked yet). A real client
+ * finishes its upgrade in about a millisecond on loopback, so even a fleet of hundreds starting at
+ * once has a handful pending; more than this is a flood.
+ */
+export const MAX_UNAUTHENTICATED = 128;
+
+/** How long a connection may take to finish its upgrade: generous for a loaded machine, short for an idler. */
+export const HANDSHAKE_TIMEOUT_MS = 5_000;
+
+/**
+ * Established WebSocket connections. Each MCP session, editor window, hook call and CLI call holds
+ * one; the bench runs 500 agents on one plane. An idle connection costs the plane about 20 KB
+ * (measured: see BENCHMARKS.md, limits), so the cap costs at most ~20 MB at rest.
+ */
+export const MAX_CONNECTIONS = 1_024;
+
+/**
+ * Keeps connections without a finished upgrade few and short-lived, through either door: past the
+ * cap a connection is answered 503 and closed at once; one that has not upgraded within the
+ * timeout is destroyed.
+ */
+export class Admission {
+  private readonly waiting = new Map<Socket, NodeJS.Timeout>();
+
+  constructor(private readonly notices: ThrottledLog) {}
+
+  /** A new TCP or Unix-socket connection. */
+  admit(socket: Socket): void {
+    if (this.waiting.size >= MAX_UNAUTHENTICATED) {
+      this.notices.note(`refused a connection: ${MAX_UNAUTHENTICATED} connections are already waiting to finish their handshake`);
+      refuse(socket, 503, `the plane has ${MAX_UNAUTHENTICATED} connections waiting to finish their handshake, its limit: retry in a moment`);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.notices.note(`closed a connection that did not finish its handshake within ${HANDSHAKE_TIMEOUT_MS / 1000} s`);
+      socket.destroy();
+    }, HANDSHAKE_TIMEOUT_MS);
+    this.waiting.set(socket, timer);
+    socket.once('close', () => this.settle(socket));
+  }
+
+  /** The upgrade went through: from now on the connection is the endpoint's. */
+  upgraded(socket: Socket): void {
+    this.settle(socket);
+  }
+
+  private settle(socket: Socket): void {
+    clearTimeout(this.waiting.get(socket));
+    this.waiting.delete(socket);
+  }
+}
+
+/** Answers an upgrade (or a connection before it) with an HTTP error naming the reason, then lets go of the socket. */
+export function refuse(socket: Duplex, status: 401 | 403 | 503, reason: string): void {
+  const phrase = { 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' }[status];
+  const body = `${reason}\n`;
+  socket.end(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+}
