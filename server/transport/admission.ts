@@ -27,23 +27,26 @@ export const HANDSHAKE_TIMEOUT_MS = 5_000;
 export const MAX_CONNECTIONS = 1_024;
 
 /**
- * Keeps connections without a finished upgrade few and short-lived, through either door: past the
- * cap a connection is answered 503 and closed at once; one that has not upgraded within the
- * timeout is destroyed.
+ * Keeps connections without a finished upgrade few and short-lived, through either door: one that
+ * has not upgraded within the timeout is destroyed; past the cap, the oldest waiting one is
+ * answered 503 and closed to make room. (Refusing the newest instead would let a steady trickle of
+ * idlers keep every real client out; an idler flood must now outpace a ~1 ms handshake to do so.)
  */
 export class Admission {
-  private readonly waiting = new Map<Socket, NodeJS.Timeout>();
+  private readonly waiting = new Map<Duplex, NodeJS.Timeout>();
 
   constructor(private readonly notices: ThrottledLog) {}
 
   /** A new TCP or Unix-socket connection. */
   admit(socket: Socket): void {
     if (this.waiting.size >= MAX_UNAUTHENTICATED) {
-      this.notices.note(`refused a connection: ${MAX_UNAUTHENTICATED} connections are already waiting to finish their handshake`);
-      refuse(socket, 503, `the plane has ${MAX_UNAUTHENTICATED} connections waiting to finish their handshake, its limit: retry in a moment`);
-      return;
+      const oldest = this.waiting.keys().next().value!;
+      this.settle(oldest);
+      this.notices.note(`closed the oldest connection waiting for its handshake: ${MAX_UNAUTHENTICATED} were waiting, the limit`);
+      refuse(oldest, 503, `${MAX_UNAUTHENTICATED} connections were waiting to finish their handshake, the limit, and this was the oldest: retry`);
     }
     const timer = setTimeout(() => {
+      this.settle(socket);
       this.notices.note(`closed a connection that did not finish its handshake within ${HANDSHAKE_TIMEOUT_MS / 1000} s`);
       socket.destroy();
     }, HANDSHAKE_TIMEOUT_MS);
@@ -52,11 +55,11 @@ export class Admission {
   }
 
   /** The upgrade went through: from now on the connection is the endpoint's. */
-  upgraded(socket: Socket): void {
+  upgraded(socket: Duplex): void {
     this.settle(socket);
   }
 
-  private settle(socket: Socket): void {
+  private settle(socket: Duplex): void {
     clearTimeout(this.waiting.get(socket));
     this.waiting.delete(socket);
   }
