@@ -10,6 +10,7 @@ import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from '../support/plane-process.js';
 import { runCli } from '../support/run-cli.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
+import { within } from '../support/within.js';
 
 const seed = testSeed();
 const replay = `seed ${seed} (rerun: FLEET_TEST_SEED=${seed})`;
@@ -53,12 +54,6 @@ async function probe(client: PlaneClient, done: Promise<unknown>): Promise<numbe
   return latencies;
 }
 
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms (${replay})`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 test(`idle connections without a handshake are capped and timed out while others are served (${replay})`, async () => {
   console.log(`idle connections: ${replay}`);
   const random = new SeededRandom(seed);
@@ -82,13 +77,13 @@ test(`idle connections without a handshake are capped and timed out while others
     for (let i = 0; i < IDLERS; i++) idlers.push(openIdler(plane, random, onClose));
 
     // Past the cap, the oldest waiting connections are closed at once, long before any timeout.
-    await within(capHeld, HANDSHAKE_TIMEOUT_MS / 2, `closing all but ${MAX_UNAUTHENTICATED} of ${IDLERS} idle connections`);
+    await within(capHeld, HANDSHAKE_TIMEOUT_MS / 2, `closing all but ${MAX_UNAUTHENTICATED} of ${IDLERS} idle connections (${replay})`);
     const status = await runCli(['status', '--json'], { home: plane.home, cwd: root });
     assert.equal(status.code, 0, `fleet status failed during the flood: ${status.stderr}`);
     assert.ok(Array.isArray((JSON.parse(status.stdout) as { agents: unknown[] }).agents));
 
     // The rest are timed out.
-    await within(everyIdlerClosed, HANDSHAKE_TIMEOUT_MS * 3, `closing every idle connection`);
+    await within(everyIdlerClosed, HANDSHAKE_TIMEOUT_MS * 3, `closing every idle connection (${replay})`);
     // Those closed to make room were told why, where the reply beat the close (an idler's unread
     // bytes turn the close into a reset that can discard it).
     const early = idlers.filter((idler) => idler.closedAt! - idler.openedAt < HANDSHAKE_TIMEOUT_MS / 2);
