@@ -12,7 +12,11 @@ export const SEND_SOFT_LIMIT_BYTES = 1024 * 1024;
  * the client's maxPayload), so one big reply alone never costs a reading client its connection.
  */
 export const SEND_HARD_LIMIT_BYTES = 32 * 1024 * 1024;
-/** A client that leaves more than the soft limit unread this long, without reading a byte, is dropped. */
+/**
+ * A client that leaves more than the soft limit of replies unread this long, without reading a
+ * byte, is dropped. (Notifications do not count: the event feed bounds them with its gap notice,
+ * and a paused subscriber is left to the ping, which drops it after 15–30 s.)
+ */
 export const STALL_TIMEOUT_MS = 5_000;
 /** Unsent notification bytes past which an event subscriber counts as fallen behind. */
 export const NOTIFICATION_BACKLOG_BYTES = 1024 * 1024;
@@ -97,23 +101,27 @@ export class FlowControl {
     });
     const unsent = this.socket.bufferedAmount;
     if (unsent > SEND_HARD_LIMIT_BYTES) this.drop(`${mib(unsent)} unsent, over the ${mib(SEND_HARD_LIMIT_BYTES)} limit`);
-    else if (unsent > SEND_SOFT_LIMIT_BYTES) this.stallTimer ??= this.stallDeadline();
+    else if (this.repliesOverSoftLimit()) this.stallTimer ??= this.stallDeadline();
   }
 
   /** Some bytes reached the kernel: the client reads, so the stall clock starts over. */
   private progressed(): void {
     clearTimeout(this.stallTimer);
     this.stallTimer = undefined;
-    if (this.overSoftLimit()) this.stallTimer = this.stallDeadline();
-    else if (this.socket.isPaused) this.pump();
+    if (this.repliesOverSoftLimit()) this.stallTimer = this.stallDeadline();
+    if (this.socket.isPaused && !this.overSoftLimit()) this.pump();
   }
 
   private stallDeadline(): NodeJS.Timeout {
-    return setTimeout(() => this.drop(`${mib(this.socket.bufferedAmount)} unsent and not a byte read for ${STALL_TIMEOUT_MS / 1000} s`), STALL_TIMEOUT_MS);
+    return setTimeout(() => this.drop(`${mib(this.socket.bufferedAmount)} unsent and not a byte taken for ${STALL_TIMEOUT_MS / 1000} s`), STALL_TIMEOUT_MS);
   }
 
   private overSoftLimit(): boolean {
     return this.socket.bufferedAmount > SEND_SOFT_LIMIT_BYTES;
+  }
+
+  private repliesOverSoftLimit(): boolean {
+    return this.socket.bufferedAmount - this.unsentNotificationBytes > SEND_SOFT_LIMIT_BYTES;
   }
 
   private drop(why: string): void {

@@ -10,6 +10,7 @@ import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from '../support/plane-process.js';
 import { runCli } from '../support/run-cli.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
+import { assertResponsive } from '../support/responsive.js';
 import { within } from '../support/within.js';
 
 const seed = testSeed();
@@ -94,8 +95,7 @@ test(`idle connections without a handshake are capped and timed out while others
     const lived = idlers.map((idler) => idler.closedAt! - idler.openedAt);
     assert.ok(Math.max(...lived) < HANDSHAKE_TIMEOUT_MS + 2_000, `an idle connection lived ${Math.max(...lived)} ms`);
 
-    const slow = (await latencies).filter((ms) => ms >= 250);
-    assert.deepEqual(slow, [], `calls of another client that took 250 ms or more during the flood (${replay})`);
+    assertResponsive(await latencies, replay);
     // A flood is logged in a few lines, not one per connection.
     const lines = plane.output().split('\n').filter((line) => /handshake/.test(line));
     assert.ok(lines.length >= 2 && lines.length <= 6, `refusal log lines:\n${lines.join('\n')}`);

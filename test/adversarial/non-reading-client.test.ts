@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { makeRepo } from '../support/git-repo.js';
 import { floodWithoutReading } from '../support/non-reading-flood.js';
 import { removeHome, startPlaneProcess } from '../support/plane-process.js';
+import { assertResponsive } from '../support/responsive.js';
 import { testSeed } from '../support/seeded-random.js';
 
 const seed = testSeed();
@@ -18,13 +19,11 @@ test(`a flooding client that never reads is dropped; the plane's memory stays bo
   try {
     const outcome = await floodWithoutReading(plane, root, { seed, maxRequests: 300_000, deadlineMs: 60_000 });
     const growth = outcome.rssPeakBytes - outcome.rssBeforeBytes;
-    console.log(`  flooder wrote ${outcome.sent} requests, dropped: ${outcome.dropped}, after ${outcome.elapsedMs} ms; plane RSS ${(outcome.rssBeforeBytes / MB).toFixed(0)} → peak ${(outcome.rssPeakBytes / MB).toFixed(0)} MB; other client: ${outcome.latenciesMs.length} claims, slowest ${Math.max(...outcome.latenciesMs).toFixed(1)} ms`);
+    console.log(`  flooder wrote ${outcome.sent} requests, dropped: ${outcome.dropped}, after ${outcome.elapsedMs} ms; plane RSS ${(outcome.rssBeforeBytes / MB).toFixed(0)} → peak ${(outcome.rssPeakBytes / MB).toFixed(0)} MB`);
     assert.ok(outcome.dropped, `the plane never dropped the non-reading client (${replay})`);
     assert.match(plane.output(), /dropped a client that does not read what the plane sends it/);
     assert.ok(growth < 100 * MB, `the plane grew by ${(growth / MB).toFixed(0)} MB under a client that never reads (${replay})`);
-    // Loose on purpose (a shared 2-core machine); the real figures go to the bench.
-    const slow = outcome.latenciesMs.filter((ms) => ms >= 250);
-    assert.deepEqual(slow, [], `calls of another client that took 250 ms or more during the flood (${replay})`);
+    assertResponsive(outcome.latenciesMs, replay);
 
     // Nothing acknowledged is lost: every claim granted to the other client is still held.
     const observer = await plane.connect();
