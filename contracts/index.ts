@@ -17,4 +17,5 @@ export * from './records.js';
 export * from './work.js';
 export * from './violations.js';
 export { eventNotificationSchema } from './methods/plane.js';
+export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';
 export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';

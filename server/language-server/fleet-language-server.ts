@@ -1,6 +1,6 @@
 import { join, sep } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
-import { eventNotificationSchema, type FleetEvent } from '../../contracts/index.js';
+import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type FleetEvent } from '../../contracts/index.js';
 import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry } from '../../contracts/lsp.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { violationOf, violationView } from '../core/violations.js';
@@ -100,7 +100,8 @@ export class FleetLanguageServer implements FleetServices {
   }
 
   private planeNotification(method: string, params: unknown): void {
-    if (method !== 'fleet_event') return;
+    if (method === EVENTS_GAP_NOTIFICATION) return void this.resumeAfterGap(params);
+    if (method !== EVENT_NOTIFICATION) return;
     const parsed = eventNotificationSchema.safeParse(params);
     if (!parsed.success) return;
     const event = parsed.data.event;
@@ -109,6 +110,21 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (!CHATTER.has(event.type)) this.scheduler.now();
     else if (event.type === 'agent.heartbeat') this.scheduler.soon();
+  }
+
+  /** The plane ended the subscription because this window fell behind: resume where it stopped, and reload the state once. */
+  private async resumeAfterGap(params: unknown): Promise<void> {
+    const gap = eventsGapNotificationSchema.safeParse(params);
+    const client = this.link.current;
+    if (!gap.success || !client) return;
+    this.log(`fell behind the plane's events after seq ${gap.data.fromSeq}: subscribing again from there and reloading`);
+    try {
+      await client.call('fleet_events_subscribe', { fromSeq: gap.data.fromSeq });
+    } catch (error) {
+      this.log(`subscribing again after a gap failed: ${String(error)}`);
+    }
+    this.workStale = true;
+    this.scheduler.now();
   }
 
   /** Only violations in this workspace's repositories reach the person. */

@@ -4,6 +4,7 @@ import { FleetCore } from '../core/fleet-core.js';
 import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.js';
 import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection } from '../transport/connection.js';
+import { ThrottledLog } from '../transport/throttled-log.js';
 import { unixSocketUnusable } from '../transport/unix-socket.js';
 import { CLOSE_GRACE_MS, WsEndpoint } from '../transport/ws-endpoint.js';
 import type { PlaneConfig } from './config.js';
@@ -113,7 +114,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     digests,
     worktrees,
   };
-  const endpoint = new WsEndpoint(token, (socket) => serveConnection(socket, services, log));
+  const notices = new ThrottledLog(log);
+  const endpoint = new WsEndpoint(token, notices, (socket) => serveConnection(socket, services, log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
   await journal.whenDurable(core.state.seq);

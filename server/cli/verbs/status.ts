@@ -1,4 +1,4 @@
-import type { Result } from '../../../contracts/index.js';
+import { EVENTS_GAP_NOTIFICATION, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { parseVerbArgs } from '../args.js';
 import { connectAsOperator, using } from '../connection.js';
@@ -29,7 +29,11 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
     const status = await fetch(client).finally(() => (drawing = false));
     process.stdout.write(json ? `${JSON.stringify(status)}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
   };
-  client.onNotification(() => void draw().catch(() => undefined));
+  client.onNotification((method) => {
+    // Fell behind: subscribe again; the next draw reads the whole state anyway.
+    if (method === EVENTS_GAP_NOTIFICATION) void client.call('fleet_events_subscribe', {}).catch(() => undefined);
+    void draw().catch(() => undefined);
+  });
   await client.call('fleet_events_subscribe', {});
   await draw();
   const timer = setInterval(() => void draw().catch(() => undefined), 1000);
