@@ -12,3 +12,4 @@ export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
 export { eventNotificationSchema } from './methods/plane.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { callsignSchema, claimModeSchema, claimSchema } from '../records.js';
 import { isoTime, rootParam } from './common.js';
+import { pageParams, pageResult } from './paging.js';
 
 const patternsParam = z
   .array(z.string().min(1).max(1024))
@@ -115,8 +116,8 @@ export const claimForceRelease = defineMethod({
 export const claimsList = defineMethod({
   name: 'fleet_claims',
   summary: 'List live claims, optionally only one repository\'s or one agent\'s.',
-  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional() }),
-  result: withControl({ claims: z.array(claimSchema) }),
+  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional(), ...pageParams }),
+  result: withControl({ claims: z.array(claimSchema), ...pageResult(['claims']) }),
   access: 'anyone',
   mutates: false,
   mcpTool: false,

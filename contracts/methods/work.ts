@@ -3,6 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
 import { isoTime, rootParam } from './common.js';
+import { pageParams, pageResult } from './paging.js';
 
 const itemRef = z.object({ id: z.string(), status: workStatusSchema });
 
@@ -60,8 +61,8 @@ export const workUpdate = defineMethod({
 export const workList = defineMethod({
   name: 'fleet_work_list',
   summary: 'List work items, optionally only those with one status.',
-  params: z.strictObject({ status: workStatusSchema.optional() }),
-  result: withControl({ items: z.array(workItemSchema) }),
+  params: z.strictObject({ status: workStatusSchema.optional(), ...pageParams }),
+  result: withControl({ items: z.array(workItemSchema), ...pageResult(['items']) }),
   access: 'anyone',
   mutates: false,
   mcpTool: false,
