@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, FleetError, PAGE_BYTES } from '../../contracts/index.js';
 
 /**
- * One list of a paged reply: where its items come from, their order, and what is sent of each.
- * (Method syntax, so a list of agents is a list of unknowns to `page`.)
+ * One list of a paged reply: where its items come from, their order (creation time, then id:
+ * both fixed for an item's life, so a cursor stays meaningful while the state changes), and what
+ * is sent of each. (Method syntax, so a list of agents is a list of unknowns to `page`.)
  */
 export interface PagedList<T, V> {
   items: Iterable<T>;
   /** Leaves out what this call filters away (the totals count only what is kept). */
   keep?(item: T): boolean;
-  /** Unique and fixed for the item's life, so a cursor stays meaningful while the state changes. */
-  key(item: T): string;
+  createdAt(item: T): number;
+  id(item: T): string;
   view(item: T): V;
 }
 
@@ -21,14 +22,14 @@ type Lists = Record<string, PagedList<unknown, unknown>>;
 type ViewOf<L> = L extends PagedList<unknown, infer V> ? V : never;
 export type Page<L extends Lists> = { [K in keyof L]: ViewOf<L[K]>[] } & { nextCursor?: string; totals: { [K in keyof L]: number } };
 
-/** Key of an item created at `at` (ms) with id `id`: oldest first, the id breaking ties. */
-export const createdKey = (at: number, id: string): string => `${String(at).padStart(16, '0')} ${id}`;
+/** Where an item sits in its list's order. */
+type Position = readonly [createdAt: number, id: string];
+const compare = (a: Position, b: Position): number => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
 /**
- * One page of each list, in key order, after the cursor. The cursor records, per list, the key of
+ * One page of each list, in order, after the cursor. The cursor records, per list, the position of
  * the last item sent (or null once the list is done), so the next page starts right after it
- * whatever was added or removed meanwhile. Each list stops at `limit` items or PAGE_BYTES of
- * them; picking the page is one pass over the list keeping the smallest keys, not a sort of it.
+ * whatever was added or removed meanwhile. Each list stops at `limit` items or PAGE_BYTES of them.
  */
 export function page<L extends Lists>(lists: L, request: { cursor?: string | undefined; limit?: number | undefined }): Page<L> {
   const names = Object.keys(lists);
@@ -37,13 +38,13 @@ export function page<L extends Lists>(lists: L, request: { cursor?: string | und
   const budget = PAGE_BYTES / names.length;
   const result: Record<string, unknown> = {};
   const totals: Record<string, number> = {};
-  const next: Record<string, string | null> = {};
+  const next: Record<string, Position | null> = {};
   for (const name of names) {
     const list = lists[name]!;
     const { total, picked, rest } = pick(list, after[name], limit);
     const views: unknown[] = [];
     let bytes = 0;
-    for (const item of picked) {
+    for (const { item } of picked) {
       if (views.length > 0 && bytes >= budget) break;
       const view = list.view(item);
       bytes += Buffer.byteLength(JSON.stringify(view));
@@ -52,43 +53,55 @@ export function page<L extends Lists>(lists: L, request: { cursor?: string | und
     result[name] = views;
     totals[name] = total;
     // More to come implies at least one item was sent (a page holds at least one).
-    next[name] = picked.length + rest > views.length ? list.key(picked[views.length - 1]!) : null;
+    next[name] = picked.length + rest > views.length ? picked[views.length - 1]!.at : null;
   }
   const done = names.every((name) => next[name] === null);
   return { ...result, totals, ...(!done && { nextCursor: encodeCursor(next) }) } as Page<L>;
 }
 
-/** The `limit` smallest keys after `after` (sorted), how many more follow them, and the list's total. */
-function pick<T>(list: PagedList<T, unknown>, after: string | null | undefined, limit: number): { total: number; picked: T[]; rest: number } {
+/**
+ * The first `limit` items after `after`, in order, how many more follow them, and the list's
+ * total. One pass, keeping the smallest seen: a list already in creation order (a Map filled as
+ * items were created) costs one comparison per item past the page, never a sort of the list.
+ */
+function pick<T>(list: PagedList<T, unknown>, after: Position | null | undefined, limit: number) {
   let total = 0;
   let beyond = 0;
-  let candidates: { key: string; item: T }[] = [];
+  let kept: { at: Position; item: T }[] = [];
+  let largestKept: Position | undefined; // once `limit` are kept, anything after this is out
   const trim = () => {
-    candidates.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    if (candidates.length > limit) candidates = candidates.slice(0, limit);
+    kept.sort((a, b) => compare(a.at, b.at));
+    if (kept.length > limit) kept = kept.slice(0, limit);
+    if (kept.length === limit) largestKept = kept[limit - 1]!.at;
   };
   for (const item of list.items) {
     if (list.keep && !list.keep(item)) continue;
     total++;
     if (after === null) continue;
-    const key = list.key(item);
-    if (after !== undefined && key <= after) continue;
+    const createdAt = list.createdAt(item);
+    if (after !== undefined && !isAfter(list, item, createdAt, after)) continue;
     beyond++;
-    candidates.push({ key, item });
-    if (candidates.length >= 2 * limit) trim();
+    if (largestKept !== undefined && isAfter(list, item, createdAt, largestKept)) continue;
+    kept.push({ at: [createdAt, list.id(item)], item });
+    if (kept.length >= 2 * limit) trim();
   }
   trim();
-  return { total, picked: candidates.map((c) => c.item), rest: beyond - candidates.length };
+  return { total, picked: kept, rest: beyond - kept.length };
 }
 
-const cursorSchema = z.record(z.string(), z.string().nullable());
-const BAD_CURSOR = 'cursor is not one this method gave out: pass the previous reply\'s nextCursor unchanged, or leave cursor out to start from the beginning';
+/** Whether the item comes after `position`; its id is looked at only on a tie of times (a list of thousands is scanned per page). */
+function isAfter<T>(list: PagedList<T, unknown>, item: T, createdAt: number, position: Position): boolean {
+  return createdAt !== position[0] ? createdAt > position[0] : list.id(item) > position[1];
+}
 
-function encodeCursor(positions: Record<string, string | null>): string {
+const cursorSchema = z.record(z.string(), z.tuple([z.number(), z.string()]).nullable());
+const BAD_CURSOR = "cursor is not one this method gave out: pass the previous reply's nextCursor unchanged, or leave cursor out to start from the beginning";
+
+function encodeCursor(positions: Record<string, Position | null>): string {
   return Buffer.from(JSON.stringify(positions)).toString('base64url');
 }
 
-function decodeCursor(cursor: string, names: string[]): Record<string, string | null> {
+function decodeCursor(cursor: string, names: string[]): Record<string, Position | null> {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

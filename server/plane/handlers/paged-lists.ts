@@ -4,13 +4,14 @@ import type { Ctx } from '../../core/context.js';
 import { workView } from '../../core/orchestration-views.js';
 import type { ClaimRecord } from '../../core/state.js';
 import { agentView, claimView } from '../../core/views.js';
-import { createdKey, pagedList } from '../pager.js';
+import { pagedList } from '../pager.js';
 
 export const agentList = (ctx: Ctx, includeGone: boolean | undefined) =>
   pagedList({
     items: ctx.state.agents.values(),
     keep: (agent) => includeGone === true || !agent.gone,
-    key: (agent) => createdKey(agent.joinedAt, agent.agentId),
+    createdAt: (agent) => agent.joinedAt,
+    id: (agent) => agent.agentId,
     view: (agent) => agentView(agent, ctx.indexes, ctx.now, ctx.config),
   });
 
@@ -18,7 +19,8 @@ export const claimList = (ctx: Ctx, keep?: (claim: ClaimRecord) => boolean) =>
   pagedList({
     items: ctx.state.claims.values(),
     ...(keep && { keep }),
-    key: (claim) => createdKey(claim.grantedAt, claim.id),
+    createdAt: (claim) => claim.grantedAt,
+    id: (claim) => claim.id,
     view: (claim) => claimView(claim, ctx.state, ctx.config),
   });
 
@@ -26,6 +28,7 @@ export const workList = (ctx: Ctx, status: string | undefined) =>
   pagedList({
     items: ctx.state.work.values(),
     keep: (item) => status === undefined || item.status === status,
-    key: (item) => createdKey(item.createdAt, item.id),
+    createdAt: (item) => item.createdAt,
+    id: (item) => item.id,
     view: (item) => workView(item, ctx.state),
   });
