@@ -12,7 +12,7 @@ export const MAX_PAGE_SIZE = 2000;
 export const PAGE_BYTES = MAX_FRAME_BYTES / 4;
 
 const NOT_A_SNAPSHOT =
-  'Each list comes sorted by id, in pages: pass nextCursor back as `cursor` for the next page, until a reply has none. Pages are not a snapshot: the state may change between calls, and an item added or removed meanwhile may appear or not, but no item present throughout is skipped or repeated.';
+  'Each list comes oldest first (creation time, then id), in pages: pass nextCursor back as `cursor` for the next page, until a reply has none. Pages are not a snapshot: the state may change between calls, and an item added or removed meanwhile may appear or not, but no item present throughout is skipped or repeated.';
 
 /** Params of every paged method: one cursor, one limit (per list). */
 export const pageParams = {
