@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { PAGE_BYTES } from '../../../contracts/index.js';
 import { gatherPages } from '../../../server/client/gather-pages.js';
 import { page, pagedList } from '../../../server/plane/pager.js';
-import { seededRandom } from '../../support/core-harness.js';
+import { SeededRandom, testSeed } from '../../support/seeded-random.js';
 
 interface Item {
   id: string;
@@ -11,14 +11,15 @@ interface Item {
   body?: string;
 }
 
-const SEED = Number(process.env.SEED ?? Date.now() % 100_000);
-console.log(`pager test seed ${SEED} (SEED=${SEED} to repeat)`);
+const SEED = testSeed();
+console.log(`pager seed ${SEED} (replay: FLEET_TEST_SEED=${SEED})`);
+const seeded = () => new SeededRandom(SEED);
 
 /** Items in shuffled order (as a Map restored out of creation order would hold them), many sharing a time. */
-function shuffledItems(count: number, random: () => number): Item[] {
+function shuffledItems(count: number, random: SeededRandom): Item[] {
   const items = Array.from({ length: count }, (_, i) => ({ id: `it_${String(i).padStart(5, '0')}`, at: 1000 + Math.floor(i / 7) }));
   for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = random.int(0, i);
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
@@ -28,7 +29,7 @@ const listOf = (items: Item[]) => pagedList({ items, createdAt: (item) => item.a
 const inOrder = (items: Item[]) => [...items].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1)).map((item) => item.id);
 
 test('gathering small pages of two lists yields each list whole, in order, each item once', async () => {
-  const random = seededRandom(SEED);
+  const random = seeded();
   const agents = shuffledItems(23, random);
   const claims = shuffledItems(301, random);
   let pages = 0;
@@ -54,7 +55,7 @@ test('a page stops at its byte budget, yet always carries one item', () => {
 });
 
 test('filtered items are neither listed nor counted', () => {
-  const items = shuffledItems(50, seededRandom(SEED));
+  const items = shuffledItems(50, seeded());
   const odd = page({ items: pagedList({ ...listOf(items), keep: (item: Item) => Number(item.id.slice(3)) % 2 === 1 }) }, {});
   assert.equal(odd.totals.items, 25);
   assert.equal(odd.items.length, 25);
