@@ -11,5 +11,7 @@ export * from './method-table.js';
 export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
+export * from './violations.js';
 export { eventNotificationSchema } from './methods/plane.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.js';
+export { MAX_VIOLATION_IDS, MAX_WORKTREE_CHANGES } from './methods/violations.js';

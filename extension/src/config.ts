@@ -39,7 +39,7 @@ export class FleetConfig {
     return CALLSIGN.test(name) ? name : 'OPERATOR';
   }
 
-  notify(kind: 'staleAgents' | 'blockers' | 'controlChanges'): boolean {
+  notify(kind: 'staleAgents' | 'blockers' | 'controlChanges' | 'violations'): boolean {
     return this.section.get<boolean>(`notifications.${kind}`, true);
   }
 

@@ -6,6 +6,9 @@ import { emit, moreLines, relativeTime, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
 
 type Status = Omit<Result<'fleet_status'>, 'nextCursor'>;
+type Violations = Result<'fleet_violations'>;
+/** `fleet status` lists this many of the newest unacknowledged violations (the count is always whole). */
+const SHOWN_VIOLATIONS = 20;
 
 export async function statusVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(
@@ -17,8 +20,12 @@ export async function statusVerb(argv: string[]): Promise<number> {
   // Every page unless --limit: the output is complete however large the fleet.
   const fetch = (client: PlaneClient) => fetchLists(limit, (page) => client.call('fleet_status', { includeGone: values.all ?? false, ...page }));
   if (!values.watch) {
-    const status = await using(connectAsOperator(home), fetch);
-    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, totals: status.totals, plane: status.plane }, () => render(status));
+    const [status, violations] = await using(connectAsOperator(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
+    emit(
+      values.json,
+      { control: status.controlDetail, agents: status.agents, claims: status.claims, totals: status.totals, plane: status.plane, violations },
+      () => `${render(status)}${renderViolations(violations)}`,
+    );
     return 0;
   }
   return watch(await connectAsOperator(home), fetch, values.json ?? false);
@@ -44,6 +51,14 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
   clearInterval(timer);
   client.close();
   return 0;
+}
+
+/** Writes seen in another agent's exclusive territory, until the operator acknowledges them. */
+function renderViolations({ total, violations }: Violations): string {
+  if (total === 0) return '';
+  const shown = table([['PATH', 'WRITER', 'HOLDER', 'SEEN', 'ID'], ...violations.map((v) => [v.path, v.writer, v.holder, relativeTime(v.at), v.id])]);
+  const more = total > violations.length ? `\n(${total - violations.length} older not shown: fleet call fleet_violations)` : '';
+  return `\n\nviolations (${total} unacknowledged; fleet call fleet_violation_ack --params '{"all":true}' once seen)\n${shown}${more}`;
 }
 
 export function render(status: Status): string {
