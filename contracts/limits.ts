@@ -18,6 +18,7 @@ export const limits = {
   pattern: { max: 1024, unit: 'characters', appliesTo: 'a claim, release or work pattern', why: 'A glob names a few directories and a wildcard; the overlap check compares every pattern with its neighbours.' },
   callsign: { max: 32, unit: 'characters', appliesTo: 'a callsign', why: 'A name people read in a sidebar and type after --as.' },
   id: { max: 128, unit: 'characters', appliesTo: 'claim, message, handoff and work-item ids, refs, requestId, sessionToken', why: 'The plane issues ids of about 30 characters; a client\'s own requestId (a UUID) or token fits four times over.' },
+  cursor: { max: 1000, unit: 'characters', appliesTo: 'a page cursor', why: 'The plane issues cursors (a creation time and an id) and clients pass them back unchanged.' },
   label: { max: 64, unit: 'characters', appliesTo: 'runtime, hook name, client name', why: 'One word such as claude-code or git-pre-commit.' },
   line: { max: 200, unit: 'characters', appliesTo: 'message subject, heartbeat task, reason code, memo key and prefix, lease name', why: 'One line a person scans in a list.' },
   reason: { max: 500, unit: 'characters', appliesTo: 'claim, control, release and override reasons, heartbeat note, work title', why: 'A sentence or two, shown beside a claim or in the digest.' },

@@ -48,7 +48,7 @@ export async function editor(options: Options, report: Report): Promise<void> {
     track(plane.child);
     // The 2,000 claims, before any window opens: the extension joins a plane that holds them.
     agents.push(...(await holdClaims(plane, plane.token, workspace)));
-    const claims = (await agents[0]!.call<{ claims: unknown[] }>('fleet_status', {})).claims.length;
+    const claims = (await agents[0]!.call<{ totals: { claims: number } }>('fleet_status', { limit: 1 })).totals.claims;
     const probe = await RawClient.agent(plane, plane.token, PROBE_CALLSIGN);
     agents.push(probe);
 

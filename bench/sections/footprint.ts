@@ -67,7 +67,8 @@ export async function footprint(options: Options, report: Report): Promise<void>
     // Let the debounced ledger rewrite and any follow-up work finish before reading memory.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const loaded = memoryOf(plane.child.pid!);
-    const status = await agents[0]!.call<{ claims: unknown[]; agents: unknown[] }>('fleet_status', {});
+    // The totals count every agent and claim; the lists themselves come in pages.
+    const { totals } = await agents[0]!.call<{ totals: { claims: number; agents: number } }>('fleet_status', { limit: 1 });
 
     // Latency of the single calls with this much state, one agent at a time.
     const probe = agents[0]!;
@@ -91,8 +92,8 @@ export async function footprint(options: Options, report: Report): Promise<void>
     }
 
     const figures = {
-      agents: status.agents.length,
-      claims: status.claims.length,
+      agents: totals.agents,
+      claims: totals.claims,
       loadingMs,
       idleRss: idle.rss,
       rss: loaded.rss,

@@ -3,6 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { agentSchema, callsignSchema, reportedStatusSchema, roleSchema, tierSchema } from '../records.js';
 import { boundedText, limits } from '../limits.js';
 import { idParam, noParams, pathParam } from './common.js';
+import { pageParams, pageResult } from './paging.js';
 
 export const agentJoin = defineMethod({
   name: 'fleet_agent_join',
@@ -51,8 +52,8 @@ export const agentLeave = defineMethod({
 export const roster = defineMethod({
   name: 'fleet_roster',
   summary: 'List the agents on the roster with their role, status (active, idle, blocked, unknown…), last heartbeat, task and claim count.',
-  params: z.strictObject({ includeGone: z.boolean().optional().describe('Also list agents that left or expired') }),
-  result: withControl({ agents: z.array(agentSchema) }),
+  params: z.strictObject({ includeGone: z.boolean().optional().describe('Also list agents that left or expired'), ...pageParams }),
+  result: withControl({ agents: z.array(agentSchema), ...pageResult(['agents']) }),
   access: 'anyone',
   mutates: false,
   mcpTool: true,

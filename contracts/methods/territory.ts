@@ -3,6 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { callsignSchema, claimModeSchema, claimSchema } from '../records.js';
 import { grantedClaimSchema, idsParam, idParam, isoTime, pathParam, pathVerdictSchema, patternParam, rootParam } from './common.js';
+import { pageParams, pageResult } from './paging.js';
 
 const patternsParam = boundedList(patternParam, limits.patterns)
   .min(1)
@@ -103,8 +104,8 @@ export const claimForceRelease = defineMethod({
 export const claimsList = defineMethod({
   name: 'fleet_claims',
   summary: 'List live claims, optionally only one repository\'s or one agent\'s.',
-  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional() }),
-  result: withControl({ claims: z.array(claimSchema) }),
+  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional(), ...pageParams }),
+  result: withControl({ claims: z.array(claimSchema), ...pageResult(['claims']) }),
   access: 'anyone',
   mutates: false,
   mcpTool: false,

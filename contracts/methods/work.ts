@@ -4,6 +4,7 @@ import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
 import { grantedClaimSchema, idParam, patternParam, rootParam } from './common.js';
+import { pageParams, pageResult } from './paging.js';
 
 const itemRef = z.object({ id: z.string(), status: workStatusSchema });
 
@@ -61,8 +62,8 @@ export const workUpdate = defineMethod({
 export const workList = defineMethod({
   name: 'fleet_work_list',
   summary: 'List work items, optionally only those with one status.',
-  params: z.strictObject({ status: workStatusSchema.optional() }),
-  result: withControl({ items: z.array(workItemSchema) }),
+  params: z.strictObject({ status: workStatusSchema.optional(), ...pageParams }),
+  result: withControl({ items: z.array(workItemSchema), ...pageResult(['items']) }),
   access: 'anyone',
   mutates: false,
   mcpTool: false,

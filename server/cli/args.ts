@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MAX_PAGE_SIZE } from '../../contracts/index.js';
 import { defaultHome } from '../plane/config.js';
 import { UsageError } from './cli-error.js';
 
@@ -33,4 +34,12 @@ export function positiveNumber(value: string | undefined, flag: string): number 
 export function requireValue(value: string | undefined, flag: string, usage: string): string {
   if (value === undefined || value === '') throw new UsageError(`${flag} is required\nusage: ${usage}`);
   return value;
+}
+
+/** `--limit N`: how many items of each list to show, for people (scripts get every page). */
+export function pageLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > MAX_PAGE_SIZE) throw new UsageError(`--limit ${value}: expected a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  return number;
 }

@@ -81,10 +81,25 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Exits once stdout and stderr have drained: to a pipe they write asynchronously, and process.exit
+ * would cut what is still queued (`fleet status --json | jq` broke at 64 KB). A write callback runs
+ * after every earlier write on its stream has been handed to the OS, or when the stream failed (a
+ * reader that went away: nothing more to deliver).
+ */
+async function exitAfterDrain(code: number): Promise<never> {
+  const drained = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write('', () => resolve())));
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
+}
+
+// A reader that closes early (`fleet status --json | head`) is not an error of ours.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterDrain(code),
   (error: unknown) => {
     process.stderr.write(`fleet: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(EXIT.internal);
+    return exitAfterDrain(EXIT.internal);
   },
 );

@@ -12,6 +12,7 @@ import { OperatorSession } from './operator-session.js';
 import { ownershipOf } from './ownership.js';
 import { PlaneLink } from './plane-link.js';
 import { readPublishedDigest } from './published-digest.js';
+import { gatherPages } from '../client/gather-pages.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
 import { WatchedFiles } from './watched-files.js';
 import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
@@ -143,10 +144,11 @@ export class FleetLanguageServer implements FleetServices {
   private async refresh(): Promise<void> {
     const client = this.link.current;
     if (!client) return;
-    const changed = this.mirror.apply(await client.call('fleet_status', {}));
+    // Every page: the editor shows the whole territory however large the fleet.
+    const changed = this.mirror.apply(await gatherPages((page) => client.call('fleet_status', page)));
     if (this.workStale) {
       this.workStale = false;
-      this.mirror.work = (await client.call('fleet_work_list', {})).items;
+      this.mirror.work = (await gatherPages((page) => client.call('fleet_work_list', page))).items;
     }
     const operator = this.operator.agentId;
     const everything = operator !== this.lastOperator;

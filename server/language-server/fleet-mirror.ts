@@ -2,7 +2,8 @@ import type { Agent, Claim, Control, Result, WorkItem } from '../../contracts/in
 import { TerritoryIndex } from '../core/territory-index.js';
 import type { ClaimRecord } from '../core/state.js';
 
-export type PlaneStatus = Result<'fleet_status'>;
+/** A status with every page gathered. */
+export type PlaneStatus = Omit<Result<'fleet_status'>, 'nextCursor'>;
 
 /**
  * The language server's copy of what the plane holds: control, roster and live claims, with the

@@ -18,7 +18,7 @@ import { registerPid } from './process-registration.js';
 import { ProcessWatch } from './process-watch.js';
 import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
-import { snapshotSchema, type Snapshot } from './snapshot-format.js';
+import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
 import { StopBackstop } from './stop-backstop.js';
 import { Compactor } from './compactor.js';
 import { BuildRunner } from './build-runner.js';
@@ -56,7 +56,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   // A plane killed while replacing one of its files left the temp file beside it; the lock says
   // no other plane is writing them now.
   for (const file of [paths.ledger, paths.discovery, paths.token]) await removeStaleTempFiles(file);
-  const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema });
+  const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
   let recovered;
   try {
     recovered = await store.open();

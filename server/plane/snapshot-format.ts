@@ -6,7 +6,18 @@ import { stateSchema } from '../core/state.js';
  * The snapshot on disk carries a schema version. Older versions are migrated forward here, one
  * step per version, before validation; a newer version than this plane knows is refused.
  */
-const migrations: Record<number, (state: unknown) => unknown> = {};
+const migrations: Record<number, (state: unknown) => unknown> = {
+  1: (state) => state, // version 2 added the file's checksum; the state is unchanged
+};
+
+/** The first version whose files carry a checksum: older ones load without. */
+const CHECKSUM_SINCE = 2;
+
+/** Whether a snapshot (its state as found on disk) predates checksums, so may lack one. */
+export function predatesChecksum(raw: unknown): boolean {
+  const version = typeof raw === 'object' && raw !== null ? (raw as { schemaVersion?: unknown }).schemaVersion : undefined;
+  return typeof version === 'number' && version < CHECKSUM_SINCE;
+}
 
 function migrate(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null) return raw;

@@ -7,17 +7,25 @@ import { stageFile, type StagedFile } from './durable-write.js';
 import { StoreCorruptError } from './store.js';
 import { writeValidatedJson } from './validated-json.js';
 
+export interface DurableJsonFileOptions {
+  mode?: number;
+  /** Checks the parsed JSON before the schema does (a checksum): returns the problem, if any. */
+  check?: (json: unknown) => string | undefined;
+}
+
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly #path: string;
   readonly #schema: z.ZodType<T>;
   readonly #mode: number;
+  readonly #check: DurableJsonFileOptions['check'];
   // Writes run one after another so the last write called is the one left on disk.
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(path: string, schema: z.ZodType<T>, mode = 0o600) {
+  constructor(path: string, schema: z.ZodType<T>, options: DurableJsonFileOptions = {}) {
     this.#path = path;
     this.#schema = schema;
-    this.#mode = mode;
+    this.#mode = options.mode ?? 0o600;
+    this.#check = options.check;
   }
 
   /** null when the file does not exist; StoreCorruptError when it is not valid JSON of the schema. */
@@ -35,6 +43,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
     } catch (error) {
       throw new StoreCorruptError(this.#path, `not valid JSON (${(error as Error).message})`);
     }
+    const problem = this.#check?.(json);
+    if (problem !== undefined) throw new StoreCorruptError(this.#path, problem);
     const parsed = this.#schema.safeParse(json);
     if (!parsed.success) {
       throw new StoreCorruptError(this.#path, `does not match its schema: ${z.prettifyError(parsed.error)}`);

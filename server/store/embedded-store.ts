@@ -16,6 +16,8 @@ export interface EmbeddedStoreOptions<S, E> {
   dir: string;
   snapshotSchema: z.ZodType<S>;
   eventSchema: z.ZodType<E>;
+  /** Whether a snapshot's state (as found on disk) was written before snapshots carried a checksum. */
+  snapshotPredatesChecksum?: (state: unknown) => boolean;
 }
 
 const NO_STATS: Readonly<StoreStats> = Object.freeze({ appends: 0, fsyncs: 0, bytes: 0 });
@@ -38,7 +40,7 @@ export class EmbeddedStore<S, E extends { seq: number }> implements Store<S, E> 
     this.#eventsDir = join(options.dir, 'events');
     this.#snapshotPath = join(options.dir, 'snapshot.json');
     this.#eventSchema = options.eventSchema;
-    this.#snapshot = new SnapshotFile(this.#snapshotPath, options.snapshotSchema);
+    this.#snapshot = new SnapshotFile(this.#snapshotPath, options.snapshotSchema, { ...(options.snapshotPredatesChecksum && { predatesChecksum: options.snapshotPredatesChecksum }) });
   }
 
   get stats(): Readonly<StoreStats> {

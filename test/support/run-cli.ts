@@ -13,7 +13,7 @@ export function runCli(args: string[], options: { home: string; cwd: string; env
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: options.cwd, env: { ...process.env, FLEET_PORT: '0', ...options.env, FLEET_HOME: options.home }, timeout: 30_000 },
+      { cwd: options.cwd, env: { ...process.env, FLEET_PORT: '0', ...options.env, FLEET_HOME: options.home }, timeout: 30_000, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

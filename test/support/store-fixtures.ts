@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EmbeddedStore } from '../../server/store/embedded-store.js';
+import { snapshotChecksum } from '../../server/store/snapshot-file.js';
 import type { Recovered } from '../../server/store/store.js';
 
 export const testEventSchema = z.object({
@@ -33,6 +34,11 @@ export async function recover(dir: string): Promise<Recovered<TestSnapshot, Test
   } finally {
     await store.close();
   }
+}
+
+/** A snapshot file's text as compaction writes it: the record and its checksum. */
+export function snapshotText(seq: number, state: unknown): string {
+  return `${JSON.stringify({ seq, state, sha256: snapshotChecksum(seq, state) })}\n`;
 }
 
 export function testEvents(from: number, to: number): TestEvent[] {

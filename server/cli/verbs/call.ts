@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { isMethodName, methodList, methods } from '../../../contracts/index.js';
+import { gatherPages, isPaged, type PageReply } from '../../client/gather-pages.js';
 import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { connectAs, connectAsOperator, using } from '../connection.js';
@@ -30,7 +31,12 @@ export async function callVerb(argv: string[]): Promise<number> {
   const shape = (methods[method].params as z.ZodObject).shape;
   if ('root' in shape && typeof params === 'object' && params !== null && !('root' in params)) params = { ...params, root: process.cwd() };
   const connection = values.as !== undefined ? connectAs(home, values.as) : connectAsOperator(home);
-  const result = await using(connection, (client) => client.callRaw(method, params));
+  // A paged method called without cursor or limit answers with every page, like the other verbs.
+  const object = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
+  const whole = isPaged(method) && object !== undefined && !('cursor' in object) && !('limit' in object);
+  const result = await using(connection, (client) =>
+    whole ? gatherPages((page) => client.callRaw(method, { ...object, ...page }) as Promise<PageReply>) : client.callRaw(method, params),
+  );
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

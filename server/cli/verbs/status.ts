@@ -1,20 +1,31 @@
 import { EVENTS_GAP_NOTIFICATION, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
-import { parseVerbArgs } from '../args.js';
+import { pageLimit, parseVerbArgs } from '../args.js';
 import { connectAsOperator, using } from '../connection.js';
-import { emit, relativeTime, table } from '../output.js';
+import { emit, moreLines, relativeTime, table } from '../output.js';
+import { fetchLists } from '../paged-call.js';
 
-type Status = Result<'fleet_status'>;
+type Status = Omit<Result<'fleet_status'>, 'nextCursor'>;
 type Violations = Result<'fleet_violations'>;
 /** `fleet status` lists this many of the newest unacknowledged violations (the count is always whole). */
 const SHOWN_VIOLATIONS = 20;
 
 export async function statusVerb(argv: string[]): Promise<number> {
-  const { values, home } = parseVerbArgs(argv, { watch: { type: 'boolean' }, all: { type: 'boolean' } }, 'fleet status [--json] [--watch] [--all]');
-  const fetch = (client: PlaneClient) => client.call('fleet_status', { includeGone: values.all ?? false });
+  const { values, home } = parseVerbArgs(
+    argv,
+    { watch: { type: 'boolean' }, all: { type: 'boolean' }, limit: { type: 'string' } },
+    'fleet status [--json] [--watch] [--all] [--limit N]',
+  );
+  const limit = pageLimit(values.limit);
+  // Every page unless --limit: the output is complete however large the fleet.
+  const fetch = (client: PlaneClient) => fetchLists(limit, (page) => client.call('fleet_status', { includeGone: values.all ?? false, ...page }));
   if (!values.watch) {
     const [status, violations] = await using(connectAsOperator(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
-    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane, violations }, () => `${render(status)}${renderViolations(violations)}`);
+    emit(
+      values.json,
+      { control: status.controlDetail, agents: status.agents, claims: status.claims, totals: status.totals, plane: status.plane, violations },
+      () => `${render(status)}${renderViolations(violations)}`,
+    );
     return 0;
   }
   return watch(await connectAsOperator(home), fetch, values.json ?? false);
@@ -60,7 +71,7 @@ export function render(status: Status): string {
     `fleet: ${control.state}${control.reason ? ` (${control.reason})` : ''}, set by ${control.setBy} ${relativeTime(control.setAt)}`,
     `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}${status.plane.socket === undefined ? '' : `, socket ${status.plane.socket}`}, seq ${status.plane.seq}`,
     '',
-    `agents (${status.agents.length})`,
+    `agents (${status.totals.agents})`,
   ];
   if (status.agents.length > 0) {
     lines.push(
@@ -70,7 +81,7 @@ export function render(status: Status): string {
       ]),
     );
   }
-  lines.push('', `claims (${status.claims.length})`);
+  lines.push(...moreLines(status.agents.length, status.totals.agents, 'agents'), '', `claims (${status.totals.claims})`);
   if (status.claims.length > 0) {
     lines.push(
       table([
@@ -79,5 +90,6 @@ export function render(status: Status): string {
       ]),
     );
   }
+  lines.push(...moreLines(status.claims.length, status.totals.claims, 'claims'));
   return lines.join('\n');
 }

@@ -1,14 +1,15 @@
 import { resolve } from 'node:path';
 import { dispositionSchema, roleSchema, tierSchema, workKindSchema, workStatusSchema } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
-import { parseVerbArgs, requireValue } from '../args.js';
+import { pageLimit, parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { connectAs, connectAsOperator, using } from '../connection.js';
 import { jsonArg } from '../json-arg.js';
-import { emit, table } from '../output.js';
+import { emit, moreLines, table } from '../output.js';
+import { fetchLists } from '../paged-call.js';
 
 const USAGE = [
-  'fleet work list [--status S]',
+  'fleet work list [--status S] [--limit N]',
   'fleet work add TITLE [--kind telos|epic|story|task] [--parent ID] [--depends ID…] [--path P…] [--criterion C…] [--role R] [--tier local|edge] [--as X]',
   'fleet work pull --as X',
   "fleet work complete ID --as X --artifact '{\"touchedFiles\":[…],\"commands\":[{\"command\":…,\"exitCode\":0}],\"criteria\":[…]}' (or @file.json)",
@@ -19,6 +20,7 @@ const USAGE = [
 const options = {
   as: { type: 'string' },
   status: { type: 'string' },
+  limit: { type: 'string' },
   kind: { type: 'string' },
   parent: { type: 'string' },
   depends: { type: 'string', multiple: true },
@@ -49,9 +51,12 @@ export async function workVerb(argv: string[]): Promise<number> {
   switch (action) {
     case 'list': {
       const status = oneOf(workStatusSchema, values.status, '--status');
-      const result = await using(connection(), (client) => client.call('fleet_work_list', { ...(status && { status }) }));
+      const limit = pageLimit(values.limit);
+      const result = await using(connection(), (client) => fetchLists(limit, (page) => client.call('fleet_work_list', { ...(status && { status }), ...page })));
       emit(values.json, result, () =>
-        result.items.length === 0 ? 'no work items' : table([['ID', 'KIND', 'STATUS', 'ASSIGNEE', 'TITLE'], ...result.items.map((w) => [w.id, w.kind, w.status, w.assignee ?? '', w.title])]),
+        result.items.length === 0
+          ? 'no work items'
+          : [table([['ID', 'KIND', 'STATUS', 'ASSIGNEE', 'TITLE'], ...result.items.map((w) => [w.id, w.kind, w.status, w.assignee ?? '', w.title])]), ...moreLines(result.items.length, result.totals.items, 'work items')].join('\n'),
       );
       return 0;
     }

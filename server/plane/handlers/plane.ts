@@ -1,7 +1,9 @@
 import { FleetError, PROTOCOL_VERSION } from '../../../contracts/index.js';
-import { agentView, claimView, controlView, iso } from '../../core/views.js';
+import { controlView, iso } from '../../core/views.js';
 import { EventFeed } from '../event-feed.js';
+import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
+import { agentList, claimList } from './paged-lists.js';
 
 export const planeHandlers = {
   fleet_plane_hello: (params, _session, { info }) => {
@@ -22,8 +24,7 @@ export const planeHandlers = {
       return {
         plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), startedAt: iso(plane.startedAt), seq: ctx.state.seq },
         controlDetail: controlView(ctx.state.control),
-        agents: [...ctx.state.agents.values()].filter((a) => params.includeGone || !a.gone).map((a) => agentView(a, ctx.indexes, ctx.now, ctx.config)),
-        claims: [...ctx.state.claims.values()].map((c) => claimView(c, ctx.state, ctx.config)),
+        ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx) }, params),
       };
     }),
 

@@ -1,7 +1,9 @@
 import { FleetError } from '../../../contracts/index.js';
 import { join, heartbeat, leave } from '../../core/roster.js';
 import { agentView } from '../../core/views.js';
+import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
+import { agentList } from './paged-lists.js';
 
 export const rosterHandlers = {
   fleet_agent_join: (params, session, { core, registerPid }) => {
@@ -23,10 +25,5 @@ export const rosterHandlers = {
   fleet_agent_leave: (_params, session, { core }) =>
     core.run(session.caller, (ctx) => ({ left: true, released: leave(ctx, session.caller) })),
 
-  fleet_roster: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => ({
-      agents: [...ctx.state.agents.values()]
-        .filter((agent) => params.includeGone || !agent.gone)
-        .map((agent) => agentView(agent, ctx.indexes, ctx.now, ctx.config)),
-    })),
+  fleet_roster: (params, session, { core }) => core.run(session.caller, (ctx) => page({ agents: agentList(ctx, params.includeGone) }, params)),
 } satisfies Partial<HandlerTable>;

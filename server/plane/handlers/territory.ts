@@ -1,8 +1,10 @@
 import { claim } from '../../core/claim.js';
 import { checkPaths } from '../../core/path-check.js';
 import { forceRelease, release, renew, transfer } from '../../core/territory.js';
-import { claimView } from '../../core/views.js';
+import type { ClaimRecord } from '../../core/state.js';
+import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
+import { claimList } from './paged-lists.js';
 
 export const territoryHandlers = {
   fleet_claim_path: (params, session, { core, scopes }) => {
@@ -41,10 +43,8 @@ export const territoryHandlers = {
     const scopeId = params.root !== undefined ? scopes.resolve(params.root).id : undefined;
     return core.run(session.caller, (ctx) => {
       const holderId = params.holder !== undefined ? ctx.indexes.liveCallsigns.get(params.holder) : undefined;
-      const claims = [...ctx.state.claims.values()].filter(
-        (c) => (scopeId === undefined || c.scope === scopeId) && (params.holder === undefined || c.agentId === holderId),
-      );
-      return { claims: claims.map((c) => claimView(c, ctx.state, ctx.config)) };
+      const keep = (c: ClaimRecord) => (scopeId === undefined || c.scope === scopeId) && (params.holder === undefined || c.agentId === holderId);
+      return page({ claims: claimList(ctx, keep) }, params);
     });
   },
 } satisfies Partial<HandlerTable>;

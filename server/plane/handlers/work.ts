@@ -1,7 +1,9 @@
 import { workView } from '../../core/orchestration-views.js';
 import { updateWork } from '../../core/work-lifecycle.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
+import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
+import { workList } from './paged-lists.js';
 
 export const workHandlers = {
   fleet_work_add: (params, session, { core, scopes }) => {
@@ -28,7 +30,5 @@ export const workHandlers = {
     }),
 
   fleet_work_list: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => ({
-      items: [...ctx.state.work.values()].filter((w) => params.status === undefined || w.status === params.status).map((w) => workView(w, ctx.state)),
-    })),
+    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params)),
 } satisfies Partial<HandlerTable>;

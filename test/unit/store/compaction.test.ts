@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { collect, createTestStore, recover, testEvents, withTempDir } from '../../support/store-fixtures.js';
+import { collect, createTestStore, recover, snapshotText, testEvents, withTempDir } from '../../support/store-fixtures.js';
 
 const seqs = (events: readonly { seq: number }[]) => events.map((event) => event.seq);
 const range = (from: number, to: number) => seqs(testEvents(from, to));
@@ -81,9 +81,9 @@ test('compaction refuses a seq the log has not reached, and an invalid snapshot'
 test('recovery is exact at every compaction crash point', async (t) => {
   const crashPoints: [string, (dir: string) => Promise<void>, number][] = [
     ['during the snapshot temp write', async (dir) => writeFile(join(dir, '.snapshot.json.4242-0a1b2c.tmp'), '{"seq":5,"sta'), 0],
-    ['after the snapshot rename, before rotation', async (dir) => writeFile(join(dir, 'snapshot.json'), JSON.stringify({ seq: 5, state: { count: 5 } })), 5],
+    ['after the snapshot rename, before rotation', async (dir) => writeFile(join(dir, 'snapshot.json'), snapshotText(5, { count: 5 })), 5],
     ['after creating the new, still empty segment', async (dir) => {
-      await writeFile(join(dir, 'snapshot.json'), JSON.stringify({ seq: 5, state: { count: 5 } }));
+      await writeFile(join(dir, 'snapshot.json'), snapshotText(5, { count: 5 }));
       await writeFile(join(dir, 'events', '000000000008.jsonl'), '');
     }, 5],
   ];

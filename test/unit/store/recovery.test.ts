@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { RESERVE_BYTES } from '../../../server/store/event-log.js';
 import { StoreCorruptError } from '../../../server/store/store.js';
-import { createTestStore, recover, testEvents, withTempDir } from '../../support/store-fixtures.js';
+import { createTestStore, recover, snapshotText, testEvents, withTempDir } from '../../support/store-fixtures.js';
 
 const FIRST_SEGMENT = join('events', '000000000001.jsonl');
 
@@ -186,7 +186,7 @@ test('an unreadable or schema-invalid snapshot is refused, naming snapshot.json'
     const snapshot = join(dir, 'snapshot.json');
     await writeFile(snapshot, '{"seq": 2, "state": {"cou');
     await assertRefused(dir, snapshot, undefined, /not valid JSON/);
-    await writeFile(snapshot, '{"seq": 2, "state": {"count": -1}}');
+    await writeFile(snapshot, snapshotText(2, { count: -1 }));
     await assertRefused(dir, snapshot, undefined, /does not match its schema/);
     await writeFile(snapshot, '');
     await assertRefused(dir, snapshot, undefined, /not valid JSON/);
@@ -195,7 +195,7 @@ test('an unreadable or schema-invalid snapshot is refused, naming snapshot.json'
 test('a snapshot ahead of the log is refused: events it covers are missing from the log', () =>
   withTempDir(async (dir) => {
     const segment = await storeWithEvents(dir, 2);
-    await writeFile(join(dir, 'snapshot.json'), JSON.stringify({ seq: 5, state: { count: 5 } }));
+    await writeFile(join(dir, 'snapshot.json'), snapshotText(5, { count: 5 }));
     await assertRefused(dir, segment, undefined, /log ends at seq 2, but snapshot\.json covers up to seq 5/);
     await rm(segment);
     await assertRefused(dir, join(dir, 'events'), undefined, /holds no log segment/);

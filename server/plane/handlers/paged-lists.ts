@@ -1,0 +1,34 @@
+// The lists the plane hands out in pages (fleet_status, fleet_roster, fleet_claims,
+// fleet_work_list), each defined once: which items, in which order, and their view.
+import type { Ctx } from '../../core/context.js';
+import { workView } from '../../core/orchestration-views.js';
+import type { ClaimRecord } from '../../core/state.js';
+import { agentView, claimView } from '../../core/views.js';
+import { pagedList } from '../pager.js';
+
+export const agentList = (ctx: Ctx, includeGone: boolean | undefined) =>
+  pagedList({
+    items: ctx.state.agents.values(),
+    keep: (agent) => includeGone === true || !agent.gone,
+    createdAt: (agent) => agent.joinedAt,
+    id: (agent) => agent.agentId,
+    view: (agent) => agentView(agent, ctx.indexes, ctx.now, ctx.config),
+  });
+
+export const claimList = (ctx: Ctx, keep?: (claim: ClaimRecord) => boolean) =>
+  pagedList({
+    items: ctx.state.claims.values(),
+    ...(keep && { keep }),
+    createdAt: (claim) => claim.grantedAt,
+    id: (claim) => claim.id,
+    view: (claim) => claimView(claim, ctx.state, ctx.config),
+  });
+
+export const workList = (ctx: Ctx, status: string | undefined) =>
+  pagedList({
+    items: ctx.state.work.values(),
+    keep: (item) => status === undefined || item.status === status,
+    createdAt: (item) => item.createdAt,
+    id: (item) => item.id,
+    view: (item) => workView(item, ctx.state),
+  });
