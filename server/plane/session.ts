@@ -1,12 +1,16 @@
-import type { Caller } from '../core/context.js';
+import type { Caller, Credential } from '../core/context.js';
 
 /** One client connection's identity and its way to receive notifications. */
 export interface Session {
   caller: Caller;
+  /** What the connection presented when it opened; joining changes the caller, never this. */
+  readonly credential: Credential;
   notify(method: string, params: unknown): void;
   /** Set while the session is subscribed to events; calling it unsubscribes. */
   unsubscribe?: () => void;
 }
 
-/** Before joining, a connection acts for the local person who holds the plane token. */
-export const OPERATOR: Caller = { kind: 'operator', name: 'operator' };
+/** Before joining, a connection acts for the person if it presented the operator credential, else for nobody. */
+export function unjoinedCaller(credential: Credential): Caller {
+  return credential === 'operator' ? { kind: 'operator', name: 'operator' } : { kind: 'unjoined' };
+}

@@ -2,7 +2,8 @@ import type { WebSocket } from 'ws';
 import { FleetError } from '../../contracts/index.js';
 import { dispatch } from '../plane/dispatcher.js';
 import type { PlaneServices } from '../plane/handlers/handler.js';
-import { OPERATOR, type Session } from '../plane/session.js';
+import type { Credential } from '../core/context.js';
+import { unjoinedCaller, type Session } from '../plane/session.js';
 import { errorReply, FrameError, notification, parseRequest, resultReply, type JsonRpcId } from './jsonrpc.js';
 
 /**
@@ -10,9 +11,10 @@ import { errorReply, FrameError, notification, parseRequest, resultReply, type J
  * JSON-RPC error and the connection stays usable. Faults the plane did not expect are logged and
  * answered as internal errors, never thrown out of the socket handler.
  */
-export function serveConnection(socket: WebSocket, plane: PlaneServices, log: (message: string) => void): void {
+export function serveConnection(socket: WebSocket, credential: Credential, plane: PlaneServices, log: (message: string) => void): void {
   const session: Session = {
-    caller: OPERATOR,
+    caller: unjoinedCaller(credential),
+    credential,
     notify: (method, params) => send(notification(method, params)),
   };
   const send = (frame: string) => {

@@ -4,7 +4,8 @@ import type { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_FRAME_BYTES } from '../../contracts/index.js';
-import { refuseUpgrade } from './handshake.js';
+import type { Credential } from '../core/context.js';
+import { refuseUpgrade, type PlaneSecrets } from './handshake.js';
 import { listenOnUnixSocket } from './unix-socket.js';
 
 const PING_INTERVAL_MS = 15_000;
@@ -23,14 +24,14 @@ export class WsEndpoint {
   private pinger: NodeJS.Timeout | undefined;
   private unix: { server: NetServer; path: string } | undefined;
 
-  constructor(token: string, onConnection: (socket: WebSocket) => void) {
+  constructor(secrets: PlaneSecrets, onConnection: (socket: WebSocket, credential: Credential) => void) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
     this.http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('The Fleet Coordination plane speaks WebSocket JSON-RPC only.\n');
     });
     this.http.on('upgrade', (request, socket: Duplex, head) => {
-      const refusal = refuseUpgrade(request, token);
-      if (refusal) {
+      const refusal = refuseUpgrade(request, secrets);
+      if ('status' in refusal) {
         const body = `${refusal.reason}\n`;
         socket.end(`HTTP/1.1 ${refusal.status} ${refusal.status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
         return;
@@ -38,7 +39,7 @@ export class WsEndpoint {
       this.wss.handleUpgrade(request, socket, head, (ws) => {
         this.alive.add(ws);
         ws.on('pong', () => this.alive.add(ws));
-        onConnection(ws);
+        onConnection(ws, refusal.credential);
       });
     });
   }

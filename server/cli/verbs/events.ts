@@ -1,7 +1,7 @@
 import { eventNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
 import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { connectAsOperator } from '../connection.js';
+import { connectUnjoined } from '../connection.js';
 
 const USAGE = 'fleet events [--from SEQ] [--follow] [--json]';
 
@@ -10,7 +10,7 @@ export async function eventsVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(argv, { from: { type: 'string' }, follow: { type: 'boolean' } }, USAGE);
   const from = values.from === undefined ? 0 : Number(values.from);
   if (!Number.isInteger(from) || from < 0) throw new UsageError(`--from ${values.from}: expected a sequence number`);
-  const client = await connectAsOperator(home);
+  const client = await connectUnjoined(home);
   client.onNotification((method, params) => {
     if (method !== 'fleet_event') return;
     const { event } = eventNotificationSchema.parse(params);

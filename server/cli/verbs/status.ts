@@ -1,7 +1,7 @@
 import type { Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { parseVerbArgs } from '../args.js';
-import { connectAsOperator, using } from '../connection.js';
+import { connectUnjoined, using } from '../connection.js';
 import { emit, relativeTime, table } from '../output.js';
 
 type Status = Result<'fleet_status'>;
@@ -10,11 +10,11 @@ export async function statusVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(argv, { watch: { type: 'boolean' }, all: { type: 'boolean' } }, 'fleet status [--json] [--watch] [--all]');
   const fetch = (client: PlaneClient) => client.call('fleet_status', { includeGone: values.all ?? false });
   if (!values.watch) {
-    const status = await using(connectAsOperator(home), fetch);
+    const status = await using(connectUnjoined(home), fetch);
     emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane }, () => render(status));
     return 0;
   }
-  return watch(await connectAsOperator(home), fetch, values.json ?? false);
+  return watch(await connectUnjoined(home), fetch, values.json ?? false);
 }
 
 /** The live view: redraws on every event (and every second, for the countdowns) until Ctrl-C. */

@@ -3,7 +3,7 @@ import { dispositionSchema, roleSchema, tierSchema, workKindSchema, workStatusSc
 import type { PlaneClient } from '../../client/plane-client.js';
 import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { connectAs, connectAsOperator, using } from '../connection.js';
+import { connectAs, connectAsOperator, connectUnjoined, using } from '../connection.js';
 import { jsonArg } from '../json-arg.js';
 import { emit, table } from '../output.js';
 
@@ -49,7 +49,7 @@ export async function workVerb(argv: string[]): Promise<number> {
   switch (action) {
     case 'list': {
       const status = oneOf(workStatusSchema, values.status, '--status');
-      const result = await using(connection(), (client) => client.call('fleet_work_list', { ...(status && { status }) }));
+      const result = await using(values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home), (client) => client.call('fleet_work_list', { ...(status && { status }) }));
       emit(values.json, result, () =>
         result.items.length === 0 ? 'no work items' : table([['ID', 'KIND', 'STATUS', 'ASSIGNEE', 'TITLE'], ...result.items.map((w) => [w.id, w.kind, w.status, w.assignee ?? '', w.title])]),
       );
