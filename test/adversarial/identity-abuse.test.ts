@@ -112,6 +112,8 @@ describe('identity abuse: the plane token never acts as the operator, an MCP ses
       ['fleet_agent_join', { callsign: 'MALLORY', runtime: 'script', role: 'operator' }],
     ];
     for (const [method, params] of random.sample(attempts, attempts.length)) await refused(unjoined, method, params, 'FORBIDDEN');
+    // The refusal says what the operator presents instead.
+    assert.match((await refused(unjoined, 'fleet_plane_shutdown', {}, 'FORBIDDEN')).message, /FLEET_HOME\/operator-token/);
     // It is still an ordinary client: it reads, and a claim transfer needs a joined holder.
     assert.equal((await unjoined.call('fleet_control_get', {})).state, 'pause');
     await refused(unjoined, 'fleet_claim_transfer', { claimIds: [keeperClaim.id], to: 'KEEPER' }, 'NOT_JOINED');
