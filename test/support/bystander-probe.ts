@@ -4,7 +4,7 @@ import type { PlaneAddress } from '../../server/client/plane-client.js';
 export interface ProbeReport {
   count: number;
   p50Ms: number;
-  p99Ms: number;
+  p95Ms: number;
   maxMs: number;
 }
 
@@ -31,7 +31,7 @@ export function startBystanderProbe(address: PlaneAddress, token: string): { sto
       const latencies = (await report).sort((a, b) => a - b);
       await worker.terminate();
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-      return { count: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: latencies[latencies.length - 1] ?? 0 };
+      return { count: latencies.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: latencies[latencies.length - 1] ?? 0 };
     },
   };
 }
