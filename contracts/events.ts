@@ -167,6 +167,26 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('override.used'), path: z.string().optional(), reason: z.string(), hook: z.string() }),
   z.object({ ...base, type: z.literal('digest.published'), fromSeq: z.number().int(), toSeq: z.number().int() }),
+  z.object({
+    ...base,
+    type: z.literal('territory.violated'),
+    violationId: z.string(),
+    scope: z.string(),
+    /** Repository-relative, like claim patterns. */
+    path: z.string(),
+    /** The writer's callsign, or `unknown` when the worktree's writer could not be told apart. */
+    writer: z.string(),
+    writerAgentId: z.string().optional(),
+    holder: z.string(),
+    holderAgentId: z.string(),
+    claimId: z.string(),
+    fence: z.number().int(),
+    /** Who saw it: `watcher`, or the hook that reported it. */
+    source: z.string(),
+    /** Hash of the content written (size-bounded), or `deleted`: one event per path and content. */
+    fingerprint: z.string(),
+  }),
+  z.object({ ...base, type: z.literal('territory.violations_acknowledged'), violationIds: z.array(z.string()) }),
 ]);
 
 export type FleetEvent = z.infer<typeof fleetEventSchema>;

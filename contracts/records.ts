@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { callsignPattern, callsignRule } from './callsign.js';
+import { boundedText, limits } from './limits.js';
 
-export const callsignSchema = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'a callsign is 1-32 letters, digits, "-" or "_", starting with a letter (e.g. ATLAS)');
+export const callsignSchema = boundedText(limits.callsign).regex(callsignPattern, callsignRule);
 
 export const roleSchema = z.enum(['worker', 'builder', 'verifier', 'rte', 'operator']);
 export type Role = z.infer<typeof roleSchema>;

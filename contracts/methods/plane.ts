@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { fleetEventSchema } from '../events.js';
 import { defineMethod, withControl } from '../method.js';
+import { boundedText, limits } from '../limits.js';
 import { agentSchema, claimSchema, controlSchema } from '../records.js';
 
 export const planeHello = defineMethod({
   name: 'fleet_plane_hello',
   summary: 'Exchange protocol versions; clients call it first and refuse a mismatch.',
-  params: z.strictObject({ protocolVersion: z.number().int(), client: z.string().max(100).optional() }),
+  params: z.strictObject({ protocolVersion: z.number().int(), client: boundedText(limits.label).optional() }),
   result: withControl({ protocolVersion: z.number().int(), planeVersion: z.string(), pid: z.number().int() }),
   access: 'anyone',
   mutates: false,

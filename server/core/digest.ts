@@ -1,4 +1,4 @@
-import type { Digest, FleetEvent } from '../../contracts/index.js';
+import { MAX_DIGEST_VIOLATIONS, type Digest, type FleetEvent } from '../../contracts/index.js';
 import { describeRecipient } from './handoffs.js';
 import type { Indexes } from './indexes.js';
 import type { State } from './state.js';
@@ -25,6 +25,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     handoffs: [],
     workCompleted: [],
     workCounts: {},
+    violations: [],
+    unacknowledgedViolations: state.violations.size,
     eventCount: window.length,
   };
   for (const event of window) {
@@ -59,6 +61,9 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
           digest.workCompleted.push({ id: event.itemId, title: item?.title ?? event.itemId, by: builder });
           completedBy.set(builder, (completedBy.get(builder) ?? 0) + 1);
         }
+        break;
+      case 'territory.violated':
+        if (digest.violations.length < MAX_DIGEST_VIOLATIONS) digest.violations.push({ path: event.path, writer: event.writer, holder: event.holder, source: event.source, at: iso(event.at) });
         break;
       default:
         break;

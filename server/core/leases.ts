@@ -1,4 +1,4 @@
-import { FleetError } from '../../contracts/index.js';
+import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { isOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { LeaseRecord } from './state.js';
@@ -6,20 +6,8 @@ import { callsignOf, iso } from './views.js';
 
 export const RTE_LEASE = 'coordination/rte-lock';
 
-export interface LeaseRequest {
-  action: 'acquire' | 'renew' | 'release';
-  name?: string;
-  ttlSeconds?: number;
-  fence?: number;
-}
-
-export interface LeaseOutcome {
-  name: string;
-  held: boolean;
-  holder: string | null;
-  expiresAt: string | null;
-  fence: number;
-}
+export type LeaseRequest = ParsedParams<'fleet_rte_lease'>;
+export type LeaseOutcome = ResultBody<'fleet_rte_lease'>;
 
 /** Named leases with one holder at a time; a second claimant is refused the lease, never the join. */
 export function lease(ctx: Ctx, caller: Caller, req: LeaseRequest): LeaseOutcome {

@@ -1,6 +1,7 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
+import { applyViolationEvent } from './violations.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
 
 export interface ReducerConfig {
@@ -137,6 +138,10 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       return;
     case 'control.set':
       state.control = { state: event.state, reason: event.reason, setBy: event.by ?? 'unknown', setAt: event.at };
+      return;
+    case 'territory.violated':
+    case 'territory.violations_acknowledged':
+      applyViolationEvent(state, event);
       return;
     default:
       applyOrchestrationEvent(state, event);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FleetError, type Role, type Tier } from '../../contracts/index.js';
+import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, assertMayActAsOperator, requireAgent } from './authority.js';
 import type { Caller, Credential, Ctx } from './context.js';
 import { agentExpiresAt } from './liveness.js';
@@ -8,24 +8,12 @@ import { releaseAllOf } from './territory.js';
 import { releaseLeasesOf } from './leases.js';
 import { returnWorkOf } from './work-lifecycle.js';
 
-export interface JoinRequest {
-  callsign: string;
-  runtime: string;
-  role?: Role;
-  worktree?: string;
-  pid?: number;
+export type JoinRequest = ParsedParams<'fleet_agent_join'> & {
   /** Start time of `pid`, read by the plane when it registers the pid. */
   pidStart?: string;
-  tier?: Tier;
-  sessionToken?: string;
-}
+};
 
-export interface JoinOutcome {
-  agentId: string;
-  callsign: string;
-  sessionToken: string;
-  rejoined: boolean;
-}
+export type JoinOutcome = ResultBody<'fleet_agent_join'>;
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -76,11 +64,7 @@ function findByCallsign(ctx: Ctx, callsign: string, liveId: string | undefined):
   return latest;
 }
 
-export interface HeartbeatRequest {
-  status?: 'active' | 'idle' | 'blocked';
-  note?: string;
-  task?: string;
-}
+export type HeartbeatRequest = ParsedParams<'fleet_agent_heartbeat'>;
 
 export function heartbeat(ctx: Ctx, caller: Caller, req: HeartbeatRequest): AgentRecord {
   const agent = requireAgent(ctx.state, caller);

@@ -1,4 +1,4 @@
-import { FleetError, type ClaimMode, type ClaimReleaseReason } from '../../contracts/index.js';
+import { FleetError, type ClaimMode, type ClaimReleaseReason, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, isOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { CompiledPattern } from './glob/index.js';
@@ -30,20 +30,8 @@ export interface PreparedClaim {
   transferredFrom?: string;
 }
 
-export interface GrantedClaim {
-  id: string;
-  pattern: string;
-  fence: number;
-  expiresAt: string;
-}
-
-export interface Conflict {
-  pattern: string;
-  holder: string;
-  heldPattern: string;
-  mode: ClaimMode;
-  expiresAt: string;
-}
+export type GrantedClaim = ResultBody<'fleet_claim_path'>['claims'][number];
+export type Conflict = ResultBody<'fleet_claim_path'>['conflicts'][number];
 
 export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim {
   const seen = new Map<string, CompiledPattern>();
@@ -187,11 +175,7 @@ export function ownedClaims(ctx: Ctx, agentId: string): ClaimRecord[] {
   return [...(ctx.indexes.claimsByAgent.get(agentId) ?? [])].map((id) => ctx.state.claims.get(id)!);
 }
 
-export interface RenewRequest {
-  claimIds?: string[];
-  ttlSeconds?: number;
-  fence?: number;
-}
+export type RenewRequest = ParsedParams<'fleet_claim_renew'>;
 
 export function renew(ctx: Ctx, caller: Caller, req: RenewRequest): GrantedClaim[] {
   const agent = requireAgent(ctx.state, caller);
@@ -215,12 +199,7 @@ function ownClaim(ctx: Ctx, agentId: string | undefined, claimId: string, anyHol
   return claim;
 }
 
-export interface ReleaseRequest {
-  scope?: string;
-  claimIds?: string[];
-  patterns?: string[];
-  fence?: number;
-}
+export type ReleaseRequest = Omit<ParsedParams<'fleet_release_path'>, 'root'> & { scope?: string };
 
 export function release(ctx: Ctx, caller: Caller, req: ReleaseRequest): string[] {
   const agent = requireAgent(ctx.state, caller);

@@ -1,8 +1,9 @@
-import { sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
-import { eventNotificationSchema } from '../../contracts/index.js';
+import { eventNotificationSchema, type FleetEvent } from '../../contracts/index.js';
 import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry } from '../../contracts/lsp.js';
 import type { PlaneClient } from '../client/plane-client.js';
+import { violationOf, violationView } from '../core/violations.js';
 import { defaultHome } from '../plane/config.js';
 import { registerCustomRequests, type FleetServices } from './custom-requests.js';
 import { CLAIM_ACTION_KIND, territoryActions, territoryDiagnostics, territoryHover, territoryLenses } from './editor-features.js';
@@ -105,8 +106,15 @@ export class FleetLanguageServer implements FleetServices {
     const event = parsed.data.event;
     if (event.type.startsWith('work.') || event.type.startsWith('handoff.')) this.workStale = true;
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
+    if (event.type === 'territory.violated') this.violationSeen(event);
     if (!CHATTER.has(event.type)) this.scheduler.now();
     else if (event.type === 'agent.heartbeat') this.scheduler.soon();
+  }
+
+  /** Only violations in this workspace's repositories reach the person. */
+  private violationSeen(event: Extract<FleetEvent, { type: 'territory.violated' }>): void {
+    const root = this.scopes.rootFor(event.scope);
+    if (root !== undefined) this.notify('fleet/didSeeViolation', { violation: violationView(violationOf(event)), file: join(root, event.path) });
   }
 
   private async digestPublished(toSeq: number): Promise<void> {

@@ -1,10 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
-import { errorTable, methods, type ControlBrief, type Params } from '../../contracts/index.js';
+import { describeIssues, errorTable, methods, type ControlBrief, type Params } from '../../contracts/index.js';
 import { connectToPlane } from '../client/connect.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
 import { refuseReattach, rememberIdentity, samePath, tokenOfEndedSession, type BridgeIdentity } from './bridge-identity.js';
 import type { BridgeTool } from './tool-catalog.js';
-import { describeIssues, errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
+import { errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
 
 export interface BridgeOptions {
   home: string;

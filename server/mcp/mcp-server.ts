@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PLANE_VERSION } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, PLANE_VERSION } from '../../contracts/index.js';
 import { BridgeSession } from './bridge-session.js';
 import { buildToolCatalog } from './tool-catalog.js';
 import { SERVER_INSTRUCTIONS } from './tool-guidance.js';
@@ -50,7 +50,7 @@ function worktreeOf(cwd: string): string {
 
 /** A quarter of the agent TTL, in real time (FLEET_TIME_SCALE runs the plane's clock faster). */
 export function heartbeatInterval(env: NodeJS.ProcessEnv): number {
-  const ttl = Number(env.FLEET_AGENT_TTL) > 0 ? Number(env.FLEET_AGENT_TTL) : 120;
+  const ttl = Number(env.FLEET_AGENT_TTL) > 0 ? Number(env.FLEET_AGENT_TTL) : DEFAULT_AGENT_TTL_SECONDS;
   const scale = Number(env.FLEET_TIME_SCALE) > 0 ? Number(env.FLEET_TIME_SCALE) : 1;
   return Math.min(30_000, Math.max(200, (ttl * 1000) / scale / 4));
 }

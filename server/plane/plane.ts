@@ -21,6 +21,7 @@ import { StopBackstop } from './stop-backstop.js';
 import { Compactor } from './compactor.js';
 import { BuildRunner } from './build-runner.js';
 import { DigestPublisher } from './digest-publisher.js';
+import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
 const COMPACT_EVERY_EVENTS = 20_000;
@@ -88,16 +89,19 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
   const digests = new DigestPublisher(core, journal, history, paths, log);
+  const scopes = new ScopeResolver();
+  const worktrees = new WorktreeWatchers(core, scopes, log);
   const services: PlaneServices = {
     core,
     journal,
-    scopes: new ScopeResolver(),
+    scopes,
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
     shutdown: () => void shutdown(),
     history,
     pidStart: processStartTime,
     builds,
     digests,
+    worktrees,
   };
   const endpoint = new WsEndpoint(secrets, (socket, credential) => serveConnection(socket, credential, services, log));
   port = await endpoint.listen(config.port);
@@ -105,6 +109,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   await journal.whenDurable(core.state.seq);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
+  worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped
   digests.start(config.digestIntervalMs / config.timeScale);
   const sweeper = setInterval(() => core.sweep(), Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20)));
   await ledger.write();
@@ -119,6 +124,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       backstop.disarm();
       digests.stop();
       builds.stop();
+      worktrees.close();
       core.queue.abandonAll();
       const cutOff = await endpoint.close();
       if (cutOff > 0) log(`${cutOff} client${cutOff === 1 ? '' : 's'} did not answer the close frame within ${CLOSE_GRACE_MS / 1000} s and ${cutOff === 1 ? 'was' : 'were'} cut off`);

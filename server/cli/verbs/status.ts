@@ -5,13 +5,16 @@ import { connectUnjoined, using } from '../connection.js';
 import { emit, relativeTime, table } from '../output.js';
 
 type Status = Result<'fleet_status'>;
+type Violations = Result<'fleet_violations'>;
+/** `fleet status` lists this many of the newest unacknowledged violations (the count is always whole). */
+const SHOWN_VIOLATIONS = 20;
 
 export async function statusVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(argv, { watch: { type: 'boolean' }, all: { type: 'boolean' } }, 'fleet status [--json] [--watch] [--all]');
   const fetch = (client: PlaneClient) => client.call('fleet_status', { includeGone: values.all ?? false });
   if (!values.watch) {
-    const status = await using(connectUnjoined(home), fetch);
-    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane }, () => render(status));
+    const [status, violations] = await using(connectUnjoined(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
+    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane, violations }, () => `${render(status)}${renderViolations(violations)}`);
     return 0;
   }
   return watch(await connectUnjoined(home), fetch, values.json ?? false);
@@ -37,6 +40,14 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
   clearInterval(timer);
   client.close();
   return 0;
+}
+
+/** Writes seen in another agent's exclusive territory, until the operator acknowledges them. */
+function renderViolations({ total, violations }: Violations): string {
+  if (total === 0) return '';
+  const shown = table([['PATH', 'WRITER', 'HOLDER', 'SEEN', 'ID'], ...violations.map((v) => [v.path, v.writer, v.holder, relativeTime(v.at), v.id])]);
+  const more = total > violations.length ? `\n(${total - violations.length} older not shown: fleet call fleet_violations)` : '';
+  return `\n\nviolations (${total} unacknowledged; fleet call fleet_violation_ack --params '{"all":true}' once seen)\n${shown}${more}`;
 }
 
 export function render(status: Status): string {
