@@ -3,10 +3,12 @@ import { controlBriefSchema } from './records.js';
 
 /**
  * Who may call a method:
- * - `anyone`: an agent, or the local person holding the plane token (acting as operator).
+ * - `anyone`: any connection: a joined agent, one that holds only the plane token and has not
+ *   joined, or the operator.
  * - `agent`: only a connection that has joined as an agent.
  * - `rte_or_operator`: an agent with role rte, or the operator.
- * - `operator`: only the operator.
+ * - `operator`: only the operator: a connection that presented the operator credential
+ *   (FLEET_HOME/operator-token), or an agent of role operator (which only such a connection can join).
  */
 export type Access = 'anyone' | 'agent' | 'rte_or_operator' | 'operator';
 

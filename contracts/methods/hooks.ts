@@ -5,9 +5,9 @@ import { agentStatusSchema, callsignSchema } from '../records.js';
 import { pathParam, pathVerdictSchema, rootParam } from './common.js';
 
 /**
- * The write gate of the hooks (git pre-commit, Claude Code PreToolUse). A hook runs as the local
- * person holding the plane token, not as the agent, so it names the agent instead of joining as
- * it: joining would revive an agent that expired, which must stay refused.
+ * The write gate of the hooks (git pre-commit, Claude Code PreToolUse). A hook holds only the plane
+ * token and does not join: it names the agent instead of joining as it, because joining would
+ * revive an agent that expired, which must stay refused.
  */
 export const hookCheck = defineMethod({
   name: 'fleet_hook_check',
@@ -28,7 +28,7 @@ export const hookCheck = defineMethod({
     overridden: z.boolean(),
     results: z.array(pathVerdictSchema),
   }),
-  access: 'operator',
+  access: 'anyone',
   mutates: true,
   mcpTool: false,
 });

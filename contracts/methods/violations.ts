@@ -48,7 +48,8 @@ export const worktreeChanges = defineMethod({
     /** Older changes than the plane keeps were asked for, or more than fit: treat every path as changed. */
     truncated: z.boolean(),
   }),
-  access: 'operator',
+  // Hooks ask it around a tool call, and hooks hold only the plane token.
+  access: 'anyone',
   mutates: false,
   mcpTool: false,
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { Credential } from '../core/context.js';
 import { homePaths } from '../plane/home.js';
 import { isAlive } from '../plane/process-identity.js';
 import { HandshakeRefusedError, PlaneClient } from './plane-client.js';
@@ -27,6 +28,11 @@ export function readDiscovery(home: string): { discovery: Discovery; token: stri
 export interface ConnectOptions {
   home: string;
   client: string;
+  /**
+   * What to present: the plane token (the default: agents, hooks, the MCP bridge, plain reads) or
+   * the operator credential, which only the person's tools use.
+   */
+  credential?: Credential;
   /** Start a plane when none is running (the default for every client). */
   autoStart?: boolean;
   /** Extra environment for a plane this call starts (FLEET_PORT, FLEET_AGENT_TTL…). */
@@ -37,14 +43,14 @@ export interface ConnectOptions {
 
 /** Connects to the home's plane, starting one that outlives this process when none runs. */
 export async function connectToPlane(options: ConnectOptions): Promise<PlaneClient> {
-  const existing = await tryConnect(options.home, options.client);
+  const existing = await tryConnect(options);
   if (existing) return existing;
   if (options.autoStart === false) throw new NoPlaneError(options.home);
   const child = startDetachedPlane(options.home, options.env, options.cliEntry ?? fileURLToPath(new URL('../cli/main.js', import.meta.url)));
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    const client = await tryConnect(options.home, options.client);
+    const client = await tryConnect(options);
     if (client) {
       // Another starter won the race: ours must not boot later and take a home nobody asked for.
       if (readDiscovery(options.home)?.discovery.pid !== child.pid && child.exitCode === null) child.kill('SIGTERM');
@@ -56,15 +62,26 @@ export async function connectToPlane(options: ConnectOptions): Promise<PlaneClie
   throw new Error(`no plane came up on FLEET_HOME ${options.home} within ${START_TIMEOUT_MS / 1000} s: see ${homePaths(options.home).log}`);
 }
 
-async function tryConnect(home: string, client: string): Promise<PlaneClient | undefined> {
+async function tryConnect({ home, client, credential }: ConnectOptions): Promise<PlaneClient | undefined> {
   const found = readDiscovery(home);
   if (!found) return undefined;
   try {
-    return await PlaneClient.connect(found.discovery, found.token, client);
+    const secret = credential === 'operator' ? readOperatorToken(home) : found.token;
+    return await PlaneClient.connect(found.discovery, secret, client);
   } catch (error) {
     // A plane that is starting or stopping can refuse for a moment (stale token, closed port).
     if (error instanceof HandshakeRefusedError || (error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return undefined;
     throw error;
+  }
+}
+
+/** Only the person's account can read it (0600): an operator verb run elsewhere fails here, saying why. */
+function readOperatorToken(home: string): string {
+  const path = homePaths(home).operatorToken;
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new Error(`cannot read the operator credential ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): operator verbs run as the user who started the plane; a plane started before operator credentials existed needs \`fleet shutdown\` and a restart`);
   }
 }
 

@@ -13,7 +13,7 @@ export function claim(ctx: Ctx, caller: Caller, req: ClaimRequest, queue: ClaimQ
   const agent = requireAgent(ctx.state, caller);
   if (agent.role === 'verifier') throw new FleetError('FORBIDDEN', 'verifiers read and test, they do not write: a verifier cannot claim territory');
   const request = prepareClaim(agent.agentId, req);
-  const earlier = previousGrant(ctx, agent.agentId, req.requestId);
+  const earlier = previousGrant(ctx, request);
   if (earlier) return { granted: true, claims: earlier, conflicts: [] };
   if (refusesNewClaims(ctx.state.control.state)) return { granted: false, refusedBy: 'control', claims: [], conflicts: [] };
   const conflicts = [...findConflicts(ctx, request), ...queue.conflictsWithQueued(ctx, request)];

@@ -15,8 +15,18 @@ export interface CoreConfig {
   stallThresholdMs?: number;
 }
 
-/** Who is calling: a joined agent, or the local person holding the plane token. */
-export type Caller = { kind: 'agent'; agentId: string } | { kind: 'operator'; name: string };
+/**
+ * What a connection proved when it opened: the plane token every agent, hook and bridge uses, or
+ * the operator's own credential, which only the person's tools present (DESIGN §3, §11).
+ */
+export type Credential = 'plane' | 'operator';
+
+/**
+ * Who is calling: a joined agent; the person at the terminal or in the editor (the operator
+ * credential); or a connection that holds only the plane token and has not joined (it may read,
+ * check, pull the brake and join, never act as the operator).
+ */
+export type Caller = { kind: 'agent'; agentId: string } | { kind: 'operator'; name: string } | { kind: 'unjoined' };
 
 /** Something that may become due later; the sweeper re-checks it when its time comes. */
 export type Deadline =

@@ -192,7 +192,8 @@ function creditStall(state: State, from: number, to: number): void {
 function rememberRequest(state: State, agentId: string, requestId: string, claim: { id: string; pattern: string; fence: number }, at: number): void {
   const key = requestKey(agentId, requestId);
   const existing = state.requests.get(key);
-  if (existing) {
+  // Once every claim of a request has ended, its id may be granted afresh: that grant replaces the old one.
+  if (existing && existing.claims.some((c) => state.claims.has(c.id))) {
     existing.claims.push({ id: claim.id, pattern: claim.pattern, fence: claim.fence });
     return;
   }

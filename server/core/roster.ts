@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
-import { actorName, requireAgent } from './authority.js';
-import type { Caller, Ctx } from './context.js';
+import { actorName, assertMayActAsOperator, requireAgent } from './authority.js';
+import type { Caller, Credential, Ctx } from './context.js';
 import { agentExpiresAt, GONE_AGENT_RETENTION_MS, hasRegisteredProcess, STALLED_AFTER_TTLS } from './liveness.js';
 import type { AgentRecord } from './state.js';
 import { releaseAllOf } from './territory.js';
@@ -17,7 +17,9 @@ export type JoinOutcome = ResultBody<'fleet_agent_join'>;
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-export function join(ctx: Ctx, req: JoinRequest): JoinOutcome {
+/** `credential` is what the joining connection presented (the plane token unless said): role operator needs the operator's own. */
+export function join(ctx: Ctx, req: JoinRequest, credential: Credential = 'plane'): JoinOutcome {
+  assertMayActAsOperator(req.role, credential, req.callsign);
   const liveId = ctx.indexes.liveCallsigns.get(req.callsign);
   if (req.sessionToken !== undefined) {
     const known = findByCallsign(ctx, req.callsign, liveId);
@@ -25,6 +27,7 @@ export function join(ctx: Ctx, req: JoinRequest): JoinOutcome {
       if (known.tokenHash !== hashToken(req.sessionToken)) {
         throw new FleetError('SESSION_INVALID', `that sessionToken does not belong to ${req.callsign}: use the token its join returned, or join under another callsign`);
       }
+      assertMayActAsOperator(known.role, credential, known.callsign);
       ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart });
       ctx.schedule(ctx.now + ctx.config.agentTtlMs, { kind: 'agent', agentId: known.agentId });
       return { agentId: known.agentId, callsign: known.callsign, sessionToken: req.sessionToken, rejoined: true };

@@ -50,20 +50,41 @@ export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim 
   };
 }
 
-/** The grant a retried request already received, so retries never grant twice. */
-export function previousGrant(ctx: Ctx, agentId: string, requestId: string | undefined): GrantedClaim[] | undefined {
-  if (requestId === undefined) return undefined;
-  const record = ctx.state.requests.get(requestKey(agentId, requestId));
+/**
+ * The grant a retried request already received, so retries never grant twice. A request id names
+ * one request: reusing it for other patterns, another mode or another repository is refused, never
+ * answered with the first request's grant.
+ */
+export function previousGrant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] | undefined {
+  if (request.requestId === undefined) return undefined;
+  const record = ctx.state.requests.get(requestKey(request.agentId, request.requestId));
   if (!record) return undefined;
   // A retry replays the whole grant, all or nothing; a claim of it that ended since shows its
   // grant time as expiry, and its fence is stale. Only once every claim of it has ended is a
   // retry a new intent, decided afresh.
   const claims = record.claims.map((c) => ({ c, live: ctx.state.claims.get(c.id) }));
-  if (claims.every(({ live }) => live === undefined)) return undefined;
+  const sample = claims.find(({ live }) => live !== undefined)?.live;
+  const mismatch = !sameSet(record.claims.map((c) => c.pattern), request.patterns.map((p) => p.source))
+    ? `other patterns (${record.claims.map((c) => c.pattern).join(', ')})`
+    : sample !== undefined && sample.scope !== request.scope
+      ? 'another repository'
+      : sample !== undefined && sample.mode !== request.mode
+        ? `${sample.mode} claims`
+        : undefined;
+  if (mismatch !== undefined) {
+    throw new FleetError('INVALID_PARAMS', `requestId ${request.requestId} was used for ${mismatch}: use a new requestId for a new request`, { requestId: request.requestId });
+  }
+  if (sample === undefined) return undefined;
   return claims.map(({ c, live }) => ({ ...c, expiresAt: iso(live ? claimExpiresAt(live, ctx.state, ctx.config) : record.at) }));
 }
 
 const compatible = (a: ClaimMode, b: ClaimMode): boolean => a === 'shared' && b === 'shared';
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((item) => right.has(item));
+};
 
 /**
  * Every live claim that some requested pattern collides with: another agent's, or one of the
@@ -224,9 +245,21 @@ export function transfer(ctx: Ctx, caller: Caller, claimIds: string[], toCallsig
   const toId = ctx.indexes.liveCallsigns.get(toCallsign);
   if (toId === undefined) throw new FleetError('NOT_FOUND', `${toCallsign} is not a live agent: it must be on the roster to receive claims`, { callsign: toCallsign });
   const claims = claimIds.map((id) => ownClaim(ctx, from, id, operator));
+  for (const claim of claims) assertNotInEscrow(ctx, claim);
   assertMovable(ctx, claims, toId);
   const by = actorName(ctx.state, caller);
   return claims.map((claim) => moveClaim(ctx, claim, toId, by));
+}
+
+/** A claim in escrow belongs to its handoff: moving it elsewhere would leave the recipient accepting nothing. */
+function assertNotInEscrow(ctx: Ctx, claim: ClaimRecord): void {
+  if (claim.escrow === undefined) return;
+  const handoff = ctx.state.handoffs.get(claim.escrow);
+  throw new FleetError(
+    'INVALID_STATE',
+    `claim ${claim.id} (${claim.pattern}) travels with pending handoff ${claim.escrow}${handoff ? ` from ${handoff.envelope.from}` : ''}: it moves when the handoff is accepted and comes back if it is declined or expires; wait for that, or force-release the claim`,
+    { claimId: claim.id, handoffId: claim.escrow },
+  );
 }
 
 /**

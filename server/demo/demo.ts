@@ -44,7 +44,7 @@ export interface DemoSummary {
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
   const repo = await createSampleRepository();
-  const operator = await connectToPlane({ home: options.home, client: 'fleet-demo' });
+  const operator = await connectToPlane({ home: options.home, client: 'fleet-demo', credential: 'operator' });
   const itemIds = new Set<string>();
   const stats: DemoStats = { pulled: 0, completed: 0, verified: 0, rework: 0, accepted: 0, handoffs: 0, conflicts: 0, builds: 0, errors: 0 };
   const abort = new AbortController();

@@ -14,7 +14,8 @@ export interface OperatorIdentity {
  * has joined with role operator, so the person can claim files (claims belong to agents) and the
  * plane records the callsign on what the person does. The session token is kept where the CLI
  * keeps it (FLEET_HOME/sessions), so `fleet claim --as ALICE` in a terminal, a reload or another
- * window all continue as the same agent. The connection heartbeats while the window is open.
+ * window all continue as the same agent. Role operator is joined (and re-joined) only with the
+ * operator credential, which this connection presents. It heartbeats while the window is open.
  */
 export class OperatorSession {
   private client: PlaneClient | undefined;
@@ -40,7 +41,7 @@ export class OperatorSession {
   async join(callsign: string): Promise<OperatorIdentity & { rejoined: boolean }> {
     this.wanted = callsign;
     this.drop();
-    const client = await connectToPlane({ home: this.home, client: 'fleet-language-server/operator', autoStart: false });
+    const client = await connectToPlane({ home: this.home, client: 'fleet-language-server/operator', autoStart: false, credential: 'operator' });
     try {
       const saved = loadSession(this.home, callsign);
       const join = (sessionToken?: string) =>
@@ -53,7 +54,7 @@ export class OperatorSession {
         if (!(saved && error instanceof PlaneCallError && error.errorName === 'SESSION_INVALID')) throw error;
         result = await join();
       }
-      await saveSession(this.home, { callsign: result.callsign, runtime: 'vscode', agentId: result.agentId, sessionToken: result.sessionToken });
+      await saveSession(this.home, { callsign: result.callsign, runtime: 'vscode', agentId: result.agentId, sessionToken: result.sessionToken, role: 'operator' });
       this.client = client;
       this.identity = { callsign: result.callsign, agentId: result.agentId };
       client.onClose(() => {

@@ -77,7 +77,8 @@ export class PlaneLink {
     previous?.close();
     let client: PlaneClient | undefined;
     try {
-      client = await connectToPlane({ home: this.options.home, client: 'fleet-language-server', autoStart, cliEntry: this.options.cliEntry });
+      // The editor is the person's: its observer resumes the fleet and force-releases with the operator credential.
+      client = await connectToPlane({ home: this.options.home, client: 'fleet-language-server', autoStart, cliEntry: this.options.cliEntry, credential: 'operator' });
       if (generation !== this.generation) {
         client.close();
         return;

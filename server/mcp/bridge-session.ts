@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
-import { describeIssues, methods, type ControlBrief, type Params } from '../../contracts/index.js';
+import { describeIssues, errorTable, methods, type ControlBrief, type Params } from '../../contracts/index.js';
 import { connectToPlane } from '../client/connect.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
-import { rememberIdentity, tokenOfEndedSession, type BridgeIdentity } from './bridge-identity.js';
+import { refuseReattach, rememberIdentity, samePath, tokenOfEndedSession, type BridgeIdentity } from './bridge-identity.js';
 import type { BridgeTool } from './tool-catalog.js';
 import { errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
 
@@ -74,7 +74,11 @@ export class BridgeSession {
     }
     const parsed = methods.fleet_agent_join.params.safeParse(args);
     if (!parsed.success) return toolError('INVALID_PARAMS', `fleet_agent_join: ${describeIssues(parsed.error)}`);
-    const request: Params<'fleet_agent_join'> = { ...parsed.data, worktree: parsed.data.worktree ?? this.options.worktree, pid: this.options.runtimePid };
+    // Hooks tell agents apart by worktree: a session registers (and re-attaches) only where it runs.
+    if (parsed.data.worktree !== undefined && !samePath(parsed.data.worktree, this.options.worktree)) {
+      return toolError('FORBIDDEN', `this MCP session runs in ${this.options.worktree}: it joins for that worktree only, not ${parsed.data.worktree}. Leave worktree out.`);
+    }
+    const request: Params<'fleet_agent_join'> = { ...parsed.data, worktree: this.options.worktree, pid: this.options.runtimePid };
     // Joining again under the name this session already holds continues it, token or not.
     if (request.sessionToken === undefined && this.identity?.callsign === request.callsign) request.sessionToken = this.identity.sessionToken;
     try {
@@ -92,15 +96,25 @@ export class BridgeSession {
 
   /** A callsign held by this agent's own ended session (same worktree, bridge gone) is continued. */
   private async joinOrContinue(client: PlaneClient, request: Params<'fleet_agent_join'>) {
+    if (request.sessionToken !== undefined) return this.reattach(client, request, request.sessionToken);
     try {
       return await client.call('fleet_agent_join', request);
     } catch (error) {
-      if (!(error instanceof PlaneCallError) || error.errorName !== 'CALLSIGN_TAKEN' || request.sessionToken !== undefined) throw error;
-      const token = tokenOfEndedSession(this.options.home, request.callsign, request.worktree!);
+      if (!(error instanceof PlaneCallError) || error.errorName !== 'CALLSIGN_TAKEN') throw error;
+      const token = tokenOfEndedSession(this.options.home, request.callsign, this.options.worktree);
       if (token === undefined) throw error;
-      this.options.log(`continuing ${request.callsign} from its previous session in ${request.worktree}`);
-      return client.call('fleet_agent_join', { ...request, sessionToken: token });
+      this.options.log(`continuing ${request.callsign} from its previous session in ${this.options.worktree}`);
+      return this.reattach(client, request, token);
     }
+  }
+
+  /** A session token, whoever supplied it, continues only an agent registered at this bridge's worktree. */
+  private async reattach(client: PlaneClient, request: Params<'fleet_agent_join'>, sessionToken: string) {
+    const { agents } = await client.call('fleet_roster', { includeGone: true });
+    const refusal = refuseReattach(agents, request.callsign, this.options.worktree);
+    // Refused here, as the plane refuses: the model reads it like any other FORBIDDEN.
+    if (refusal !== undefined) throw new PlaneCallError(errorTable.FORBIDDEN.code, refusal, 'FORBIDDEN', undefined);
+    return client.call('fleet_agent_join', { ...request, sessionToken });
   }
 
   private connection(): Promise<PlaneClient> {

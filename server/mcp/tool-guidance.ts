@@ -6,7 +6,7 @@ import type { ControlBrief, MethodName } from '../../contracts/index.js';
  */
 export const BRIDGE_NOTES: Partial<Record<MethodName, string>> = {
   fleet_agent_join:
-    'Call this once at the start of the session; every other fleet tool refuses until you have joined. This bridge keeps your identity for the rest of the session (and re-joins with your sessionToken by itself after a reconnect), so you never pass the token to other tools. worktree defaults to the repository of the current directory (hooks use it to find you). role operator is not available to a model: join as worker, builder, verifier or rte.',
+    'Call this once at the start of the session; every other fleet tool refuses until you have joined. This bridge keeps your identity for the rest of the session (and re-joins with your sessionToken by itself after a reconnect), so you never pass the token to other tools. worktree is the repository of the current directory (hooks use it to find you): a session joins, and continues an agent, only where it runs. role operator is not available to a model: join as worker, builder, verifier or rte.',
   fleet_claim_path:
     'Paths and patterns are relative to the repository root (or absolute inside it); root defaults to the repository of the current directory. Claim before you write: the editor, the git pre-commit hook and the Claude Code hook refuse writes outside your territory.',
   fleet_check_path: 'root defaults to the repository of the current directory.',

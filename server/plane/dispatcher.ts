@@ -35,10 +35,10 @@ function authorize(plane: PlaneServices, session: Session, method: MethodName): 
     throw new FleetError('NOT_JOINED', `${method} acts as an agent: call fleet_agent_join on this connection first (CLI: --as CALLSIGN)`);
   }
   if (access === 'operator' && !isOperator(state, session.caller)) {
-    throw new FleetError('FORBIDDEN', `${method} is for the operator only`);
+    throw new FleetError('FORBIDDEN', `${method} is for the operator only: the person's tools present FLEET_HOME/operator-token (the CLI's operator verbs, \`fleet call\` without --as, the editor); the plane token is not the operator`);
   }
   if (access === 'rte_or_operator' && !isRteOrOperator(state, session.caller)) {
-    throw new FleetError('FORBIDDEN', `${method} needs role rte or the operator`);
+    throw new FleetError('FORBIDDEN', `${method} needs role rte or the operator (who presents FLEET_HOME/operator-token, as the CLI's operator verbs and the editor do)`);
   }
 }
 

@@ -4,13 +4,18 @@ import { join } from 'node:path';
 export function homePaths(home: string) {
   return {
     home,
+    /** The plane token: agents, hooks and the MCP bridge present it. */
     token: join(home, 'token'),
+    /** The operator's own credential: only the person's tools (the CLI's operator verbs, the editor) present it. */
+    operatorToken: join(home, 'operator-token'),
     discovery: join(home, 'plane.json'),
     socket: join(home, 'plane.sock'),
     lock: join(home, 'plane.lock'),
     state: join(home, 'state'),
     ledger: join(home, 'ledger.json'),
     sessions: join(home, 'sessions'),
+    /** The MCP bridge's own notes of which agent it held in which worktree (never the CLI's sessions). */
+    bridgeSessions: join(home, 'bridge-sessions'),
     log: join(home, 'plane.log'),
   };
 }

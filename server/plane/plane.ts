@@ -55,7 +55,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const lock = await InstanceLock.acquire(paths.lock, config.home);
   // A plane killed while replacing one of its files left the temp file beside it; the lock says
   // no other plane is writing them now.
-  for (const file of [paths.ledger, paths.discovery, paths.token]) await removeStaleTempFiles(file);
+  for (const file of [paths.ledger, paths.discovery, paths.token, paths.operatorToken]) await removeStaleTempFiles(file);
   const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
   let recovered;
   try {
@@ -91,8 +91,10 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     ledger.changed();
   });
 
-  const token = randomIds.token();
-  await writeFileDurably(paths.token, token, 0o600);
+  // Two secrets, both new at each start: operator authority never rides on the token agents hold.
+  const secrets = { plane: randomIds.token(), operator: randomIds.token() };
+  await writeFileDurably(paths.token, secrets.plane, 0o600);
+  await writeFileDurably(paths.operatorToken, secrets.operator, 0o600);
   const startedAt = clock.now();
   core.announceStart(process.pid, PLANE_VERSION);
   let port = 0;
@@ -115,7 +117,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     worktrees,
   };
   const notices = new ThrottledLog(log);
-  const endpoint = new WsEndpoint(token, notices, (socket) => serveConnection(socket, services, log, notices));
+  const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, services, log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
   await journal.whenDurable(core.state.seq);

@@ -1,8 +1,10 @@
-import type { Caller } from '../core/context.js';
+import type { Caller, Credential } from '../core/context.js';
 
 /** One client connection's identity and its way to receive notifications. */
 export interface Session {
   caller: Caller;
+  /** What the connection presented when it opened; joining changes the caller, never this. */
+  readonly credential: Credential;
   notify(method: string, params: unknown): void;
   /** Whether the client has fallen behind reading its notifications (more unread than it may have). */
   notificationsBehind(): boolean;
@@ -12,5 +14,7 @@ export interface Session {
   unsubscribe?: () => void;
 }
 
-/** Before joining, a connection acts for the local person who holds the plane token. */
-export const OPERATOR: Caller = { kind: 'operator', name: 'operator' };
+/** Before joining, a connection acts for the person if it presented the operator credential, else for nobody. */
+export function unjoinedCaller(credential: Credential): Caller {
+  return credential === 'operator' ? { kind: 'operator', name: 'operator' } : { kind: 'unjoined' };
+}

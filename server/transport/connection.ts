@@ -2,7 +2,8 @@ import type { WebSocket } from 'ws';
 import { FleetError } from '../../contracts/index.js';
 import { dispatch } from '../plane/dispatcher.js';
 import type { PlaneServices } from '../plane/handlers/handler.js';
-import { OPERATOR, type Session } from '../plane/session.js';
+import type { Credential } from '../core/context.js';
+import { unjoinedCaller, type Session } from '../plane/session.js';
 import { FlowControl } from './flow-control.js';
 import { errorReply, FrameError, notification, parseRequest, resultReply } from './jsonrpc.js';
 import type { ThrottledLog } from './throttled-log.js';
@@ -14,10 +15,11 @@ import type { ServedConnection } from './ws-endpoint.js';
  * plane did not expect are logged and answered as internal errors, never thrown out of the socket
  * handler.
  */
-export function serveConnection(socket: WebSocket, plane: PlaneServices, log: (message: string) => void, notices: ThrottledLog): ServedConnection {
+export function serveConnection(socket: WebSocket, credential: Credential, plane: PlaneServices, log: (message: string) => void, notices: ThrottledLog): ServedConnection {
   const flow = new FlowControl(socket, (frame) => answer(frame), (what, figures) => notices.note(what, figures));
   const session: Session = {
-    caller: OPERATOR,
+    caller: unjoinedCaller(credential),
+    credential,
     notify: (method, params) => flow.notify(notification(method, params)),
     notificationsBehind: () => flow.notificationsBehind(),
     notificationsDrained: () => flow.notificationsDrained(),

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Credential } from '../core/context.js';
 
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
 
@@ -8,12 +9,19 @@ export interface HandshakeRefusal {
   reason: string;
 }
 
+/** The secrets a bearer may present: FLEET_HOME/token (agents, hooks, the bridge) and FLEET_HOME/operator-token (the person's tools). */
+export interface PlaneSecrets {
+  plane: string;
+  operator: string;
+}
+
 /**
  * Decides an upgrade before the WebSocket handshake. Browsers always send Origin, local agents
  * never do, so any Origin (a web page, or `null` from a sandboxed one) is refused; a Host that is
- * not loopback means DNS rebinding; the plane token must match, compared in constant time.
+ * not loopback means DNS rebinding; the bearer must be one of the plane's secrets, compared in
+ * constant time. Returns the refusal, or which credential the bearer matched.
  */
-export function refuseUpgrade(request: IncomingMessage, token: string): HandshakeRefusal | undefined {
+export function refuseUpgrade(request: IncomingMessage, secrets: PlaneSecrets): HandshakeRefusal | { credential: Credential } {
   const host = request.headers.host;
   if (!host || !LOOPBACK_HOST.test(host)) return { status: 403, reason: `Host "${host ?? ''}" is not loopback: the plane serves 127.0.0.1 only` };
   if (request.headers.origin !== undefined) {
@@ -22,8 +30,12 @@ export function refuseUpgrade(request: IncomingMessage, token: string): Handshak
   const header = request.headers.authorization;
   const presented = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
   if (presented === undefined) return { status: 401, reason: 'missing "Authorization: Bearer <token>": read the token from FLEET_HOME/token' };
-  if (!sameSecret(presented, token)) return { status: 401, reason: 'wrong plane token: it changes at every plane start, read FLEET_HOME/token again' };
-  return undefined;
+  // Both comparisons always run, so the timing says nothing about which secret came close.
+  const operator = sameSecret(presented, secrets.operator);
+  const plane = sameSecret(presented, secrets.plane);
+  if (operator) return { credential: 'operator' };
+  if (plane) return { credential: 'plane' };
+  return { status: 401, reason: 'wrong plane token: it changes at every plane start, read FLEET_HOME/token again' };
 }
 
 /** Hashing first gives equal-length buffers, so the comparison leaks neither content nor length. */

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { Server as NetServer, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_FRAME_BYTES } from '../../contracts/index.js';
+import type { Credential } from '../core/context.js';
 import { Admission, MAX_CONNECTIONS, refuse } from './admission.js';
-import { refuseUpgrade } from './handshake.js';
+import { refuseUpgrade, type PlaneSecrets } from './handshake.js';
 import type { ThrottledLog } from './throttled-log.js';
 import { listenOnUnixSocket } from './unix-socket.js';
 
@@ -31,7 +32,7 @@ export class WsEndpoint {
   private pinger: NodeJS.Timeout | undefined;
   private unix: { server: NetServer; path: string } | undefined;
 
-  constructor(token: string, notices: ThrottledLog, onConnection: (socket: WebSocket) => ServedConnection) {
+  constructor(secrets: PlaneSecrets, notices: ThrottledLog, onConnection: (socket: WebSocket, credential: Credential) => ServedConnection) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
     this.http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('The Fleet Coordination plane speaks WebSocket JSON-RPC only.\n');
@@ -39,8 +40,8 @@ export class WsEndpoint {
     const admission = new Admission(notices);
     this.http.on('connection', (socket: Socket) => admission.admit(socket));
     this.http.on('upgrade', (request, socket: Socket, head) => {
-      const refusal = refuseUpgrade(request, token);
-      if (refusal) {
+      const refusal = refuseUpgrade(request, secrets);
+      if ('status' in refusal) {
         refuse(socket, refusal.status, refusal.reason);
         return;
       }
@@ -53,7 +54,7 @@ export class WsEndpoint {
         admission.upgraded(socket);
         this.alive.add(ws);
         ws.on('pong', () => this.alive.add(ws));
-        this.served.set(ws, onConnection(ws));
+        this.served.set(ws, onConnection(ws, refusal.credential));
       });
     });
   }

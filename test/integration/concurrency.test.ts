@@ -76,7 +76,7 @@ async function runLoad(): Promise<Run> {
     );
     const seconds = (performance.now() - started) / 1000;
 
-    const operator = await plane.connect('operator');
+    const operator = await plane.connectAsOperator('operator');
     const status = await operator.call('fleet_status', {});
     // The stream must have caught up with the status before the plane goes: wait for that event.
     await watcher.waitFor((e) => e.seq >= status.plane.seq, 0, 30_000, `event seq ${status.plane.seq} on the stream`);

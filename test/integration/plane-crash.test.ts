@@ -69,7 +69,7 @@ test(`kill -9 of the plane under load, at least ${MIN_KILLS} times, loses nothin
       });
       stats.startMs.push(performance.now() - starting);
       await Promise.all(agents.map((agent) => agent.attach(plane!)));
-      const operator = await plane.connect('operator');
+      const operator = await plane.connectAsOperator('operator');
       if (round > 0) {
         const status = await operator.call('fleet_status', {});
         const log = indexLog(readEventLog(home, { validate: false, tolerateTornTail: true, upToSeq: status.plane.seq }));

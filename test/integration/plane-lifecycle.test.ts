@@ -165,7 +165,7 @@ test("stop's backstop ends an agent that registered a pid and ignored the stop, 
   const plane = await startPlaneProcess({ env: { FLEET_STOP_GRACE: '1' } });
   t.after(async () => (await plane.stop(), removeHome(plane.home), removeHome(repo)));
   const agent = await plane.connect();
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   t.after(() => (agent.close(), operator.close()));
   await joinAs(agent, 'STUBBORN', { pid: stubborn.pid! });
   await operator.call('fleet_events_subscribe', {});

@@ -41,7 +41,7 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
     git(repo, 'checkout', '-q', 'main');
     git(repo, 'worktree', 'add', '-q', boltTree, '-b', 'bolt', 'main');
     plane = await startPlaneProcess();
-    operator = await plane.connect('test-operator');
+    operator = await plane.connectAsOperator();
     events = await EventWatcher.follow(operator);
     atlas = await plane.connect('test-atlas');
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script', worktree: repo });

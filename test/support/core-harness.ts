@@ -77,7 +77,8 @@ export interface JoinedAgent {
 }
 
 export function joinAgent(h: Harness, callsign: string, extra: Partial<JoinRequest> = {}): JoinedAgent {
-  const out = h.core.run(undefined, (ctx) => join(ctx, { callsign, runtime: 'claude-code', ...extra }));
+  // An operator agent is the person's own: joined as the person's tools join it, with the operator credential.
+  const out = h.core.run(undefined, (ctx) => join(ctx, { callsign, runtime: 'claude-code', ...extra }, extra.role === 'operator' ? 'operator' : 'plane'));
   return { agentId: out.agentId, callsign: out.callsign, sessionToken: out.sessionToken, caller: { kind: 'agent', agentId: out.agentId } };
 }
 

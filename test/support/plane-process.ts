@@ -12,11 +12,17 @@ export interface PlaneProcess {
   port: number;
   /** The plane's Unix socket, where it has one. */
   socket?: string;
+  /** The plane token: what agents, hooks and the MCP bridge present. */
   token: string;
+  /** The operator credential: what the person's tools (CLI operator verbs, the editor) present. */
+  operatorToken: string;
   child: ChildProcess;
   /** Everything the plane wrote to stderr so far (its log). */
   output(): string;
+  /** A connection with the plane token: unjoined until it joins, never the operator. */
   connect(client?: string): Promise<PlaneClient>;
+  /** A connection with the operator credential: the person at the terminal. */
+  connectAsOperator(client?: string): Promise<PlaneClient>;
   /** Ends the plane cleanly (SIGTERM) and waits for the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL: no flush, no snapshot, no goodbye. */
@@ -54,14 +60,17 @@ export async function startPlaneProcess(options: { home?: string; env?: NodeJS.P
   });
   const discovery = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as PlaneAddress;
   const token = readFileSync(join(home, 'token'), 'utf8').trim();
+  const operatorToken = readFileSync(join(home, 'operator-token'), 'utf8').trim();
   return {
     home,
     port: discovery.port,
     ...(discovery.socket !== undefined && { socket: discovery.socket }),
     token,
+    operatorToken,
     child,
     output: () => output,
     connect: (client = 'test') => PlaneClient.connect(discovery, token, client),
+    connectAsOperator: (client = 'test-operator') => PlaneClient.connect(discovery, operatorToken, client),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseVerbArgs, positiveNumber, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { connectAs, connectAsOperator, using } from '../connection.js';
+import { connectAs, connectAsOperator, connectUnjoined, using } from '../connection.js';
 import { emit } from '../output.js';
 
 const USAGE = 'fleet build configure --command CMD [--worktree DIR] [--timeout S] [--root DIR]\n       fleet build [verify] [--wait] [--as X] [--root DIR]';
@@ -29,7 +29,7 @@ export async function buildVerb(argv: string[]): Promise<number> {
     return 0;
   }
   if (action !== 'verify') throw new UsageError(`unknown build action "${action}"\nusage: ${USAGE}`);
-  const connection = values.as !== undefined ? connectAs(home, values.as) : connectAsOperator(home);
+  const connection = values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home);
   const { run, control } = await using(connection, (client) => client.call('fleet_build_verify', { root, wait: values.wait ?? false }));
   emit(values.json, { run, control }, () =>
     [`build ${run.id}: ${run.status.toUpperCase()}${run.commit ? ` at ${run.commit.slice(0, 10)}` : ''}${run.exitCode !== undefined && run.exitCode !== null ? `, exit ${run.exitCode}` : ''}${run.durationMs !== undefined ? `, ${run.durationMs} ms` : ''}`, ...(run.logTail ? ['', run.logTail.trimEnd()] : [])].join('\n'),

@@ -1,7 +1,7 @@
 import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
 import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { connectAsOperator } from '../connection.js';
+import { connectUnjoined } from '../connection.js';
 
 const USAGE = 'fleet events [--from SEQ] [--follow] [--json]';
 
@@ -10,7 +10,7 @@ export async function eventsVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(argv, { from: { type: 'string' }, follow: { type: 'boolean' } }, USAGE);
   const from = values.from === undefined ? 0 : Number(values.from);
   if (!Number.isInteger(from) || from < 0) throw new UsageError(`--from ${values.from}: expected a sequence number`);
-  const client = await connectAsOperator(home);
+  const client = await connectUnjoined(home);
   client.onNotification((method, params) => {
     // Fell behind (a slow terminal): the plane stopped sending; pick up where it stopped, nothing is skipped.
     if (method === EVENTS_GAP_NOTIFICATION) return void client.call('fleet_events_subscribe', { fromSeq: eventsGapNotificationSchema.parse(params).fromSeq }).catch(() => undefined);

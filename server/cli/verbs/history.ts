@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseVerbArgs, requireValue } from '../args.js';
-import { connectAsOperator, using } from '../connection.js';
+import { connectUnjoined, using } from '../connection.js';
 import { emit, table } from '../output.js';
 
 /** `fleet history PATH`: who held this path, when, and why each hold ended. */
@@ -8,7 +8,7 @@ export async function historyVerb(argv: string[]): Promise<number> {
   const usage = 'fleet history PATH [--root DIR]';
   const { values, positionals, home } = parseVerbArgs(argv, { root: { type: 'string' } }, usage);
   const path = requireValue(positionals[0], 'PATH', usage);
-  const result = await using(connectAsOperator(home), (client) => client.call('fleet_path_history', { path, root: resolve(values.root ?? process.cwd()) }));
+  const result = await using(connectUnjoined(home), (client) => client.call('fleet_path_history', { path, root: resolve(values.root ?? process.cwd()) }));
   emit(values.json, result, () => {
     const claims =
       result.entries.length === 0

@@ -1,7 +1,7 @@
 import { roleSchema, tierSchema } from '../../../contracts/index.js';
 import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { connectAsOperator, using } from '../connection.js';
+import { connectAsOperator, connectUnjoined, using } from '../connection.js';
 import { emit } from '../output.js';
 import { loadSession, saveSession } from '../sessions.js';
 
@@ -23,7 +23,9 @@ export async function joinVerb(argv: string[]): Promise<number> {
   const pid = values.pid === undefined ? undefined : Number(values.pid);
   if (pid !== undefined && (!Number.isInteger(pid) || pid <= 0)) throw new UsageError(`--pid ${values.pid}: expected a process id`);
   const saved = loadSession(home, callsign);
-  const result = await using(connectAsOperator(home), (client) =>
+  // Role operator is the person's own: that join (and every later --as) presents the operator credential.
+  const operator = role?.data === 'operator' || saved?.role === 'operator';
+  const result = await using(operator ? connectAsOperator(home) : connectUnjoined(home), (client) =>
     client.call('fleet_agent_join', {
       callsign,
       runtime,
@@ -34,7 +36,7 @@ export async function joinVerb(argv: string[]): Promise<number> {
       ...(saved && { sessionToken: saved.sessionToken }),
     }),
   );
-  await saveSession(home, { callsign, runtime, agentId: result.agentId, sessionToken: result.sessionToken });
+  await saveSession(home, { callsign, runtime, agentId: result.agentId, sessionToken: result.sessionToken, ...(operator && { role: 'operator' as const }) });
   emit(values.json, result, () => `${result.rejoined ? 'rejoined' : 'joined'} as ${result.callsign} (${result.agentId}); fleet is ${result.control.state}\nact as it with: fleet … --as ${result.callsign}`);
   return 0;
 }

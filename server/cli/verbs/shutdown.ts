@@ -15,7 +15,7 @@ export async function shutdownVerb(argv: string[]): Promise<number> {
     emit(values.json, { shuttingDown: false, running: false }, () => `no plane is running on ${home}`);
     return 0;
   }
-  await using(connectToPlane({ home, client: 'fleet-cli', autoStart: false }), (client) => client.call('fleet_plane_shutdown', {}));
+  await using(connectToPlane({ home, client: 'fleet-cli', autoStart: false, credential: 'operator' }), (client) => client.call('fleet_plane_shutdown', {}));
   const deadline = Date.now() + EXIT_WAIT_MS;
   while (isAlive(running.discovery.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
   const stopped = !isAlive(running.discovery.pid);

@@ -1,7 +1,7 @@
 import { EVENTS_GAP_NOTIFICATION, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { pageLimit, parseVerbArgs } from '../args.js';
-import { connectAsOperator, using } from '../connection.js';
+import { connectUnjoined, using } from '../connection.js';
 import { emit, moreLines, relativeTime, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
 
@@ -20,7 +20,7 @@ export async function statusVerb(argv: string[]): Promise<number> {
   // Every page unless --limit: the output is complete however large the fleet.
   const fetch = (client: PlaneClient) => fetchLists(limit, (page) => client.call('fleet_status', { includeGone: values.all ?? false, ...page }));
   if (!values.watch) {
-    const [status, violations] = await using(connectAsOperator(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
+    const [status, violations] = await using(connectUnjoined(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
     emit(
       values.json,
       { control: status.controlDetail, agents: status.agents, claims: status.claims, totals: status.totals, plane: status.plane, violations },
@@ -28,7 +28,7 @@ export async function statusVerb(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  return watch(await connectAsOperator(home), fetch, values.json ?? false);
+  return watch(await connectUnjoined(home), fetch, values.json ?? false);
 }
 
 /** The live view: redraws on every event (and every second, for the countdowns) until Ctrl-C. */

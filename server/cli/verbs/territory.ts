@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseVerbArgs, positiveNumber, requireValue } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
-import { connectAs, connectAsOperator, using } from '../connection.js';
+import { connectAs, connectUnjoined, using } from '../connection.js';
 import { emit, relativeTime } from '../output.js';
 
 const rootOf = (root: string | undefined) => resolve(root ?? process.cwd());
@@ -44,7 +44,7 @@ export async function checkVerb(argv: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError(`give at least one PATH to check\nusage: ${CHECK_USAGE}`);
   const fence = values.fence === undefined ? undefined : Number(values.fence);
   if (fence !== undefined && (!Number.isInteger(fence) || fence <= 0)) throw new UsageError(`--fence ${values.fence}: expected a fencing token (a positive integer)`);
-  const connection = values.as !== undefined ? connectAs(home, values.as) : connectAsOperator(home);
+  const connection = values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home);
   const result = await using(connection, (client) =>
     client.call('fleet_check_path', { paths: positionals, root: rootOf(values.root), ...(fence !== undefined && { fence }) }),
   );

@@ -3,7 +3,7 @@ import { dispositionSchema, roleSchema, tierSchema, workKindSchema, workStatusSc
 import type { PlaneClient } from '../../client/plane-client.js';
 import { pageLimit, parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
-import { connectAs, connectAsOperator, using } from '../connection.js';
+import { connectAs, connectAsOperator, connectUnjoined, using } from '../connection.js';
 import { jsonArg } from '../json-arg.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
@@ -52,7 +52,9 @@ export async function workVerb(argv: string[]): Promise<number> {
     case 'list': {
       const status = oneOf(workStatusSchema, values.status, '--status');
       const limit = pageLimit(values.limit);
-      const result = await using(connection(), (client) => fetchLists(limit, (page) => client.call('fleet_work_list', { ...(status && { status }), ...page })));
+      const result = await using(values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home), (client) =>
+        fetchLists(limit, (page) => client.call('fleet_work_list', { ...(status && { status }), ...page })),
+      );
       emit(values.json, result, () =>
         result.items.length === 0
           ? 'no work items'

@@ -14,7 +14,7 @@ export const rosterHandlers = {
       }
     }
     const start = params.pid !== undefined ? registerPid(params.pid) : undefined;
-    const outcome = core.run(session.caller, (ctx) => join(ctx, { ...params, ...(start !== undefined && { pidStart: start }) }));
+    const outcome = core.run(session.caller, (ctx) => join(ctx, { ...params, ...(start !== undefined && { pidStart: start }) }, session.credential));
     session.caller = { kind: 'agent', agentId: outcome.agentId };
     return outcome;
   },

@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import type { FleetEvent } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { CLI, removeHome, tempHome } from '../../support/plane-process.js';
-import { connectTo, eventsOf, shutdownPlane, until } from './support.js';
+import { connectAsOperatorTo, eventsOf, shutdownPlane, until } from './support.js';
 
 const DEMO_AGENTS = ['ATLAS', 'BOLT', 'COMET', 'DELTA', 'ECHO'];
 const BUILDERS = ['ATLAS', 'BOLT', 'COMET'];
@@ -37,7 +37,7 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
     try {
       await until(() => /accepted wk_\S+ ".*": done/.test(stdout), 30_000, `no work was accepted as done${context()}`);
       assert.match(stdout, /In another terminal, watch and steer it:\n\s+fleet status --watch --home /);
-      operator = await connectTo(home, 'test-operator');
+      operator = await connectAsOperatorTo(home);
       const roster = async () => (await operator!.call('fleet_roster', {})).agents.filter((a) => DEMO_AGENTS.includes(a.callsign));
 
       // Pause: every agent goes idle and nobody pulls work.

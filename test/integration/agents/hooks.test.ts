@@ -64,7 +64,7 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
     bolt = await plane.connect('test-bolt');
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: join(outside, 'elsewhere') });
-    operator = await plane.connect('test-operator');
+    operator = await plane.connectAsOperator();
     stops.push(keepAlive(atlas, 5000), keepAlive(bolt, 5000));
     await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: repo, reason: 'parser rewrite' });
     await atlas.call('fleet_claim_path', { patterns: ['docs/**'], root: repo });

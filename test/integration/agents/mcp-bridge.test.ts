@@ -9,7 +9,7 @@ import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { isAlive } from '../../../server/plane/process-identity.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { CLI, removeHome, tempHome } from '../../support/plane-process.js';
-import { connectTo, keepAlive, planePid, shutdownPlane, until } from './support.js';
+import { connectAsOperatorTo, connectTo, keepAlive, planePid, shutdownPlane, until } from './support.js';
 
 /** DESIGN §3: the agent-facing methods every runtime reaches through MCP. */
 const PINNED_TOOLS = [
@@ -109,7 +109,7 @@ describe('fleet mcp under a real MCP client (stdio)', () => {
     assert.ok(joined.sessionToken);
     assert.equal(joined.control.state, 'run');
     assert.ok(existsSync(join(home, 'sessions', 'ATLAS.json')));
-    operator = await connectTo(home, 'test-operator');
+    operator = await connectAsOperatorTo(home);
     bolt = await connectTo(home, 'test-bolt');
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', role: 'builder' });
     stopBolt = keepAlive(bolt);
@@ -212,7 +212,7 @@ describe('fleet mcp under a real MCP client (stdio)', () => {
     assert.ok(after.claims.some((c: { pattern: string }) => c.pattern === 'notes/**'), 'the claim survived');
     assert.notEqual(planePid(home), pid, 'a new plane was started');
     assert.match(bridgeLog, /re-joined as ATLAS/);
-    operator = await connectTo(home, 'test-operator');
+    operator = await connectAsOperatorTo(home);
   });
 
   test('after leaving, calls are refused until the agent joins again', async () => {

@@ -5,11 +5,18 @@ import { readDiscovery } from '../../../server/client/connect.js';
 import { PlaneClient } from '../../../server/client/plane-client.js';
 import { isAlive } from '../../../server/plane/process-identity.js';
 
-/** A connection to the plane of `home` (started by a process under test), acting as the operator until it joins. */
+/** A connection to the plane of `home` (started by a process under test) with the plane token: unjoined until it joins. */
 export async function connectTo(home: string, client = 'test'): Promise<PlaneClient> {
   const found = readDiscovery(home);
   if (!found) throw new Error(`no plane is running on ${home}`);
   return PlaneClient.connect(found.discovery, found.token, client);
+}
+
+/** A connection to the plane of `home` with the operator credential (FLEET_HOME/operator-token), as the person's tools open it. */
+export async function connectAsOperatorTo(home: string, client = 'test-operator'): Promise<PlaneClient> {
+  const found = readDiscovery(home);
+  if (!found) throw new Error(`no plane is running on ${home}`);
+  return PlaneClient.connect(found.discovery, readFileSync(join(home, 'operator-token'), 'utf8').trim(), client);
 }
 
 /** Ends the plane a process under test started, and waits until its process is gone. */
@@ -17,7 +24,7 @@ export async function shutdownPlane(home: string): Promise<void> {
   const found = readDiscovery(home);
   if (!found) return;
   try {
-    const client = await connectTo(home, 'test-shutdown');
+    const client = await connectAsOperatorTo(home, 'test-shutdown');
     await client.call('fleet_plane_shutdown', {}).catch(() => undefined);
     client.close();
   } catch {

@@ -23,7 +23,7 @@ async function startWithRepo(t: { after(fn: () => unknown): void }, env: NodeJS.
 test('build gate: the plane runs the configured command at HEAD and records GREEN, then RED with the exit code and log tail', async (t) => {
   const { plane, repo } = await startWithRepo(t);
   const head = execFileSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   const builder = await joinPlane(plane, 'ATLAS', { role: 'builder' });
 
   // Configuring is for the operator or an RTE; a builder may only ask for runs.
@@ -72,7 +72,7 @@ test('build gate: the plane runs the configured command at HEAD and records GREE
 
 test('build gate: runs are serialized, one at a time, and a run past its timeout is RED', async (t) => {
   const { plane, repo } = await startWithRepo(t);
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   await operator.call('fleet_build_configure', { root: repo, command: 'sleep 0.3; echo done' });
   const runs = await Promise.all([1, 2, 3].map(() => operator.call('fleet_build_verify', { root: repo, wait: true })));
   assert.deepEqual(runs.map((r) => r.run.status), ['green', 'green', 'green']);
@@ -89,7 +89,7 @@ test('build gate: runs are serialized, one at a time, and a run past its timeout
 
 test('digest: publish writes FLEET_HOME/digest.md and a history entry, and moves the baseline', async (t) => {
   const { plane, repo } = await startWithRepo(t);
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   await operator.call('fleet_work_add', { title: 'parser', paths: ['src/parser/**'], root: repo });
   await atlas.client.call('fleet_work_pull', {});
@@ -133,7 +133,7 @@ test('digest: published on its own every FLEET_DIGEST_INTERVAL', async (t) => {
 
 test('refusals over the wire: a decision without a reason is INVALID_PARAMS, naming decision.reasonCode', async (t) => {
   const { plane } = await startWithRepo(t);
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   const { item } = await operator.call('fleet_work_add', { title: 't', criteria: ['c1'] });
   const missing = await expectCallError(operator.callRaw('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'accept', refs: [] } }), 'INVALID_PARAMS');
   assert.equal(missing.code, errorTable.INVALID_PARAMS.code);
@@ -148,7 +148,7 @@ test('refusals over the wire: a decision without a reason is INVALID_PARAMS, nam
 
 test('refusals over the wire: completing without verification, pulling in pause, accepting a handoff twice, a verifier writing', async (t) => {
   const { plane, repo } = await startWithRepo(t);
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   const boreas = await joinPlane(plane, 'BOREAS', { role: 'builder' });
   const vera = await joinPlane(plane, 'VERA', { role: 'verifier' });
@@ -212,7 +212,7 @@ test('refusals over the wire: completing without verification, pulling in pause,
 
 test('messages over the wire: mentions reach the inbox, unread counts, forward-only status, clarification blocks the pull', async (t) => {
   const { plane } = await startWithRepo(t);
-  const operator = await plane.connect();
+  const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   const boreas = await joinPlane(plane, 'BOREAS', { role: 'builder' });
   const rte = await joinPlane(plane, 'RTE1', { role: 'rte' });

@@ -3,8 +3,7 @@ import { test } from 'node:test';
 import { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, type FleetEvent } from '../../../contracts/index.js';
 import { EventFeed } from '../../../server/plane/event-feed.js';
 import { Journal } from '../../../server/plane/journal.js';
-import type { Session } from '../../../server/plane/session.js';
-import { OPERATOR } from '../../../server/plane/session.js';
+import { unjoinedCaller, type Session } from '../../../server/plane/session.js';
 
 const event = (seq: number) => ({ seq, at: 0, type: 'agent.heartbeat' }) as unknown as FleetEvent;
 
@@ -14,7 +13,8 @@ function fakeSession() {
   let behind = false;
   let drained: (() => void) | undefined;
   const session: Session = {
-    caller: OPERATOR,
+    caller: unjoinedCaller('plane'),
+    credential: 'plane',
     notify: (method, params) => sent.push({ method, params }),
     notificationsBehind: () => behind,
     notificationsDrained: () => new Promise<void>((resolve) => (drained = resolve)),

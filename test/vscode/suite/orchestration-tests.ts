@@ -1,8 +1,7 @@
 // The orchestration layer as the sidebar shows it: the work queue and the heartbeat digest.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readDiscovery } from '../../../server/client/connect.js';
-import { PlaneClient } from '../../../server/client/plane-client.js';
+import { connectToPlane } from '../../../server/client/connect.js';
 import type { Fixture } from './fixture.js';
 import { test } from './runner.js';
 import type { TestAgent } from './test-agent.js';
@@ -25,8 +24,8 @@ export function orchestrationTests(fx: () => Fixture, agent: () => TestAgent): v
     const subscription = api.onDidNotify((notice) => notice.kind === 'blockers' && notices.push(notice.message));
     try {
       const shown = when(api.onDidNotify, () => notices[0], 'the blocker notification');
-      const found = readDiscovery(home)!;
-      const operator = await PlaneClient.connect(found.discovery, found.token, 'vscode-test-operator');
+      // Publishing the digest is the operator's: the test presents the operator credential, as the CLI does.
+      const operator = await connectToPlane({ home, client: 'vscode-test-operator', autoStart: false, credential: 'operator' });
       await operator.call('fleet_digest', { publish: true });
       operator.close();
       assert.match(await shown, /ATLAS reports blocked: waiting for the schema/);

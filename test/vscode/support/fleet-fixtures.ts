@@ -5,8 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDiscovery } from '../../../server/client/connect.js';
-import { PlaneClient } from '../../../server/client/plane-client.js';
+import { connectToPlane, readDiscovery } from '../../../server/client/connect.js';
 import { isAlive } from '../../../server/plane/process-identity.js';
 
 /** The repository root: the extension under development (its package.json is the manifest). */
@@ -83,7 +82,7 @@ async function stopDiscoveredPlane(home: string): Promise<void> {
   if (!found) return;
   const pid = found.discovery.pid;
   try {
-    const client = await PlaneClient.connect(found.discovery, found.token, 'vscode-test-teardown');
+    const client = await connectToPlane({ home, client: 'vscode-test-teardown', autoStart: false, credential: 'operator' });
     await client.call('fleet_plane_shutdown', {});
     client.close();
   } catch {
