@@ -86,7 +86,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
 }
 
 /** What a command that does not parse still shows: its path-like tokens, quotes and operators stripped. */
-function wordishTokens(source: string): string[] {
+export function wordishTokens(source: string): string[] {
   return source.split(/[\s'"`;&|<>()$]+/).filter((t) => t !== '');
 }
 

@@ -85,7 +85,7 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     accessSync(join(home, 'bin', 'fleet'), constants.X_OK);
     const settingsPath = join(repo, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: { PreToolUse: { matcher: string }[] } };
-    assert.equal(settings.hooks.PreToolUse[0]!.matcher, 'Write|Edit|MultiEdit|NotebookEdit');
+    assert.equal(settings.hooks.PreToolUse[0]!.matcher, 'Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*');
     const before = [readFileSync(hook, 'utf8'), readFileSync(settingsPath, 'utf8')];
     const again = await runCli(['install-hooks'], { home, cwd: repo });
     assert.equal(again.code, 0, again.stderr);
