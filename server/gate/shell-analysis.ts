@@ -43,20 +43,21 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     return;
   }
   let cwd = startCwd;
+  const variables: Record<string, string | ShellWord> = { ...known };
   const runCommand = (argv: ShellWord[], level: number): void => {
     facts.commands.push({ argv, cwd });
     const effect = commandEffect(argv);
     for (const write of effect.writes) facts.writes.push({ ...write, cwd });
     if (effect.runs && level < MAX_SCRIPT_DEPTH) runCommand(effect.runs, level + 1);
     if (effect.script) {
-      if (effect.script.literal && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, cwd, known, facts, depth + 1);
+      if (effect.script.literal && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, cwd, variables, facts, depth + 1);
       else facts.tokens.push(...wordishTokens(effect.script.text));
     }
   };
   walkTree(file, (type, node) => {
     switch (type) {
       case 'CallExpr': {
-        const argv = items(node, 'Args').map((word) => readWord(word, known));
+        const argv = items(node, 'Args').map((word) => readWord(word, variables));
         runCommand(argv, 0);
         // `cd DIR && …`: later commands run there (best effort: a subshell's cd leaks out).
         if (argv[0]?.text === 'cd' && argv[1]?.literal) cwd = resolve(cwd, argv[1].text);
@@ -65,7 +66,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'Redirect': {
         const op = WRITING_REDIRECTS.get(node.Op as number);
         const target = child(node, 'Word');
-        const word = target && readWord(target, known);
+        const word = target && readWord(target, variables);
         // `2>&1`, `>&-`: duplicating or closing a descriptor writes no file.
         if (op && word && !(node.Op === DUPLICATE_OUT && /^(\d+|-)$/.test(word.text))) facts.writes.push({ kind: 'path', word, via: `redirection ${op}`, cwd });
         break;
@@ -74,15 +75,29 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
         const empty: ShellWord = { text: '', literal: true, glob: false, unanchored: false };
-        if (name !== undefined) facts.assignments.push({ name, value: value ? readWord(value, known) : empty });
+        if (name !== undefined) facts.assignments.push({ name, value: value ? readWord(value, variables) : empty });
+        break;
+      }
+      case 'WordIter': {
+        // `for f in a b*; do … "$f" …`: the loop variable stands for the words it iterates over.
+        const name = child(node, 'Name')?.Value as string | undefined;
+        const words = items(node, 'Items').map((word) => readWord(word, variables));
+        if (name !== undefined && words.length > 0) variables[name] = loopWord(words);
         break;
       }
       case 'Word':
-        facts.words.push({ word: readWord(node, known), cwd });
+        facts.words.push({ word: readWord(node, variables), cwd });
         break;
     }
     return true;
   });
+}
+
+/** One word stands for itself; several become a `{a,b}` pattern (the claim glob syntax). */
+function loopWord(words: ShellWord[]): ShellWord {
+  if (words.length === 1) return words[0]!;
+  if (words.some((w) => w.unanchored || /[{},]/.test(w.text))) return { text: '*', literal: false, glob: true, unanchored: true };
+  return { text: `{${words.map((w) => w.text).join(',')}}`, literal: false, glob: true, unanchored: false };
 }
 
 /** What a command that does not parse still shows: its path-like tokens, quotes and operators stripped. */

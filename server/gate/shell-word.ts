@@ -12,8 +12,11 @@ export interface ShellWord {
   unanchored: boolean;
 }
 
-/** Variables whose value the plane knows for certain (HOME, FLEET_HOME), so `$HOME/x` is a path. */
-export type KnownVariables = Readonly<Record<string, string>>;
+/**
+ * Variables whose value is known: HOME and FLEET_HOME (so `$HOME/x` is a path), and a for loop's
+ * variable, bound to the words it iterates over (a pattern when there are several).
+ */
+export type KnownVariables = Readonly<Record<string, string | ShellWord>>;
 
 const GLOB_CHARS = /[*?[{]/;
 
@@ -36,12 +39,23 @@ function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quote
       out.text += part.Value as string;
     } else if (type === 'DblQuoted') {
       readParts(items(part, 'Parts'), known, out, true);
-    } else if (type === 'ParamExp' && isPlain(part) && known[paramName(part)] !== undefined) {
-      out.text += known[paramName(part)];
+    } else if (type === 'ParamExp' && isPlain(part) && Object.hasOwn(known, paramName(part))) {
+      append(out, known[paramName(part)]!);
     } else {
       unknown(out);
     }
   }
+}
+
+function append(out: ShellWord, value: string | ShellWord): void {
+  if (typeof value === 'string') {
+    out.text += value;
+    return;
+  }
+  if (out.text === '' && value.unanchored) out.unanchored = true;
+  out.text += value.text;
+  out.literal &&= value.literal;
+  out.glob ||= value.glob;
 }
 
 function unknown(out: ShellWord): void {
