@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { minimatch } from 'minimatch';
 import { existingDirectory, isDirectory, realPath } from './real-path.js';
 import { absoluteTarget, type ShellWrite } from './shell-analysis.js';
 
@@ -18,21 +19,54 @@ const GLOB_SEGMENT = /[*?[{]/;
 
 /** Resolves each write against the file system: real paths, directories as subtrees. */
 export function concreteWrites(writes: readonly ShellWrite[]): WriteCheck[] {
-  return writes.map((write): WriteCheck => {
-    if (write.kind === 'worktree') return { kind: 'worktree', dir: realPath(existingDirectory(write.cwd)), via: write.via, shown: write.via };
-    const { word, via, cwd } = write;
-    const shown = word.text;
-    if (word.unanchored) return { kind: 'unknown', via, shown };
-    const absolute = absoluteTarget(word.text, cwd);
-    if (write.kind === 'path-or-branch' && !existsSync(absolute)) return { kind: 'worktree', dir: realPath(existingDirectory(cwd)), via: `${via} ${shown}`, shown };
-    if (!word.glob) {
-      const real = realPath(absolute);
-      return isDirectory(real) ? { kind: 'pattern', dir: real, pattern: '**', via, shown } : { kind: 'file', path: real, via, shown };
-    }
-    // The literal directories before the first glob segment are resolved; the rest stays a pattern.
-    const segments = absolute.split('/');
-    const first = segments.findIndex((s) => GLOB_SEGMENT.test(s));
-    const dir = realPath(segments.slice(0, first).join('/') || '/');
-    return { kind: 'pattern', dir, pattern: join(...segments.slice(first)), via, shown };
+  return writes.flatMap((write) => {
+    const check = concreteWrite(write);
+    // A glob that matches a symlink writes the link's target: each such link is checked as its real path.
+    if (check.kind !== 'pattern' || check.pattern === '**') return [check];
+    return [check, ...linksMatching(check.dir, check.pattern).map((link): WriteCheck => ({ kind: 'file', path: realPath(link), via: check.via, shown: link }))];
   });
+}
+
+/** How many directory entries a glob's symlink scan reads at most. */
+const MAX_SCANNED_ENTRIES = 5000;
+
+/** Symlinks under `dir` that `pattern` matches (a bounded walk that never follows links). */
+function linksMatching(dir: string, pattern: string): string[] {
+  const links: string[] = [];
+  const queue = [dir];
+  let scanned = 0;
+  while (queue.length > 0 && scanned < MAX_SCANNED_ENTRIES) {
+    const at = queue.shift()!;
+    let entries;
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++scanned > MAX_SCANNED_ENTRIES || entry.name === '.git') continue;
+      const path = join(at, entry.name);
+      if (entry.isSymbolicLink() && minimatch(relative(dir, path), pattern, { dot: true })) links.push(path);
+      else if (entry.isDirectory()) queue.push(path);
+    }
+  }
+  return links;
+}
+
+function concreteWrite(write: ShellWrite): WriteCheck {
+  if (write.kind === 'worktree') return { kind: 'worktree', dir: realPath(existingDirectory(write.cwd)), via: write.via, shown: write.via };
+  const { word, via, cwd } = write;
+  const shown = word.text;
+  if (word.unanchored) return { kind: 'unknown', via, shown };
+  const absolute = absoluteTarget(word.text, cwd);
+  if (write.kind === 'path-or-branch' && !existsSync(absolute)) return { kind: 'worktree', dir: realPath(existingDirectory(cwd)), via: `${via} ${shown}`, shown };
+  if (!word.glob) {
+    const real = realPath(absolute);
+    return isDirectory(real) ? { kind: 'pattern', dir: real, pattern: '**', via, shown } : { kind: 'file', path: real, via, shown };
+  }
+  // The literal directories before the first glob segment are resolved; the rest stays a pattern.
+  const segments = absolute.split('/');
+  const first = segments.findIndex((s) => GLOB_SEGMENT.test(s));
+  const dir = realPath(segments.slice(0, first).join('/') || '/');
+  return { kind: 'pattern', dir, pattern: join(...segments.slice(first)), via, shown };
 }
