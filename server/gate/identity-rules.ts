@@ -10,11 +10,21 @@ export interface IdentityRefusal {
   instead: string;
 }
 
-export interface IdentityContext {
-  /** The agent the session writes as; unknown means `--as X` cannot be judged as someone else's. */
-  writer?: string;
-  /** FLEET_HOME as given and as its real path: its credentials are not an agent's to read. */
-  homes: readonly string[];
+/**
+ * What the rules find before the writer is known (they run beside the parser): a finding with
+ * `actingAs` is a refusal only when that callsign is not the writer's.
+ */
+export interface IdentityFinding {
+  what: string;
+  instead: string;
+  actingAs?: string;
+}
+
+/** The refusals for this writer; with no writer known, `--as X` cannot be judged as someone else's. */
+export function refusalsFor(findings: readonly IdentityFinding[], writer: string | undefined): IdentityRefusal[] {
+  return findings
+    .filter((f) => f.actingAs === undefined || (writer !== undefined && f.actingAs !== writer))
+    .map((f) => ({ what: f.actingAs === undefined ? f.what : `${f.what}: you are ${writer}`, instead: f.actingAs === undefined ? f.instead : f.instead.replace('{writer}', writer!) }));
 }
 
 /** What an agent may touch in FLEET_HOME: the launcher, and where the plane listens. */
@@ -36,26 +46,29 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
 
 const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';
 
-/** The refusals for a command an agent runs: acting as the operator, as another agent, or past the hooks. */
-export function identityRefusals(facts: ShellFacts, context: IdentityContext): IdentityRefusal[] {
-  const refusals: IdentityRefusal[] = [];
+/**
+ * What in a command acts as the operator, as another agent, or past the hooks. `homes` is
+ * FLEET_HOME as given and as its real path: its credentials are not an agent's to read.
+ */
+export function identityFindings(facts: ShellFacts, homes: readonly string[]): IdentityFinding[] {
+  const findings: IdentityFinding[] = [];
   const settings = [...facts.assignments, ...facts.words.flatMap(({ word }) => assignmentWord(word))];
   for (const { name, value } of settings) {
     if (name === 'FLEET_OVERRIDE') {
-      refusals.push({ what: 'setting FLEET_OVERRIDE (the operator\'s escape hatch)', instead: `claim the path, wait for it (fleet claim --wait) or ask its holder for a handoff; if it truly must go through, ${ASK_OPERATOR}` });
-    } else if (name === 'FLEET_AS' && context.writer !== undefined && value.text !== context.writer) {
-      refusals.push({ what: `setting FLEET_AS=${value.text}: you are ${context.writer}`, instead: `act as yourself (FLEET_AS=${context.writer}, or no FLEET_AS at all)` });
+      findings.push({ what: 'setting FLEET_OVERRIDE (the operator\'s escape hatch)', instead: `claim the path, wait for it (fleet claim --wait) or ask its holder for a handoff; if it truly must go through, ${ASK_OPERATOR}` });
+    } else if (name === 'FLEET_AS') {
+      findings.push({ what: `setting FLEET_AS=${value.text}`, instead: 'act as yourself (FLEET_AS={writer}, or no FLEET_AS at all)', actingAs: value.text });
     }
   }
-  for (const { argv } of facts.commands) refusals.push(...fleetRefusals(argv, context), ...gitRefusals(argv));
+  for (const { argv } of facts.commands) findings.push(...fleetFindings(argv), ...gitFindings(argv));
   const words = [...facts.words, ...facts.tokens.map((text) => ({ word: { text, literal: true, glob: false, unanchored: false }, cwd: undefined }))];
   for (const { word, cwd } of words) {
-    const file = protectedHomeFile(word, cwd, context.homes);
+    const file = protectedHomeFile(word, cwd, homes);
     if (file !== undefined) {
-      refusals.push({ what: `naming ${file} in FLEET_HOME (the plane's credentials and sessions are not an agent's to read or copy)`, instead: 'use your own identity: the MCP tools, or fleet … --as YOUR_CALLSIGN' });
+      findings.push({ what: `naming ${file} in FLEET_HOME (the plane's credentials and sessions are not an agent's to read or copy)`, instead: 'use your own identity: the MCP tools, or fleet … --as YOUR_CALLSIGN' });
     }
   }
-  return dedupe(refusals);
+  return dedupe(findings);
 }
 
 function assignmentWord(word: ShellWord): { name: string; value: ShellWord }[] {
@@ -70,17 +83,15 @@ function isFleetCli(argv: ShellWord[]): ShellWord[] | undefined {
   return undefined;
 }
 
-function fleetRefusals(argv: ShellWord[], context: IdentityContext): IdentityRefusal[] {
+function fleetFindings(argv: ShellWord[]): IdentityFinding[] {
   const args = isFleetCli(argv);
   if (!args) return [];
   const line = parseCommandLine(args, ['--as', '--home', '--reason', '--params', '--json', '--root', '--callsign', '--runtime', '--role']);
   const [verb, sub] = line.positionals.map((w) => w.text);
   const as = line.options.get('--as');
   const command = ['fleet', ...args.map((w) => w.text)].join(' ').slice(0, 120);
-  const refusals: IdentityRefusal[] = [];
-  if (typeof as === 'object' && context.writer !== undefined && as.text !== context.writer) {
-    refusals.push({ what: `\`${command}\` acts as ${as.text}: you are ${context.writer}`, instead: `run it as yourself: --as ${context.writer}` });
-  }
+  const refusals: IdentityFinding[] = [];
+  if (typeof as === 'object') refusals.push({ what: `\`${command}\` acts as ${as.text}`, instead: 'run it as yourself: --as {writer}', actingAs: as.text });
   if (verb === 'uninstall-hooks' || (verb === 'init' && line.options.has('--remove'))) {
     refusals.push({ what: `\`${command}\` takes the fleet's write gate out`, instead: ASK_OPERATOR });
   }
@@ -93,7 +104,7 @@ function fleetRefusals(argv: ShellWord[], context: IdentityContext): IdentityRef
   } else if (as === undefined && spec.mutates) {
     refusals.push({
       what: `\`${command}\` acts as the operator (no --as): ${method} changes the fleet`,
-      instead: verb === 'call' || verb === 'work' || verb === 'build' ? `add --as ${context.writer ?? 'YOUR_CALLSIGN'} (the plane then decides by your role), or use the MCP tool` : `an agent may pull the brake with the fleet_control_set MCP tool (toward pause/stop only); anything else: ${ASK_OPERATOR}`,
+      instead: verb === 'call' || verb === 'work' || verb === 'build' ? 'add --as YOUR_CALLSIGN (the plane then decides by your role), or use the MCP tool' : `an agent may pull the brake with the fleet_control_set MCP tool (toward pause/stop only); anything else: ${ASK_OPERATOR}`,
     });
   }
   return refusals;
@@ -101,9 +112,9 @@ function fleetRefusals(argv: ShellWord[], context: IdentityContext): IdentityRef
 
 const COMMIT_VALUE_OPTIONS = ['-m', '-F', '-C', '-c', '-t', '--message', '--file', '--author', '--date', '--template', '--reuse-message', '--fixup', '--squash', '--cleanup'];
 
-function gitRefusals(argv: ShellWord[]): IdentityRefusal[] {
+function gitFindings(argv: ShellWord[]): IdentityFinding[] {
   if (argv[0]?.text.replace(/.*\//, '') !== 'git') return [];
-  const refusals: IdentityRefusal[] = [];
+  const refusals: IdentityFinding[] = [];
   const texts = argv.map((w) => w.text);
   if (texts.some((t, i) => /^core\.hookspath/i.test(t) && (texts[i - 1] === '-c' || texts[i - 1] === 'config' || /^core\.hookspath=/i.test(t)))) {
     refusals.push({ what: 'changing core.hooksPath (it moves git past the fleet\'s pre-commit hook)', instead: ASK_OPERATOR });
@@ -133,7 +144,7 @@ function protectedHomeFile(word: ShellWord, cwd: string | undefined, homes: read
   return undefined;
 }
 
-function dedupe(refusals: IdentityRefusal[]): IdentityRefusal[] {
+function dedupe(refusals: IdentityFinding[]): IdentityFinding[] {
   const seen = new Set<string>();
   return refusals.filter((r) => !seen.has(r.what) && seen.add(r.what));
 }

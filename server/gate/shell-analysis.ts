@@ -49,10 +49,9 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const effect = commandEffect(argv);
     for (const write of effect.writes) facts.writes.push({ ...write, cwd });
     if (effect.runs && level < MAX_SCRIPT_DEPTH) runCommand(effect.runs, level + 1);
-    if (effect.script) {
-      if (effect.script.literal && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, cwd, variables, facts, depth + 1);
-      else facts.tokens.push(...wordishTokens(effect.script.text));
-    }
+    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
+    if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, cwd, variables, facts, depth + 1);
+    else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
   };
   walkTree(file, (type, node) => {
     switch (type) {
@@ -100,9 +99,9 @@ function loopWord(words: ShellWord[]): ShellWord {
   return { text: `{${words.map((w) => w.text).join(',')}}`, literal: false, glob: true, unanchored: false };
 }
 
-/** What a command that does not parse still shows: its path-like tokens, quotes and operators stripped. */
+/** What a command that does not parse still shows: its path-like tokens (once each), quotes and operators stripped. */
 export function wordishTokens(source: string): string[] {
-  return source.split(/[\s'"`;&|<>()$]+/).filter((t) => t !== '');
+  return [...new Set(source.split(/[\s'"`;&|<>()$]+/))].filter((t) => /[/.]/.test(t) && t !== '/dev/null');
 }
 
 /** A path word made absolute against the directory it was written in. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { analyzeShell, wordishTokens, type ShellFacts } from './shell-analysis.js';
+import { analyzeCommand, unparsedCommand, type CommandAnalysis } from './command-analysis.js';
 import type { KnownVariables } from './shell-word.js';
 
 export interface AnalysisRequest {
@@ -9,8 +9,9 @@ export interface AnalysisRequest {
   command: string;
   cwd: string;
   known: KnownVariables;
+  homes: string[];
 }
-export type AnalysisReply = { id: number; facts: ShellFacts } | { id: number; error: string };
+export type AnalysisReply = { id: number; analysis: CommandAnalysis } | { id: number; error: string };
 
 /** A parse that takes longer is abandoned (the worker is replaced) and the command read as tokens. */
 const PARSE_TIMEOUT_MS = 3000;
@@ -26,20 +27,20 @@ const INLINE_LIMIT = 1000;
 export class ShellAnalyzer {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (facts: ShellFacts) => void; fallback: ShellFacts; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, { resolve: (analysis: CommandAnalysis) => void; fallback: CommandAnalysis; timer: NodeJS.Timeout }>();
   private readonly workerFile = ['./shell-worker.js', './shell-worker.cjs'].map((name) => fileURLToPath(new URL(name, import.meta.url))).find((file) => existsSync(file));
 
-  analyze(command: string, cwd: string, known: KnownVariables): Promise<ShellFacts> {
+  analyze(command: string, cwd: string, known: KnownVariables, homes: string[]): Promise<CommandAnalysis> {
     if (this.workerFile === undefined) {
-      return Promise.resolve(command.length <= INLINE_LIMIT ? analyzeShell(command, cwd, known) : unparsed(command, `longer than ${INLINE_LIMIT} characters`));
+      return Promise.resolve(command.length <= INLINE_LIMIT ? analyzeCommand(command, cwd, known, homes) : unparsedCommand(command, `longer than ${INLINE_LIMIT} characters`, homes));
     }
-    if (this.pending.size >= MAX_PENDING) return Promise.resolve(unparsed(command, 'the shell parser is busy'));
+    if (this.pending.size >= MAX_PENDING) return Promise.resolve(unparsedCommand(command, 'the shell parser is busy', homes));
     const id = this.nextId++;
     const worker = this.ensureWorker();
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.abandon(worker), PARSE_TIMEOUT_MS);
-      this.pending.set(id, { resolve, fallback: unparsed(command, `parsing took over ${PARSE_TIMEOUT_MS / 1000} s`), timer });
-      worker.postMessage({ id, command, cwd, known } satisfies AnalysisRequest);
+      this.pending.set(id, { resolve, fallback: unparsedCommand(command, `parsing took over ${PARSE_TIMEOUT_MS / 1000} s`, homes), timer });
+      worker.postMessage({ id, command, cwd, known, homes } satisfies AnalysisRequest);
     });
   }
 
@@ -54,7 +55,7 @@ export class ShellAnalyzer {
     worker.on('message', (reply: AnalysisReply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
-      this.settle(reply.id, 'facts' in reply ? reply.facts : { ...waiting.fallback, parseError: reply.error });
+      this.settle(reply.id, 'analysis' in reply ? reply.analysis : { ...waiting.fallback, parseError: reply.error });
     });
     worker.on('error', () => this.abandon(worker));
     worker.on('exit', () => this.abandon(worker));
@@ -70,15 +71,10 @@ export class ShellAnalyzer {
     for (const [id, waiting] of this.pending) this.settle(id, waiting.fallback);
   }
 
-  private settle(id: number, facts: ShellFacts): void {
+  private settle(id: number, analysis: CommandAnalysis): void {
     const waiting = this.pending.get(id)!;
     clearTimeout(waiting.timer);
     this.pending.delete(id);
-    waiting.resolve(facts);
+    waiting.resolve(analysis);
   }
-}
-
-/** What is known of a command the parser did not read: its tokens. */
-function unparsed(command: string, why: string): ShellFacts {
-  return { writes: [], commands: [], assignments: [], words: [], parseError: why, tokens: wordishTokens(command) };
 }

@@ -34,7 +34,8 @@ function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quote
       let value = part.Value as string;
       if (!quoted && out.text === '' && (value === '~' || value.startsWith('~/')) && known.HOME !== undefined) value = known.HOME + value.slice(1);
       if (!quoted && GLOB_CHARS.test(value)) out.glob = true;
-      out.text += quoted ? value : value.replace(/\\(.)/g, '$1');
+      // Inside double quotes a backslash escapes only \\ " $ ` (and a newline); outside, any character.
+      out.text += quoted ? value.replace(/\\([\\"$`\n])/g, '$1') : value.replace(/\\(.)/g, '$1');
     } else if (type === 'SglQuoted') {
       out.text += part.Value as string;
     } else if (type === 'DblQuoted') {

@@ -49,6 +49,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       const child = execFile(file, args, { cwd: options.cwd, env: options.env, timeout: 60_000 }, (error, stdout, stderr) => {
         resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
       });
+      child.stdin!.on('error', () => undefined); // a command that reads no stdin may exit before it is written
       child.stdin!.end(options.input ?? '');
     });
   }
@@ -124,7 +125,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['mkdir -p src/mine/deep/er && touch src/mine/deep/er/f.ts', () => existsSync(join(repo, 'src/mine/deep/er/f.ts'))],
     ['cd src/mine && echo rel > rel.ts', () => existsSync(join(repo, 'src/mine/rel.ts'))],
     [`bash -c 'echo inner > src/mine/inner.ts'`, () => existsSync(join(repo, 'src/mine/inner.ts'))],
-    ['for f in src/mine/*.ts; do echo "// seen" >> "$f"; done'],
+    ['for f in src/mine/*.txt src/mine/a.ts; do echo "// seen" >> "$f"; done'],
     ['echo "$(date)" > src/mine/when.txt 2>&1'],
     ['rm -f src/mine/rel.ts', () => !existsSync(join(repo, 'src/mine/rel.ts'))],
     ['git restore src/mine/a.ts', () => readFileSync(join(repo, 'src/mine/a.ts'), 'utf8') === 'export const a = 1;\n'],
@@ -168,6 +169,8 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     '(cd src && echo x > theirs/x.ts)',
     'cd src/theirs && echo x > x.ts',
     'for f in src/theirs/*.ts; do echo > "$f"; done',
+    // src/mine/link.ts leads into src/theirs: a glob over ATLAS's own folder that matches it writes BOLT's file.
+    'for f in src/mine/*.ts; do echo "// seen" >> "$f"; done',
     'echo x > src/theirs/*.ts',
     'find src/theirs -name "*.ts" -delete',
     'find src -name "*.ts" -exec rm {} \\;',
@@ -255,9 +258,10 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     assert.equal(claim.granted, false, 'BOLT holds libs/sub/core.ts through the parent');
     assert.equal(claim.conflicts[0]?.holder, 'BOLT');
     assert.equal((await atlas.call('fleet_claim_path', { patterns: ['own.ts'], root: sub })).granted, true);
-    const checked = await runCli(['check', '--as', 'ATLAS', '--json', 'core.ts', 'own.ts'], { home, cwd: sub });
-    const results = (JSON.parse(checked.stdout) as { results: { path: string; allowed: boolean }[] }).results;
-    assert.deepEqual(results.map((r) => [r.path, r.allowed]), [['libs/sub/core.ts', false], ['libs/sub/own.ts', true]]);
+    // `fleet check` run inside the submodule (the check for a person) sees the parent's claims too.
+    const checked = await runCli(['check', '--json', 'core.ts', 'other.ts'], { home, cwd: sub });
+    const results = (JSON.parse(checked.stdout) as { results: { path: string; allowed: boolean; holders: { callsign: string }[] }[] }).results;
+    assert.deepEqual(results.map((r) => [r.path, r.allowed, r.holders.map((h) => h.callsign)]), [['libs/sub/core.ts', false, ['BOLT']], ['libs/sub/other.ts', true, []]]);
     assert.equal((await preToolUse('Write', { file_path: join(sub, 'core.ts'), content: 'x' }))?.hookSpecificOutput.permissionDecision, 'deny');
     assert.equal(await preToolUse('Write', { file_path: join(sub, 'own.ts'), content: 'x' }), undefined);
     assert.equal((await runAsRuntime('echo x >> libs/sub/own.ts')).decision, 'allow');

@@ -9,7 +9,7 @@ import { checkPaths } from '../../core/path-check.js';
 import { compileClaimPattern } from '../../core/patterns.js';
 import type { AgentRecord, ClaimRecord } from '../../core/state.js';
 import { callsignOf, iso } from '../../core/views.js';
-import { identityRefusals } from '../../gate/identity-rules.js';
+import { refusalsFor } from '../../gate/identity-rules.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
 import { absoluteTarget } from '../../gate/shell-analysis.js';
 import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
@@ -31,24 +31,23 @@ type Located = WriteCheck & { scope?: Scope; relative?: string; fromTokens?: boo
 
 /** fleet_hook_check_command: parse, locate each named write on disk, then judge it in the core. */
 export const hookCheckCommand = async (params: Params, session: Session, { core, scopes, home, shell }: PlaneServices): Promise<Body> => {
-  const facts = await shell.analyze(params.command, params.cwd, { HOME: homedir(), FLEET_HOME: home });
-  const notes: string[] = [];
-  if (facts.parseError !== undefined) notes.push(`The command was not parsed (${facts.parseError}): only the paths its words name were checked, and one another agent holds exclusively is refused.`);
-  if (facts.writes.length > MAX_CHECKED_WRITES) notes.push(`The command names ${facts.writes.length} writes: the first ${MAX_CHECKED_WRITES} were checked.`);
-  const located: Located[] = concreteWrites(facts.writes.slice(0, MAX_CHECKED_WRITES)).map((check) => locate(check, scopes));
-  if (facts.parseError !== undefined) {
-    for (const token of facts.tokens.slice(0, MAX_CHECKED_WRITES)) {
-      located.push({ ...locate({ kind: 'file', path: realPath(absoluteTarget(token, params.cwd)), via: 'a word of the unparsed command', shown: token }, scopes), fromTokens: true });
-    }
-  }
-  for (const write of located) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
   const homes = [...new Set([home, realPath(home)])];
+  const analysis = await shell.analyze(params.command, params.cwd, { HOME: homedir(), FLEET_HOME: home }, homes);
+  const notes: string[] = [];
+  if (analysis.parseError !== undefined) notes.push(`The command was not parsed (${analysis.parseError}): only the paths its words name were checked, and one another agent holds exclusively is refused.`);
+  if (analysis.namedWrites > analysis.writes.length) notes.push(`The command names ${analysis.namedWrites} writes: the first ${analysis.writes.length} were checked.`);
+  const located: Located[] = concreteWrites(analysis.writes).map((check) => locate(check, scopes));
+  // Words of what was not parsed (the command, or a script inside it): a path another holds exclusively refuses it.
+  for (const token of analysis.tokens) {
+    located.push({ ...locate({ kind: 'file', path: realPath(absoluteTarget(token, params.cwd)), via: 'a word of the unparsed command', shown: token }, scopes), fromTokens: true });
+  }
+  for (const write of located.slice(0, MAX_CHECKED_WRITES)) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
 
   return core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, params.callsign, params.cwd);
-    const identity = agent || params.agentOnly ? identityRefusals(facts, { ...(agent && { writer: agent.callsign }), homes }) : [];
+    const identity = agent || params.agentOnly ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
-    for (const write of located) {
+    for (const write of located.slice(0, MAX_CHECKED_WRITES)) {
       const verdict = judge(ctx, write, agent, agent ? { kind: 'agent', agentId: agent.agentId } : session.caller, params.agentOnly === true);
       if (verdict) refused.push(verdict);
     }

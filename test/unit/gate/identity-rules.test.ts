@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { identityRefusals } from '../../../server/gate/identity-rules.js';
+import { identityFindings, refusalsFor } from '../../../server/gate/identity-rules.js';
 import { analyzeShell } from '../../../server/gate/shell-analysis.js';
 
 const HOME = '/home/u/.fleet';
 
 function refused(command: string, writer: string | null = 'ATLAS'): string[] {
   const facts = analyzeShell(command, '/repo', { HOME: '/home/u', FLEET_HOME: HOME });
-  return identityRefusals(facts, { ...(writer !== null && { writer }), homes: [HOME] }).map((r) => r.what);
+  return refusalsFor(identityFindings(facts, [HOME]), writer ?? undefined).map((r) => r.what);
 }
 
 const denied: [command: string, what: RegExp][] = [
@@ -78,6 +78,6 @@ describe('identity rules: commands that act as the operator or as another agent'
 
   test('each refusal says what to do instead', () => {
     const facts = analyzeShell('fleet resume; git commit -n; cat ~/.fleet/token', '/repo', { HOME: '/home/u', FLEET_HOME: HOME });
-    for (const refusal of identityRefusals(facts, { writer: 'ATLAS', homes: [HOME] })) assert.ok(refusal.instead.length > 20, refusal.what);
+    for (const refusal of refusalsFor(identityFindings(facts, [HOME]), 'ATLAS')) assert.ok(refusal.instead.length > 20, refusal.what);
   });
 });

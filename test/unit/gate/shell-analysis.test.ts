@@ -68,6 +68,8 @@ const cases: [command: string, expected: string[]][] = [
   ['echo x > "$OUT/a" > src/$NAME.ts', ['redirection >: */a', 'redirection >: src/*.ts']],
   ['echo x > "a b" > c\\ d', ['redirection >: a b', 'redirection >: c d']],
   ['/bin/rm a', ['rm: a']],
+  ['bash -c "rm $(cat list) a.ts"', ['rm: *', 'rm: a.ts']],
+  ['sh -c "echo \\"x\\" > \\"b c\\""', ['redirection >: b c']],
 ];
 
 describe('shell analysis: the writes a command names, read by a real shell parser', () => {
@@ -86,8 +88,8 @@ describe('shell analysis: the writes a command names, read by a real shell parse
     const facts = analyzeShell('echo "oops > src/theirs/x.ts', CWD, KNOWN);
     assert.match(facts.parseError!, /without closing quote/);
     assert.ok(facts.tokens.includes('src/theirs/x.ts'));
-    const inner = analyzeShell(`bash -c 'echo "half > a'`, CWD, KNOWN);
-    assert.ok(inner.parseError !== undefined && inner.tokens.includes('a'), 'an unparsable script inside bash -c is read as tokens too');
+    const inner = analyzeShell(`bash -c 'echo "half > a.ts'`, CWD, KNOWN);
+    assert.ok(inner.parseError !== undefined && inner.tokens.includes('a.ts'), 'an unparsable script inside bash -c is read as tokens too');
   });
 
   test('assignments are collected wherever they are made (prefix, export, env)', () => {
@@ -97,10 +99,10 @@ describe('shell analysis: the writes a command names, read by a real shell parse
   });
 
   test('bash -c nesting is followed to a bounded depth', () => {
-    let command = 'touch deep';
+    let command = 'touch deep.txt';
     for (let i = 0; i < 8; i++) command = `bash -c '${command.replace(/'/g, `'\\''`)}'`;
     const facts = analyzeShell(command, CWD, KNOWN);
     assert.deepEqual(facts.writes, [], 'past the depth, nothing more is parsed');
-    assert.ok(facts.tokens.some((t) => t.includes('deep')), 'but its tokens are still seen');
+    assert.ok(facts.tokens.some((t) => t.includes('deep.txt')), 'but its tokens are still seen');
   });
 });
