@@ -44,10 +44,6 @@ export class ShellAnalyzer {
     });
   }
 
-  close(): void {
-    if (this.worker) void this.worker.terminate();
-  }
-
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.workerFile!);

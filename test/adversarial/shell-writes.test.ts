@@ -233,6 +233,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     const verdict = await operator.call('fleet_hook_check_command', { command: 'echo "oops > src/mine/a.ts', cwd: repo, hook: 'test', callsign: 'ATLAS', agentOnly: true });
     assert.equal(verdict.allowed, true);
     assert.match(verdict.notes.join('\n'), /not parsed/);
+    await assert.rejects(operator.call('fleet_hook_check_command', { command: 'ls', cwd: 'relative/dir', hook: 'test' }), /cwd "relative\/dir" must be an absolute path/);
   });
 
   test('symlinks: the file tools are checked as the real path too (file, directory, outside the repository)', async () => {

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import type { z } from 'zod';
 import { FleetError } from '../../../contracts/index.js';
 import type { hookCheckCommand as spec } from '../../../contracts/methods/hooks.js';
@@ -31,6 +31,7 @@ type Located = WriteCheck & { scope?: Scope; relative?: string; fromTokens?: boo
 
 /** fleet_hook_check_command: parse, locate each named write on disk, then judge it in the core. */
 export const hookCheckCommand = async (params: Params, session: Session, { core, scopes, home, shell }: PlaneServices): Promise<Body> => {
+  if (!isAbsolute(params.cwd)) throw new FleetError('INVALID_PARAMS', `cwd "${params.cwd}" must be an absolute path: the directory the command runs in (the hook payload's cwd)`, { cwd: params.cwd });
   const homes = [...new Set([home, realPath(home)])];
   const analysis = await shell.analyze(params.command, params.cwd, { HOME: homedir(), FLEET_HOME: home }, homes);
   const notes: string[] = [];
