@@ -19,23 +19,23 @@ const GLOB_SEGMENT = /[*?[{]/;
 
 /** Resolves each write against the file system: real paths, directories as subtrees. */
 export function concreteWrites(writes: readonly ShellWrite[]): WriteCheck[] {
+  const budget = { entries: MAX_SCANNED_ENTRIES };
   return writes.flatMap((write) => {
     const check = concreteWrite(write);
     // A glob that matches a symlink writes the link's target: each such link is checked as its real path.
     if (check.kind !== 'pattern' || check.pattern === '**') return [check];
-    return [check, ...linksMatching(check.dir, check.pattern).map((link): WriteCheck => ({ kind: 'file', path: realPath(link), via: check.via, shown: link }))];
+    return [check, ...linksMatching(check.dir, check.pattern, budget).map((link): WriteCheck => ({ kind: 'file', path: realPath(link), via: check.via, shown: link }))];
   });
 }
 
-/** How many directory entries a glob's symlink scan reads at most. */
+/** How many directory entries the symlink scans of one command read at most (they run on the plane's loop). */
 const MAX_SCANNED_ENTRIES = 5000;
 
-/** Symlinks under `dir` that `pattern` matches (a bounded walk that never follows links). */
-function linksMatching(dir: string, pattern: string): string[] {
+/** Symlinks under `dir` that `pattern` matches (a walk that never follows links, within the command's budget). */
+function linksMatching(dir: string, pattern: string, budget: { entries: number }): string[] {
   const links: string[] = [];
   const queue = [dir];
-  let scanned = 0;
-  while (queue.length > 0 && scanned < MAX_SCANNED_ENTRIES) {
+  while (queue.length > 0 && budget.entries > 0) {
     const at = queue.shift()!;
     let entries;
     try {
@@ -44,7 +44,7 @@ function linksMatching(dir: string, pattern: string): string[] {
       continue;
     }
     for (const entry of entries) {
-      if (++scanned > MAX_SCANNED_ENTRIES || entry.name === '.git') continue;
+      if (--budget.entries < 0 || entry.name === '.git') continue;
       const path = join(at, entry.name);
       if (entry.isSymbolicLink() && minimatch(relative(dir, path), pattern, { dot: true })) links.push(path);
       else if (entry.isDirectory()) queue.push(path);

@@ -22,9 +22,8 @@ type Params = z.infer<typeof spec.params>;
 type Body = Omit<z.infer<typeof spec.result>, 'control'>;
 type Refused = Body['refused'][number];
 
-/** At most this many named writes are checked per command (each costs a stat and an index lookup). */
-const MAX_CHECKED_WRITES = 500;
 const MAX_HOLDERS_LISTED = 5;
+const MAX_NOTES = 20;
 
 /** A write located in its repository, or in none (then nobody's: allowed). */
 type Located = WriteCheck & { scope?: Scope; relative?: string; fromTokens?: boolean };
@@ -42,13 +41,14 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
   for (const token of analysis.tokens) {
     located.push({ ...locate({ kind: 'file', path: realPath(absoluteTarget(token, params.cwd)), via: 'a word of the unparsed command', shown: token }, scopes), fromTokens: true });
   }
-  for (const write of located.slice(0, MAX_CHECKED_WRITES)) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
+  for (const write of located) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
 
   return core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, params.callsign, params.cwd);
     const identity = agent || params.agentOnly ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
-    for (const write of located.slice(0, MAX_CHECKED_WRITES)) {
+    // Bounded by the analysis (500 writes, 500 tokens) and the symlink scan's budget.
+    for (const write of located) {
       const verdict = judge(ctx, write, agent, agent ? { kind: 'agent', agentId: agent.agentId } : session.caller, params.agentOnly === true);
       if (verdict) refused.push(verdict);
     }
@@ -60,7 +60,7 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
       overridden,
       refused,
       identity,
-      notes: [...new Set(notes)],
+      notes: [...new Set(notes)].slice(0, MAX_NOTES),
     };
   });
 };
