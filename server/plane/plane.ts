@@ -9,6 +9,7 @@ import { unixSocketUnusable } from '../transport/unix-socket.js';
 import { CLOSE_GRACE_MS, WsEndpoint } from '../transport/ws-endpoint.js';
 import type { PlaneConfig } from './config.js';
 import type { PlaneServices } from './handlers/handler.js';
+import { ShellAnalyzer } from '../gate/shell-analyzer.js';
 import { homePaths } from './home.js';
 import { InstanceLock } from './instance-lock.js';
 import { Journal } from './journal.js';
@@ -108,6 +109,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     core,
     journal,
     scopes,
+    home: config.home,
+    shell: new ShellAnalyzer(),
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
     shutdown: () => void shutdown(),
     history,
