@@ -72,8 +72,8 @@ function deny(reason: string): ClaudeHookAnswer {
   return { decision: 'deny', reason };
 }
 
-/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). */
-function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
+/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). Codex's hook reads MCP tools through it too. */
+export function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
   if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
     const target = input.file_path ?? input.notebook_path;
     return typeof target === 'string' && target !== '' ? [target] : [];

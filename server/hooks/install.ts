@@ -2,17 +2,19 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { installClaudeHook, uninstallClaudeHook } from './claude-settings.js';
+import { installCodexHooks, uninstallCodexHooks } from './codex-hooks-file.js';
 import { commonDirectory, worktreeRoot } from './git.js';
 import { installGitHook, uninstallGitHook } from './git-hook-install.js';
 import { ensureLauncher } from './launcher.js';
 
 /** What the install created (rather than edited), so the uninstall takes out exactly that. */
-const manifestSchema = z.object({ claudeSettingsCreated: z.boolean().default(false), claudeDirCreated: z.boolean().default(false) });
+const manifestSchema = z.object({ claudeSettingsCreated: z.boolean().default(false), claudeDirCreated: z.boolean().default(false), codexHooksCreated: z.boolean().default(false) });
 type Manifest = z.infer<typeof manifestSchema>;
 
 export interface HookSelection {
   git: boolean;
   claude: boolean;
+  codex: boolean;
 }
 
 /** The repository root of `cwd`, or an error that says what to do. */
@@ -23,7 +25,7 @@ export function repositoryRoot(cwd: string): string {
 }
 
 /** Installs the git pre-commit hook and the Claude Code hook; running it again changes nothing. */
-export function installHooks(root: string, home: string, selection: HookSelection): string[] {
+export function installHooks(root: string, home: string, selection: HookSelection, env: NodeJS.ProcessEnv = process.env): string[] {
   const report: string[] = [];
   const launcher = ensureLauncher(home);
   if (launcher.created) report.push(`wrote the launcher ${launcher.path} (it runs this checkout's CLI)`);
@@ -38,12 +40,17 @@ export function installHooks(root: string, home: string, selection: HookSelectio
     if (result.createdDir) manifest.claudeDirCreated = true;
     report.push(`Claude Code PreToolUse hook ${result.outcome}: ${result.path}`);
   }
+  if (selection.codex) {
+    const result = installCodexHooks(root, home, launcher.path, env);
+    if (result.createdFile) manifest.codexHooksCreated = true;
+    report.push(`Codex PreToolUse hook ${result.outcome}: ${result.path} (Codex runs it only once you trust it: review it in Codex's /hooks)`);
+  }
   writeManifest(root, manifest);
   return report;
 }
 
 /** Removes what installHooks put in, leaving everything else as it was. */
-export function uninstallHooks(root: string, selection: HookSelection): string[] {
+export function uninstallHooks(root: string, selection: HookSelection, env: NodeJS.ProcessEnv = process.env): string[] {
   const report: string[] = [];
   const manifest = readManifest(root);
   if (selection.git) {
@@ -55,6 +62,11 @@ export function uninstallHooks(root: string, selection: HookSelection): string[]
     report.push(`Claude Code PreToolUse hook ${outcome === 'removed' ? 'removed' : 'was not installed'}: ${path}`);
     manifest.claudeSettingsCreated = false;
     manifest.claudeDirCreated = false;
+  }
+  if (selection.codex) {
+    const { path, outcome } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
+    report.push(`Codex PreToolUse hook ${outcome === 'removed' ? 'removed' : 'was not installed'}: ${path}`);
+    manifest.codexHooksCreated = false;
   }
   writeManifest(root, manifest);
   return report;
@@ -68,13 +80,13 @@ function readManifest(root: string): Manifest {
   try {
     return manifestSchema.parse(JSON.parse(readFileSync(manifestPath(root), 'utf8')));
   } catch {
-    return { claudeSettingsCreated: false, claudeDirCreated: false };
+    return { claudeSettingsCreated: false, claudeDirCreated: false, codexHooksCreated: false };
   }
 }
 
 function writeManifest(root: string, manifest: Manifest): void {
   const path = manifestPath(root);
-  if (!manifest.claudeSettingsCreated && !manifest.claudeDirCreated) {
+  if (!manifest.claudeSettingsCreated && !manifest.claudeDirCreated && !manifest.codexHooksCreated) {
     if (existsSync(path)) unlinkSync(path);
     return;
   }

@@ -4,17 +4,17 @@ import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { emit } from '../output.js';
 
-const options = { root: { type: 'string' }, 'no-git': { type: 'boolean' }, 'no-claude': { type: 'boolean' } } as const;
+const options = { root: { type: 'string' }, 'no-git': { type: 'boolean' }, 'no-claude': { type: 'boolean' }, 'no-codex': { type: 'boolean' } } as const;
 
-function selection(values: { 'no-git'?: boolean; 'no-claude'?: boolean }): HookSelection {
-  const chosen = { git: !values['no-git'], claude: !values['no-claude'] };
-  if (!chosen.git && !chosen.claude) throw new UsageError('--no-git and --no-claude together leave nothing to do');
+function selection(values: { 'no-git'?: boolean; 'no-claude'?: boolean; 'no-codex'?: boolean }): HookSelection {
+  const chosen = { git: !values['no-git'], claude: !values['no-claude'], codex: !values['no-codex'] };
+  if (!chosen.git && !chosen.claude && !chosen.codex) throw new UsageError('--no-git, --no-claude and --no-codex together leave nothing to do');
   return chosen;
 }
 
-/** `fleet install-hooks`: the git pre-commit hook and the Claude Code PreToolUse hook, idempotently. */
+/** `fleet install-hooks`: the git pre-commit hook and the Claude Code and Codex PreToolUse hooks, idempotently. */
 export async function installHooksVerb(argv: string[]): Promise<number> {
-  const { values, home } = parseVerbArgs(argv, options, 'fleet install-hooks [--root DIR] [--no-git] [--no-claude]');
+  const { values, home } = parseVerbArgs(argv, options, 'fleet install-hooks [--root DIR] [--no-git] [--no-claude] [--no-codex]');
   const root = rootOf(values.root);
   const report = installHooks(root, home, selection(values));
   emit(values.json, { root, home, report }, () =>
@@ -25,7 +25,7 @@ export async function installHooksVerb(argv: string[]): Promise<number> {
 
 /** `fleet uninstall-hooks`: removes exactly what install-hooks put in. */
 export async function uninstallHooksVerb(argv: string[]): Promise<number> {
-  const { values, home } = parseVerbArgs(argv, options, 'fleet uninstall-hooks [--root DIR] [--no-git] [--no-claude]');
+  const { values, home } = parseVerbArgs(argv, options, 'fleet uninstall-hooks [--root DIR] [--no-git] [--no-claude] [--no-codex]');
   const root = rootOf(values.root);
   const report = uninstallHooks(root, selection(values));
   emit(values.json, { root, home, report }, () => report.join('\n'));
