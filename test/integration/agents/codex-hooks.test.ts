@@ -109,8 +109,10 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assertAllowed(codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
   });
 
-  test('a session in another repository is not this install hook business: it stays silent, even for a write there', () => {
+  test("a session in another repository is not this install's business: it stays silent, even for a write the plane would refuse there", async () => {
+    await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: otherRepo });
     assertAllowed(codexPreToolUse(otherRepo, 'Bash', { command: 'echo x > src/a.ts' }));
+    assertAllowed(codexPreToolUse(otherRepo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+b') }));
   });
 
   test('input Codex would never send is refused with the reason, not allowed', () => {
