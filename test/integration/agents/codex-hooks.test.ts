@@ -90,6 +90,18 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assert.equal(existsSync(join(repo, '.codex')), false);
   });
 
+  test('fleet status and the roster show whether the agent\'s hooks have run this session: none before, codex after its hook checked a call', async () => {
+    const agentsIn = async () => (JSON.parse((await runCli(['status', '--json'], { home, cwd: repo })).stdout) as { agents: { callsign: string; hooksSeen?: { hook: string; at: string } }[] }).agents;
+    assert.equal((await agentsIn()).find((a) => a.callsign === 'ATLAS')!.hooksSeen, undefined);
+    assert.match((await runCli(['status'], { home, cwd: repo })).stdout, /ATLAS .* none\s*$/m);
+    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'ls' }));
+    assert.equal((await agentsIn()).find((a) => a.callsign === 'ATLAS')!.hooksSeen?.hook, 'codex-pre-tool-use');
+    assert.match((await runCli(['status'], { home, cwd: repo })).stdout, /ATLAS .* codex \S+ ago/);
+    const roster = (await atlas.call('fleet_roster', {})) as { agents: { callsign: string; hooksSeen?: { hook: string } }[] };
+    assert.equal(roster.agents.find((a) => a.callsign === 'ATLAS')!.hooksSeen?.hook, 'codex-pre-tool-use');
+    assert.equal(roster.agents.find((a) => a.callsign === 'BOLT')!.hooksSeen, undefined);
+  });
+
   test('shell commands: a write in the agent own territory passes, one into another agent territory is denied naming the holder', () => {
     assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'echo more >> docs/guide.md' }));
     assertDenied(codexPreToolUse(repo, 'Bash', { command: 'echo x > src/theirs.ts' }), /src\/theirs\.ts[\s\S]*BOLT/);
