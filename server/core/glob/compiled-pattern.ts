@@ -30,6 +30,12 @@ export interface CompiledPattern {
   matches(path: string): boolean;
   /** Set when the pattern has no wildcards: the one path it matches. */
   readonly literal: string | undefined;
+  /**
+   * What an overlap test with this pattern can cost (glob-budget.ts): the larger of its distinct
+   * segments' tokens and its rows' segments, each plus one. The first bounds the segment searches,
+   * the second the row searches.
+   */
+  readonly complexity: number;
 }
 
 const GLOBSTAR_PART: GlobstarPart = { kind: 'globstar' };
@@ -76,6 +82,10 @@ class LiteralPattern implements CompiledPattern {
     return [this.literal.split('/').map(literalPart)];
   }
 
+  get complexity(): number {
+    return this.literal.length + 1;
+  }
+
   matches(path: string): boolean {
     return path === this.literal;
   }
@@ -89,6 +99,7 @@ class GlobPattern implements CompiledPattern {
     readonly source: string,
     readonly literalPrefixes: readonly (readonly string[])[],
     readonly rows: readonly PatternRow[],
+    readonly complexity: number,
     private readonly matcher: Minimatch,
   ) {}
 
@@ -119,6 +130,10 @@ class SubtreePattern implements CompiledPattern {
     return [[...this.dir.split('/').map(literalPart), ANY_SEGMENT, GLOBSTAR_PART]];
   }
 
+  get complexity(): number {
+    return this.source.length + 1;
+  }
+
   matches(path: string): boolean {
     const dir = this.dir;
     // As minimatch reads a final `**`: anything below `dir`, but never through a `.` or `..` segment.
@@ -144,7 +159,8 @@ export function compilePattern(normalized: string): CompiledPattern {
     return (end === -1 ? row : row.slice(0, end)) as string[];
   });
   // Built now: tokenizing is also what refuses segments minimatch would misread.
-  return new GlobPattern(normalized, literalPrefixes, buildRows(matcher, normalized), matcher);
+  const rows = buildRows(matcher, normalized);
+  return new GlobPattern(normalized, literalPrefixes, rows, complexityOf(rows), matcher);
 }
 
 /** Characters that make a pattern more than a plain path (normalization refuses backslashes). */
@@ -160,18 +176,40 @@ function isSubtree(normalized: string): boolean {
 function literalPattern(normalized: string, literal: string): CompiledPattern {
   const segments = literal.split('/');
   if (segments.every(isPathSegment)) return new LiteralPattern(normalized, literal);
-  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], matches: () => false };
+  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], complexity: 1, matches: () => false };
 }
 
 function buildRows(matcher: Minimatch, normalized: string): PatternRow[] {
+  // Brace expansions repeat segments: each distinct one is made (and tokenized) once and shared, so
+  // an overlap test can tell segments apart by identity.
+  const distinct = new Map<string, SegmentPart>();
+  const shared = (part: SegmentPart): SegmentPart => {
+    const known = distinct.get(part.key);
+    if (known) return known;
+    distinct.set(part.key, part);
+    return part;
+  };
   // With noext minimatch never merges rows, so `set` and `globParts` stay parallel.
   return matcher.set.map((row, r) => {
     const parts = row.map((part, k): SegmentPart | GlobstarPart => {
       if (part === GLOBSTAR) return GLOBSTAR_PART;
-      if (typeof part === 'string') return literalPart(part);
-      return { kind: 'segment', key: matcher.globParts[r]![k]!, tokens: tokenizeSegment(matcher.globParts[r]![k]!, normalized) };
+      if (typeof part === 'string') return shared(literalPart(part));
+      const glob = matcher.globParts[r]![k]!;
+      return distinct.get(glob) ?? shared({ kind: 'segment', key: glob, tokens: tokenizeSegment(glob, normalized) });
     });
     // minimatch lets a final `**` match one or more segments (`a/**` does not match `a`), every other `**` zero or more.
     return parts[parts.length - 1] === GLOBSTAR_PART ? [...parts.slice(0, -1), ANY_SEGMENT, GLOBSTAR_PART] : parts;
   });
+}
+
+function complexityOf(rows: readonly PatternRow[]): number {
+  const segments = new Set<SegmentPart>();
+  let rowParts = 0;
+  for (const row of rows) {
+    rowParts += row.length + 1;
+    for (const part of row) if (part.kind === 'segment') segments.add(part);
+  }
+  let tokens = 0;
+  for (const segment of segments) tokens += segment.tokens.length + 1;
+  return Math.max(tokens, rowParts);
 }
