@@ -1,4 +1,5 @@
 import { GLOBSTAR, Minimatch } from 'minimatch';
+import { complexityOf, weightOf } from './complexity.js';
 import { literalTokens, STAR, tokenizeSegment, type SegmentToken } from './segment-tokens.js';
 
 /** The one set of options every claim pattern is matched with (see DESIGN.md §4). */
@@ -31,9 +32,10 @@ export interface CompiledPattern {
   /** Set when the pattern has no wildcards: the one path it matches. */
   readonly literal: string | undefined;
   /**
-   * What an overlap test with this pattern can cost (glob-budget.ts): the larger of its distinct
-   * segments' tokens and its rows' segments, each plus one. The first bounds the segment searches,
-   * the second the row searches.
+   * How much glob work this pattern can cause (glob-budget.ts): the larger of its distinct
+   * segments' tokens, each plus one, and twice its rows' segments, each row plus one. The first
+   * bounds its segment searches, the second its row searches. 0 for a plain path or a plain
+   * directory's subtree: they cost plain string work, bounded by their length.
    */
   readonly complexity: number;
 }
@@ -82,9 +84,7 @@ class LiteralPattern implements CompiledPattern {
     return [this.literal.split('/').map(literalPart)];
   }
 
-  get complexity(): number {
-    return this.literal.length + 1;
-  }
+  readonly complexity = 0;
 
   matches(path: string): boolean {
     return path === this.literal;
@@ -130,9 +130,7 @@ class SubtreePattern implements CompiledPattern {
     return [[...this.dir.split('/').map(literalPart), ANY_SEGMENT, GLOBSTAR_PART]];
   }
 
-  get complexity(): number {
-    return this.source.length + 1;
-  }
+  readonly complexity = 0;
 
   matches(path: string): boolean {
     const dir = this.dir;
@@ -160,7 +158,7 @@ export function compilePattern(normalized: string): CompiledPattern {
   });
   // Built now: tokenizing is also what refuses segments minimatch would misread.
   const rows = buildRows(matcher, normalized);
-  return new GlobPattern(normalized, literalPrefixes, rows, complexityOf(rows), matcher);
+  return new GlobPattern(normalized, literalPrefixes, rows, weightOf(complexityOf(rows)), matcher);
 }
 
 /** Characters that make a pattern more than a plain path (normalization refuses backslashes). */
@@ -176,7 +174,7 @@ function isSubtree(normalized: string): boolean {
 function literalPattern(normalized: string, literal: string): CompiledPattern {
   const segments = literal.split('/');
   if (segments.every(isPathSegment)) return new LiteralPattern(normalized, literal);
-  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], complexity: 1, matches: () => false };
+  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], complexity: 0, matches: () => false };
 }
 
 function buildRows(matcher: Minimatch, normalized: string): PatternRow[] {
@@ -200,16 +198,4 @@ function buildRows(matcher: Minimatch, normalized: string): PatternRow[] {
     // minimatch lets a final `**` match one or more segments (`a/**` does not match `a`), every other `**` zero or more.
     return parts[parts.length - 1] === GLOBSTAR_PART ? [...parts.slice(0, -1), ANY_SEGMENT, GLOBSTAR_PART] : parts;
   });
-}
-
-function complexityOf(rows: readonly PatternRow[]): number {
-  const segments = new Set<SegmentPart>();
-  let rowParts = 0;
-  for (const row of rows) {
-    rowParts += row.length + 1;
-    for (const part of row) if (part.kind === 'segment') segments.add(part);
-  }
-  let tokens = 0;
-  for (const segment of segments) tokens += segment.tokens.length + 1;
-  return Math.max(tokens, rowParts);
 }

@@ -1,27 +1,34 @@
 /**
  * Glob work is counted in steps, never timed, so that what is allowed is the same on every machine
- * and in every replay. A step is one state of an overlap search, or one pattern token read against
- * one path character when a path is matched. On the machine of BENCHMARKS.md a step costs a few
- * nanoseconds at worst, so a request's whole budget stays well inside the 50 ms that DESIGN §12
- * gives any one request.
+ * and in every replay. A step is one state of a segment search (segment-overlap.ts); a state of a
+ * row search, a path match and a comparison's fixed cost are charged in the same unit, weighted by
+ * what they cost against it (measured: bench section `limits`, BENCHMARKS.md). A request's budget
+ * keeps its glob work well inside the 50 ms that DESIGN §12 gives any one request.
  */
-export const REQUEST_GLOB_BUDGET = 4_000_000;
+export const REQUEST_GLOB_BUDGET = 1_000_000;
 
-/**
- * The most steps one pattern may weigh (see CompiledPattern.complexity: its tokens and segments,
- * counted in every brace expansion). Two patterns within it always decide their overlap within
- * PAIR_GLOB_BUDGET, so only a claim recorded before this limit existed can exhaust a pair's budget.
- */
-export const MAX_PATTERN_COMPLEXITY = 640;
+/** A row-search state looks segments up and queues: it costs about this many segment-search states. */
+export const ROW_STATE_STEPS = 16;
 
-/** A path match reads this many (pattern token, path character) pairs per step: far cheaper than a search state. */
+/** A path match reads this many (pattern token, path character) pairs per step. */
 export const MATCH_CHARS_PER_STEP = 32;
 
 /** What one comparison costs, whatever its work, so that many tiny ones are counted too. */
 export const PAIR_BASE_STEPS = 32;
 
-/** The most an overlap test of two patterns within MAX_PATTERN_COMPLEXITY can take (see overlap.ts). */
-export const PAIR_GLOB_BUDGET = PAIR_BASE_STEPS + 5 * (MAX_PATTERN_COMPLEXITY + 2) ** 2;
+/**
+ * The most a new pattern may weigh (CompiledPattern.complexity). Two patterns within it always
+ * decide their overlap within PAIR_GLOB_BUDGET, so only a claim recorded before this limit existed
+ * can exhaust a pair's budget.
+ */
+export const MAX_PATTERN_COMPLEXITY = 256;
+
+/**
+ * The most one overlap test may take. A test of patterns of complexity A and B takes at most
+ * 4(A+2)(B+2) segment-search states (distinct segment pairs, ANY_SEGMENT included, 4 states per
+ * position pair) plus ROW_STATE_STEPS·(A/2)(B/2) for the row searches: within 8(A+2)(B+2).
+ */
+export const PAIR_GLOB_BUDGET = PAIR_BASE_STEPS + 8 * (MAX_PATTERN_COMPLEXITY + 2) ** 2;
 
 /** The steps one request may still spend on glob work. Spending is all or nothing. */
 export class GlobBudget {

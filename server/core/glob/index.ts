@@ -4,3 +4,4 @@ export { compilePattern, MATCH_OPTIONS, type CompiledPattern, type PatternRow, t
 export { overlaps, overlapWitness, overlapWithin, matchWithin, UNDECIDED, type Undecided } from './overlap.js';
 export { GlobBudget, MAX_PATTERN_COMPLEXITY, REQUEST_GLOB_BUDGET, PAIR_GLOB_BUDGET } from './glob-budget.js';
 export { PrefixIndex } from './prefix-index.js';
+export { complexityProblem } from './complexity.js';

@@ -1,6 +1,7 @@
 import { ANY_SEGMENT, type CompiledPattern, type PatternRow, type SegmentPart } from './compiled-pattern.js';
-import { GlobBudget, MATCH_CHARS_PER_STEP, PAIR_BASE_STEPS, PAIR_GLOB_BUDGET } from './glob-budget.js';
+import { GlobBudget, MATCH_CHARS_PER_STEP, PAIR_BASE_STEPS, PAIR_GLOB_BUDGET, ROW_STATE_STEPS } from './glob-budget.js';
 import { segmentWitness } from './segment-overlap.js';
+import type { SegmentToken } from './segment-tokens.js';
 
 /** The budget ran out before the answer was known. */
 export const UNDECIDED = Symbol('undecided');
@@ -46,16 +47,17 @@ export function overlapWithin(a: CompiledPattern, b: CompiledPattern, budget: Gl
 
 /**
  * Whether `pattern` matches the normalized `path`, or UNDECIDED if the budget cannot pay for it.
- * minimatch's matcher reads each pattern token against each path character at most a bounded
- * number of times, so the charge is the pattern's complexity times the path's length.
+ * minimatch's matcher reads each pattern token against each path character a bounded number of
+ * times, so the charge is the pattern's complexity times the path's length.
  */
 export function matchWithin(pattern: CompiledPattern, path: string, budget: GlobBudget): boolean | Undecided {
-  const steps = pattern.literal !== undefined ? PAIR_BASE_STEPS : PAIR_BASE_STEPS + Math.ceil((pattern.complexity * (path.length + 1)) / MATCH_CHARS_PER_STEP);
+  const steps = PAIR_BASE_STEPS + Math.ceil((Math.max(1, pattern.complexity) * (path.length + 1)) / MATCH_CHARS_PER_STEP);
   return budget.trySpend(steps) ? pattern.matches(path) : UNDECIDED;
 }
 
 // Rows share their segment objects (compilePattern), so each pair is solved once per call. Solving
-// a pair is charged its search's size before it starts: the arrays are that big.
+// a pair is charged its search's size before it starts: the arrays are that big. Against a literal
+// segment only one of the four dot states is reachable per position pair.
 class SegmentCache {
   private readonly witnesses = new Map<SegmentPart, Map<SegmentPart, string | null>>();
 
@@ -71,7 +73,8 @@ class SegmentCache {
     if (found === undefined) {
       const xs = x.tokens;
       const ys = y.tokens;
-      if (!this.budget.trySpend(4 * (xs.length + 1) * (ys.length + 1))) return UNDECIDED;
+      const dotStates = isLiteral(xs) || isLiteral(ys) ? 1 : 4;
+      if (!this.budget.trySpend(dotStates * (xs.length + 1) * (ys.length + 1))) return UNDECIDED;
       found = segmentWitness(xs, ys) ?? null;
       row.set(y, found);
     }
@@ -79,12 +82,15 @@ class SegmentCache {
   }
 }
 
+const isLiteral = (tokens: readonly SegmentToken[]): boolean =>
+  tokens.every((token) => token.kind === 'chars' && token.set.length === 1 && token.set[0]![0] === token.set[0]![1]);
+
 // Breadth-first search over pairs of positions in the two rows: a `**` either ends (moves on
 // without a segment) or takes the segment the other row matches there. Every row needs at least one
 // segment (compilePattern rewrites a final `**`), so reaching the end of both is a non-empty path.
 function rowWitness(a: PatternRow, b: PatternRow, segments: SegmentCache, budget: GlobBudget): string | undefined | Undecided {
   const width = b.length + 1;
-  if (!budget.trySpend((a.length + 1) * width)) return UNDECIDED;
+  if (!budget.trySpend(ROW_STATE_STEPS * (a.length + 1) * width)) return UNDECIDED;
   let undecided = false;
   // Whether some segment matches both; a pair the budget cannot pay for stops the search.
   const meet = (x: SegmentPart, y: SegmentPart): boolean => {
