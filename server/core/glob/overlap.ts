@@ -28,7 +28,7 @@ export function overlapWithin(a: CompiledPattern, b: CompiledPattern, budget: Gl
   // A pattern without wildcards matches one path: either the other pattern matches it too, or nothing does.
   if (a.literal !== undefined || b.literal !== undefined) {
     const [path, other] = a.literal !== undefined ? [a.literal, b] : [b.literal!, a];
-    const matched = budget.within(pairCap, (pair) => matchWithin(other, path, pair));
+    const matched = matchWithin(other, path, budget, pairCap);
     return matched === UNDECIDED ? UNDECIDED : matched ? path : undefined;
   }
   return budget.within(pairCap, (pair) => {
@@ -46,13 +46,14 @@ export function overlapWithin(a: CompiledPattern, b: CompiledPattern, budget: Gl
 }
 
 /**
- * Whether `pattern` matches the normalized `path`, or UNDECIDED if the budget cannot pay for it.
+ * Whether `pattern` matches the normalized `path`, or UNDECIDED if that would cost more than
+ * `pairCap` steps or than the budget has left.
  * minimatch's matcher reads each pattern token against each path character a bounded number of
  * times, so the charge is the pattern's complexity times the path's length.
  */
-export function matchWithin(pattern: CompiledPattern, path: string, budget: GlobBudget): boolean | Undecided {
+export function matchWithin(pattern: CompiledPattern, path: string, budget: GlobBudget, pairCap = PAIR_GLOB_BUDGET): boolean | Undecided {
   const steps = PAIR_BASE_STEPS + Math.ceil((Math.max(1, pattern.complexity) * (path.length + 1)) / MATCH_CHARS_PER_STEP);
-  return budget.trySpend(steps) ? pattern.matches(path) : UNDECIDED;
+  return steps <= pairCap && budget.trySpend(steps) ? pattern.matches(path) : UNDECIDED;
 }
 
 // Rows share their segment objects (compilePattern), so each pair is solved once per call. Solving
