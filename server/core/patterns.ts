@@ -6,10 +6,11 @@ import { compilePattern, complexityProblem, normalizePath, normalizePattern, Pat
  * for what territory semantics refuse, PATTERN_TOO_COMPLEX for what the glob budget cannot afford.
  */
 export function compileClaimPattern(input: string): CompiledPattern {
-  const compiled = refusedAsInvalid(() => compilePattern(normalizePattern(input)), { pattern: input });
-  const problem = complexityProblem(compiled);
-  if (problem !== undefined) throw new FleetError('PATTERN_TOO_COMPLEX', problem, { pattern: input, complexity: compiled.complexity });
-  return compiled;
+  const normalized = canonicalPattern(input);
+  // Judged before compiling: compiling a pathological pattern is slow in itself.
+  const problem = complexityProblem(normalized);
+  if (problem !== undefined) throw new FleetError('PATTERN_TOO_COMPLEX', problem, { pattern: input });
+  return refusedAsInvalid(() => compilePattern(normalized), { pattern: input });
 }
 
 /**

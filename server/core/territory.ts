@@ -320,5 +320,5 @@ const CLAIM_INSTEAD = 'claim fewer patterns per request, or patterns under a lit
 
 /** A request whose glob work the budget cannot pay for: refused rather than decided slowly. */
 export function tooMuchGlobWork(what: string, instead: string): FleetError {
-  return new FleetError('PATTERN_TOO_COMPLEX', `${what} needs more glob-overlap work than one request may do (${REQUEST_GLOB_BUDGET.toLocaleString('en-US')} steps) against the live claims it may meet: ${instead}`, { budget: REQUEST_GLOB_BUDGET });
+  return new FleetError('PATTERN_TOO_COMPLEX', `${what} needs more glob-overlap work than one request may do (${REQUEST_GLOB_BUDGET} steps) against the live claims it may meet: ${instead}`, { budget: REQUEST_GLOB_BUDGET });
 }

@@ -57,3 +57,19 @@ export function justOverEdgePattern(index: number): string {
   while (compile(shape(size)).complexity <= MAX_PATTERN_COMPLEXITY) size++;
   return shape(size);
 }
+
+/**
+ * The most expensive claim the limits allow, and the territory that makes it so: `held` are
+ * patterns at the complexity limit that one agent holds shared (so they coexist), `request` is
+ * a claim of patterns at the limit by another agent, each of which must be compared with every
+ * held one. Its comparisons exceed one request's glob budget, so it burns all of it every time.
+ */
+export function mostExpensiveAllowedClaim(): { held: string[]; request: string[] } {
+  const edges = Array.from({ length: EDGE_SHAPE_COUNT }, (_, i) => edgePattern(i));
+  return { held: edges.map((edge) => `${edge.slice(0, -1)}x`), request: edges };
+}
+
+/** Long paths that the held patterns of mostExpensiveAllowedClaim may match: each costs a full path match. */
+export function expensivePaths(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${'a'.repeat(900)}${i}x`);
+}

@@ -1,5 +1,5 @@
 import { GLOBSTAR, Minimatch } from 'minimatch';
-import { complexityOf, weightOf } from './complexity.js';
+import { complexityOf } from './complexity.js';
 import { literalTokens, STAR, tokenizeSegment, type SegmentToken } from './segment-tokens.js';
 
 /** The one set of options every claim pattern is matched with (see DESIGN.md §4). */
@@ -32,10 +32,8 @@ export interface CompiledPattern {
   /** Set when the pattern has no wildcards: the one path it matches. */
   readonly literal: string | undefined;
   /**
-   * How much glob work this pattern can cause (glob-budget.ts): the larger of its distinct
-   * segments' tokens, each plus one, and twice its rows' segments, each row plus one. The first
-   * bounds its segment searches, the second its row searches. 0 for a plain path or a plain
-   * directory's subtree: they cost plain string work, bounded by their length.
+   * How much glob work this pattern can cause (complexity.ts, glob-budget.ts). 0 for a plain path
+   * or a plain directory's subtree: they cost plain string work, bounded by their length.
    */
   readonly complexity: number;
 }
@@ -145,6 +143,11 @@ const SUBTREE_SUFFIX = '/**';
 const isPathSegment = (part: string): boolean => part !== '.' && part !== '..';
 const isNonEmptyPathSegment = (part: string): boolean => part !== '' && isPathSegment(part);
 
+/** Whether the pattern is a plain path or a plain directory's subtree: matched by string work alone. */
+export function isPlainPattern(normalized: string): boolean {
+  return !GLOB_CHARS.test(normalized) || isSubtree(normalized);
+}
+
 /** Compiles a pattern that normalizePattern has accepted. */
 export function compilePattern(normalized: string): CompiledPattern {
   if (!GLOB_CHARS.test(normalized)) return literalPattern(normalized, normalized);
@@ -158,7 +161,7 @@ export function compilePattern(normalized: string): CompiledPattern {
   });
   // Built now: tokenizing is also what refuses segments minimatch would misread.
   const rows = buildRows(matcher, normalized);
-  return new GlobPattern(normalized, literalPrefixes, rows, weightOf(complexityOf(rows)), matcher);
+  return new GlobPattern(normalized, literalPrefixes, rows, complexityOf(normalized).weight, matcher);
 }
 
 /** Characters that make a pattern more than a plain path (normalization refuses backslashes). */

@@ -5,7 +5,7 @@
  * what they cost against it (measured: bench section `limits`, BENCHMARKS.md). A request's budget
  * keeps its glob work well inside the 50 ms that DESIGN §12 gives any one request.
  */
-export const REQUEST_GLOB_BUDGET = 1_000_000;
+export const REQUEST_GLOB_BUDGET = 600_000;
 
 /** A row-search state looks segments up and queues: it costs about this many segment-search states. */
 export const ROW_STATE_STEPS = 16;
@@ -21,7 +21,7 @@ export const PAIR_BASE_STEPS = 32;
  * decide their overlap within PAIR_GLOB_BUDGET, so only a claim recorded before this limit existed
  * can exhaust a pair's budget.
  */
-export const MAX_PATTERN_COMPLEXITY = 256;
+export const MAX_PATTERN_COMPLEXITY = 192;
 
 /**
  * The most one overlap test may take. A test of patterns of complexity A and B takes at most

@@ -1,5 +1,6 @@
 import { ANY_SEGMENT, type CompiledPattern, type PatternRow, type SegmentPart } from './compiled-pattern.js';
 import { GlobBudget, MATCH_CHARS_PER_STEP, PAIR_BASE_STEPS, PAIR_GLOB_BUDGET, ROW_STATE_STEPS } from './glob-budget.js';
+import { SearchScratch } from './search-scratch.js';
 import { segmentWitness } from './segment-overlap.js';
 import type { SegmentToken } from './segment-tokens.js';
 
@@ -83,6 +84,8 @@ class SegmentCache {
   }
 }
 
+const ROW_SCRATCH = new SearchScratch();
+
 const isLiteral = (tokens: readonly SegmentToken[]): boolean =>
   tokens.every((token) => token.kind === 'chars' && token.set.length === 1 && token.set[0]![0] === token.set[0]![1]);
 
@@ -99,14 +102,13 @@ function rowWitness(a: PatternRow, b: PatternRow, segments: SegmentCache, budget
     if (witness === UNDECIDED) undecided = true;
     return typeof witness === 'string';
   };
-  const cameFrom = new Int32Array((a.length + 1) * width).fill(-1);
-  const queue: number[] = [0];
-  cameFrom[0] = 0;
+  // Its own scratch: a row search runs segment searches (which use theirs) as it goes.
+  const scratch = SearchScratch.for((a.length + 1) * width, ROW_SCRATCH);
+  const { queue } = scratch;
+  let tail = 0;
   const reach = (i: number, j: number, from: number): void => {
     const to = i * width + j;
-    if (cameFrom[to] !== -1) return;
-    cameFrom[to] = from;
-    queue.push(to);
+    if (scratch.reach(to, from)) queue[tail++] = to;
   };
   // The segment a move from (i, j) to (i + di, j + dj) reads, if it reads one; the kinds of the two
   // parts tell which of the moves it was, so the search need not store the segments. Every pair
@@ -119,7 +121,8 @@ function rowWitness(a: PatternRow, b: PatternRow, segments: SegmentCache, budget
     return y?.kind === 'segment' ? (segments.witness(ANY_SEGMENT, y) as string) : undefined;
   };
   const goal = a.length * width + b.length;
-  for (let head = 0; head < queue.length && cameFrom[goal] === -1 && !undecided; head++) {
+  reach(0, 0, 0);
+  for (let head = 0; head < tail && !scratch.reached(goal) && !undecided; head++) {
     const state = queue[head]!;
     const i = Math.floor(state / width);
     const j = state % width;
@@ -136,10 +139,10 @@ function rowWitness(a: PatternRow, b: PatternRow, segments: SegmentCache, budget
     }
   }
   if (undecided) return UNDECIDED;
-  if (cameFrom[goal] === -1) return undefined;
+  if (!scratch.reached(goal)) return undefined;
   const path: string[] = [];
-  for (let state = goal; state !== 0; state = cameFrom[state]!) {
-    const from = cameFrom[state]!;
+  for (let state = goal; state !== 0; state = scratch.cameFrom[state]!) {
+    const from = scratch.cameFrom[state]!;
     const i = Math.floor(from / width);
     const j = from % width;
     const segment = segmentOf(i, j, Math.floor(state / width) - i, (state % width) - j);

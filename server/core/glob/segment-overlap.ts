@@ -1,4 +1,5 @@
 import { hasCodePoint, intersect, pickCodePoint, SEGMENT_CHARS, type CharSet } from './char-set.js';
+import { SearchScratch } from './search-scratch.js';
 import type { SegmentToken } from './segment-tokens.js';
 
 const DOT = 0x2e;
@@ -22,15 +23,11 @@ function afterDot(state: number): number {
 export function segmentWitness(a: readonly SegmentToken[], b: readonly SegmentToken[]): string | undefined {
   const width = b.length + 1;
   const id = (i: number, j: number, read: number): number => ((i * width + j) << 2) | read;
-  const size = (a.length + 1) * width * 4;
-  // Typed arrays rather than maps: a long pattern pair means millions of states.
-  const cameFrom = new Int32Array(size).fill(-1);
-  const charRead = new Int32Array(size);
-  const queue = new Int32Array(size);
+  const scratch = SearchScratch.for((a.length + 1) * width * 4, SHARED);
+  const { charRead, queue } = scratch;
   let tail = 0;
   const reach = (to: number, from: number, char: number): void => {
-    if (cameFrom[to] !== -1) return;
-    cameFrom[to] = from;
+    if (!scratch.reach(to, from)) return;
     charRead[to] = char;
     queue[tail++] = to;
   };
@@ -43,9 +40,8 @@ export function segmentWitness(a: readonly SegmentToken[], b: readonly SegmentTo
   };
   const start = id(0, 0, EMPTY);
   const goal = id(a.length, b.length, OTHER);
-  cameFrom[start] = start;
-  queue[tail++] = start;
-  for (let head = 0; head < tail && cameFrom[goal] === -1; head++) {
+  reach(start, start, NO_CHAR);
+  for (let head = 0; head < tail && !scratch.reached(goal); head++) {
     const state = queue[head]!;
     const read = state & 3;
     const i = Math.floor((state >> 2) / width);
@@ -63,14 +59,15 @@ export function segmentWitness(a: readonly SegmentToken[], b: readonly SegmentTo
       consume(i + 1, j + 1, read, state, readsOfBoth(x.set, y.set));
     }
   }
-  if (cameFrom[goal] === -1) return undefined;
+  if (!scratch.reached(goal)) return undefined;
   const chars: number[] = [];
-  for (let state = goal; state !== start; state = cameFrom[state]!) {
+  for (let state = goal; state !== start; state = scratch.cameFrom[state]!) {
     if (charRead[state] !== NO_CHAR) chars.push(charRead[state]!);
   }
   return String.fromCodePoint(...chars.reverse());
 }
 
+const SHARED = new SearchScratch();
 const NO_CHAR = -1;
 
 /** What a step can read: a dot, and which other character (if any). */

@@ -45,10 +45,10 @@ test('plain paths and plain directories are never too complex, however long', ()
 
 test('the refusal says why: brace alternatives → split the group; long star runs → fewer "*" runs or a directory pattern', () => {
   const braces = expectFleetError(() => compileClaimPattern(pathologicalPattern('brace groups over segments', 'b')), 'PATTERN_TOO_COMPLEX');
-  assert.match(braces.message, /64 brace alternatives add up to \d+ path segments/);
+  assert.match(braces.message, /brace alternatives add up to \d+ or more path segments/);
   assert.match(braces.message, /split the "\{…\}" group into several patterns/);
   const stars = expectFleetError(() => compileClaimPattern(pathologicalPattern('star runs', 'b')), 'PATTERN_TOO_COMPLEX');
-  assert.match(stars.message, /wildcard segments add up to \d+ characters/);
+  assert.match(stars.message, /wildcard segments add up to \d+ or more characters/);
   assert.match(stars.message, /fewer "\*" runs .* "src\/api\/\*\*"/);
 });
 
