@@ -11,8 +11,8 @@ import { SeededRandom, testSeed } from '../support/seeded-random.js';
 
 const ROUNDS = 100;
 const AGENT_TTL_S = 1;
-/** Loose on purpose (timing targets live in the bench, where the real figure is reported). */
-const MAX_CHECK_MS = 250;
+/** Loose on purpose: timing targets live in the bench (50 ms, with the real figure reported there); this machine runs many suites at once. Without the budget the stall is 9 s to minutes. */
+const MAX_CHECK_MS = 500;
 
 async function joined(connect: () => Promise<PlaneClient>, callsign: string): Promise<PlaneClient> {
   const client = await connect();

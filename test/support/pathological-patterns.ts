@@ -73,3 +73,12 @@ export function mostExpensiveAllowedClaim(): { held: string[]; request: string[]
 export function expensivePaths(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${'a'.repeat(900)}${i}x`);
 }
+
+/** `count` distinct patterns at the complexity limit (the edge shapes, each with several endings). */
+export function edgePatterns(count: number): string[] {
+  const endings = 'abcdefghijklmnopqrstuvwxyz';
+  return Array.from({ length: count }, (_, i) => {
+    const edge = edgePattern(i % EDGE_SHAPE_COUNT);
+    return `${edge.slice(0, -1)}${endings[Math.floor(i / EDGE_SHAPE_COUNT) % endings.length]}`;
+  });
+}

@@ -5,7 +5,7 @@
  * what they cost against it (measured: bench section `limits`, BENCHMARKS.md). A request's budget
  * keeps its glob work well inside the 50 ms that DESIGN §12 gives any one request.
  */
-export const REQUEST_GLOB_BUDGET = 400_000;
+export const REQUEST_GLOB_BUDGET = 600_000;
 
 /** A row-search state looks segments up and queues: it costs about this many segment-search states. */
 export const ROW_STATE_STEPS = 16;
