@@ -107,12 +107,18 @@ test('a request budget that runs out mid-test answers UNDECIDED and is never ove
 
 test('a path match is charged by pattern complexity and path length, and UNDECIDED when the budget cannot pay', () => {
   const pattern = compile(EDGES[0]!);
-  const path = `${'a'.repeat(300)}`;
-  const budget = new GlobBudget(1e9);
-  assert.equal(matchWithin(pattern, path, budget), true);
-  const cost = 1e9 - budget.remaining;
-  assert.ok(cost > pattern.complexity * 8, `charged ${cost}`);
-  const short = new GlobBudget(cost - 1);
+  const cost = (path: string): number => matchCost(pattern, path);
+  const path = 'a'.repeat(300);
+  assert.equal(matchWithin(pattern, path, new GlobBudget(1e9)), true);
+  assert.ok(cost(`${path}${path}`) > cost(path), 'a longer path costs more');
+  assert.ok(cost(path) > matchCost(compile('*a'), path), 'a more complex pattern costs more');
+  const short = new GlobBudget(cost(path) - 1);
   assert.equal(matchWithin(pattern, path, short), UNDECIDED);
-  assert.equal(short.remaining, cost - 1, 'nothing spent on an unaffordable match');
+  assert.equal(short.remaining, cost(path) - 1, 'nothing spent on an unaffordable match');
 });
+
+function matchCost(pattern: CompiledPattern, path: string): number {
+  const budget = new GlobBudget(1e9);
+  matchWithin(pattern, path, budget);
+  return 1e9 - budget.remaining;
+}
