@@ -5,16 +5,7 @@ import { claim } from '../../../server/core/claim.js';
 import { checkPaths } from '../../../server/core/path-check.js';
 import { grant, prepareClaim, release } from '../../../server/core/territory.js';
 import { addWork } from '../../../server/core/work-queue.js';
-import {
-  OPERATOR,
-  SCOPE,
-  claimNow,
-  eventsOfType,
-  expectRefusedUnchanged,
-  joinAgent,
-  makeHarness,
-  restoreHarness,
-} from '../../support/core-harness.js';
+import { OPERATOR, SCOPE, claimNow, eventsOfType, expectRefusedUnchanged, joinAgent, makeHarness, restoreHarness } from '../../support/core-harness.js';
 import { edgePattern, pathologicalPattern } from '../../support/pathological-patterns.js';
 
 /** Takes 40 s to 5 min to compare with its twin without a budget (issue 14). */
