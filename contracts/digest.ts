@@ -32,6 +32,13 @@ export const digestSchema = z.object({
   handoffs: z.array(z.object({ id: z.string(), from: z.string(), to: z.string(), status: z.string() })),
   workCompleted: z.array(z.object({ id: z.string(), title: z.string(), by: z.string() })),
   workCounts: z.record(z.string(), z.number().int()),
+  /** Writes seen in territory another agent held exclusively during the window (at most MAX_DIGEST_VIOLATIONS). */
+  violations: z.array(z.object({ path: z.string(), writer: z.string(), holder: z.string(), source: z.string(), at: z.iso.datetime() })).default([]),
+  /** How many violations the operator has not acknowledged yet, whenever they happened. */
+  unacknowledgedViolations: z.number().int().default(0),
   eventCount: z.number().int(),
 });
 export type Digest = z.infer<typeof digestSchema>;
+
+/** A digest lists this many of a window's violations; the count beyond it is still whole. */
+export const MAX_DIGEST_VIOLATIONS = 50;

@@ -7,7 +7,7 @@ export const errorTable = {
   PARSE_ERROR: { code: -32700, exitCode: 2, doc: 'The frame is not valid JSON. Send one JSON-RPC 2.0 object per WebSocket message.' },
   INVALID_REQUEST: { code: -32600, exitCode: 2, doc: 'The JSON is not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", a string "method" and an optional object "params".' },
   METHOD_NOT_FOUND: { code: -32601, exitCode: 2, doc: 'No method of that name. Method names are listed by `fleet call --list` and in contracts/method-table.ts.' },
-  INVALID_PARAMS: { code: -32602, exitCode: 2, doc: 'A parameter is missing, of the wrong type, or not allowed (a bad glob, a path outside the repository). The message names the parameter.' },
+  INVALID_PARAMS: { code: -32602, exitCode: 2, doc: 'A parameter is missing, of the wrong type, over its size limit (docs/limits.md), or not allowed (a bad glob, a path outside the repository). The message names the parameter (and the limit): fix that parameter and retry.' },
   INTERNAL: { code: -32603, exitCode: 1, doc: 'The plane hit a fault it did not expect. The request may not have been applied; the plane log in FLEET_HOME/plane.log has details.' },
   NOT_JOINED: { code: -32001, exitCode: 2, doc: 'This method acts as an agent: call fleet_agent_join on this connection first (CLI: pass --as CALLSIGN).' },
   FORBIDDEN: { code: -32002, exitCode: 3, doc: 'Your role may not do this (e.g. only the operator moves the control switch back toward run; deciding and force-releasing need rte or operator).' },
@@ -20,6 +20,7 @@ export const errorTable = {
   PROTOCOL_MISMATCH: { code: -32009, exitCode: 2, doc: 'Client and plane speak different protocol versions. Restart the plane (`fleet shutdown`, then any fleet command) or update the client.' },
   SHUTTING_DOWN: { code: -32010, exitCode: 1, doc: 'The plane is shutting down. Retry in a moment; clients start a new plane when none is running.' },
   INVALID_STATE: { code: -32012, exitCode: 3, doc: 'The item is not in a state that allows this: accepting a handoff twice, completing work not assigned to you, accepting work no verifier passed. The message says what state it is in and what comes next.' },
+  LIMIT_REACHED: { code: -32013, exitCode: 3, doc: 'A count limit of the fleet is reached (e.g. memos: docs/limits.md lists every limit and why). Reuse what exists (rewrite an existing memo key) or ask the operator to clear room; the message names the limit.' },
   ALREADY_JOINED: { code: -32011, exitCode: 2, doc: 'This connection already acts as another agent. Open a new connection to act as a second agent.' },
   PATTERN_TOO_COMPLEX: { code: -32020, exitCode: 2, doc: 'A claim pattern (or the claim as a whole) needs more glob-overlap work than one request may do, so the plane refuses it rather than decide slowly (DESIGN §12). The message says why; split brace groups into several patterns, use fewer "*" runs, claim a directory such as "src/api/**", or claim fewer patterns per request.' },
 } as const;

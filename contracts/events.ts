@@ -18,6 +18,7 @@ const claimReleaseReasonSchema = z.enum([
   'agent_left',
   'transferred',
   'force_released',
+  'process_exited',
 ]);
 export type ClaimReleaseReason = z.infer<typeof claimReleaseReasonSchema>;
 
@@ -55,6 +56,14 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('agent.unknown'), agentId: z.string() }),
   z.object({ ...base, type: z.literal('agent.left'), agentId: z.string() }),
   z.object({ ...base, type: z.literal('agent.expired'), agentId: z.string() }),
+  /** Silent for 3 × TTL, kept live because its registered process still runs. */
+  z.object({ ...base, type: z.literal('agent.stalled'), agentId: z.string() }),
+  /** The agent's registered process ended (or its pid now names another process): it is gone. */
+  z.object({ ...base, type: z.literal('agent.process_exited'), agentId: z.string(), pid: z.number().int() }),
+  /** A gone agent dropped from the state after the retention window; its history stays in the log. */
+  z.object({ ...base, type: z.literal('agent.pruned'), agentId: z.string() }),
+  /** The plane could not run from `from` until `at` (GC, disk, SIGSTOP): silence excludes that time. */
+  z.object({ ...base, type: z.literal('plane.stalled'), from: z.number() }),
   z.object({
     ...base,
     type: z.literal('agent.terminated'),
@@ -102,7 +111,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('lease.released'),
     name: z.string(),
-    reason: z.enum(['released', 'expired', 'agent_left']),
+    reason: z.enum(['released', 'expired', 'agent_left', 'process_exited']),
   }),
   z.object({ ...base, type: z.literal('memo.written'), key: z.string(), value: z.unknown(), version: z.number().int() }),
   z.object({ ...base, type: z.literal('control.set'), state: controlStateSchema, reason: z.string().optional() }),
@@ -167,6 +176,26 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('override.used'), path: z.string().optional(), reason: z.string(), hook: z.string() }),
   z.object({ ...base, type: z.literal('digest.published'), fromSeq: z.number().int(), toSeq: z.number().int() }),
+  z.object({
+    ...base,
+    type: z.literal('territory.violated'),
+    violationId: z.string(),
+    scope: z.string(),
+    /** Repository-relative, like claim patterns. */
+    path: z.string(),
+    /** The writer's callsign, or `unknown` when the worktree's writer could not be told apart. */
+    writer: z.string(),
+    writerAgentId: z.string().optional(),
+    holder: z.string(),
+    holderAgentId: z.string(),
+    claimId: z.string(),
+    fence: z.number().int(),
+    /** Who saw it: `watcher`, or the hook that reported it. */
+    source: z.string(),
+    /** Hash of the content written (size-bounded), or `deleted`: one event per path and content. */
+    fingerprint: z.string(),
+  }),
+  z.object({ ...base, type: z.literal('territory.violations_acknowledged'), violationIds: z.array(z.string()) }),
 ]);
 
 export type FleetEvent = z.infer<typeof fleetEventSchema>;

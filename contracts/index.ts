@@ -1,6 +1,10 @@
 export * from './errors.js';
 export * from './events.js';
 export * from './build.js';
+export * from './callsign.js';
+export * from './defaults.js';
+export * from './describe-issues.js';
+export * from './limits.js';
 export * from './digest.js';
 export * from './envelope.js';
 export * from './handoff.js';
@@ -11,4 +15,7 @@ export * from './method-table.js';
 export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
+export * from './violations.js';
 export { eventNotificationSchema } from './methods/plane.js';
+export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';
+export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { digestSchema } from './digest.js';
+import { violationSchema } from './violations.js';
 import { agentSchema, callsignSchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
 import { workItemSchema } from './work.js';
 
@@ -138,6 +139,8 @@ export const lspNotifications = {
   'fleet/didChangeReadonlyGlobs': z.object({ globs: z.array(z.string()) }),
   /** The plane published a heartbeat digest (every FLEET_DIGEST_INTERVAL, or on demand). */
   'fleet/didPublishDigest': z.object({ digest: digestSchema }),
+  /** The plane saw a write in another agent's exclusive territory, in a repository of this workspace; `file` is absolute. */
+  'fleet/didSeeViolation': z.object({ violation: violationSchema, file: z.string() }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envelopeMetaShape } from './envelope.js';
+import { envelopeMeta } from './envelope.js';
+import { storedSizes } from './limits.js';
 import { callsignSchema, roleSchema } from './records.js';
 
 export const messageTypeSchema = z.enum(['REQUEST', 'RESPONSE', 'INFO', 'BLOCKER', 'RESOLUTION', 'CONFIRM', 'CONTEXT']);
@@ -15,7 +16,7 @@ export const recipientSchema = z.union([z.object({ callsign: callsignSchema }), 
 export type Recipient = z.infer<typeof recipientSchema>;
 
 export const messageSchema = z.object({
-  ...envelopeMetaShape,
+  ...envelopeMeta(storedSizes),
   id: z.string(),
   from: z.string(),
   to: recipientSchema,

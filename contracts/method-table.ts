@@ -10,6 +10,7 @@ import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } fr
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
 import { workAdd, workList, workPull, workUpdate } from './methods/work.js';
+import { violationAck, violationsList, worktreeChanges } from './methods/violations.js';
 import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
 
 /**
@@ -52,6 +53,9 @@ export const methods = {
   fleet_status: planeStatus,
   fleet_events_subscribe: eventsSubscribe,
   fleet_plane_shutdown: planeShutdown,
+  fleet_violations: violationsList,
+  fleet_violation_ack: violationAck,
+  fleet_worktree_changes: worktreeChanges,
 } as const;
 
 export type MethodTable = typeof methods;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { callsignPattern, callsignRule } from './callsign.js';
+import { boundedText, limits } from './limits.js';
 
-export const callsignSchema = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'a callsign is 1-32 letters, digits, "-" or "_", starting with a letter (e.g. ATLAS)');
+export const callsignSchema = boundedText(limits.callsign).regex(callsignPattern, callsignRule);
 
 export const roleSchema = z.enum(['worker', 'builder', 'verifier', 'rte', 'operator']);
 export type Role = z.infer<typeof roleSchema>;
@@ -10,9 +10,12 @@ export type Role = z.infer<typeof roleSchema>;
 export const tierSchema = z.enum(['local', 'edge']);
 export type Tier = z.infer<typeof tierSchema>;
 
-/** Self-reported statuses; `unknown`, `left` and `expired` are decided by the plane. */
+/**
+ * Self-reported statuses; `unknown`, `stalled`, `left` and `expired` are decided by the plane.
+ * `stalled`: silent for 3 × TTL but kept live by its registered process (DESIGN §5, invariant 4).
+ */
 export const reportedStatusSchema = z.enum(['active', 'idle', 'blocked']);
-export const agentStatusSchema = z.enum(['active', 'idle', 'blocked', 'unknown', 'left', 'expired']);
+export const agentStatusSchema = z.enum(['active', 'idle', 'blocked', 'unknown', 'left', 'expired', 'stalled']);
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 
 export const controlStateSchema = z.enum(['run', 'pause', 'drain', 'stop']);

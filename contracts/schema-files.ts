@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorTable, type ErrorName } from './errors.js';
 import { fleetEventSchema } from './events.js';
-import { handoffEnvelopeSchema } from './handoff.js';
+import { sentHandoffEnvelopeSchema } from './handoff.js';
 import { ledgerSchema } from './ledger.js';
 import { methodList } from './method-table.js';
 import { agentSchema, claimSchema, controlSchema, leaseSchema, memoSchema } from './records.js';
@@ -23,7 +23,7 @@ function file(name: string, title: string, schema: z.ZodType, io: 'input' | 'out
 export function schemaFiles(): Record<string, object> {
   return {
     'fleet-coordination-ledger.schema.json': file('fleet-coordination-ledger.schema.json', 'FLEET_HOME/ledger.json: roster and ownership map (read-only cache)', ledgerSchema),
-    'fleet-coordination-handoff.schema.json': file('fleet-coordination-handoff.schema.json', 'Handoff envelope', handoffEnvelopeSchema, 'input'),
+    'fleet-coordination-handoff.schema.json': file('fleet-coordination-handoff.schema.json', 'Handoff envelope', sentHandoffEnvelopeSchema, 'input'),
     'fleet-coordination-event.schema.json': file('fleet-coordination-event.schema.json', 'One event of the plane\'s append-only log', fleetEventSchema),
     'fleet-coordination-agent.schema.json': file('fleet-coordination-agent.schema.json', 'Agent on the roster', agentSchema),
     'fleet-coordination-claim.schema.json': file('fleet-coordination-claim.schema.json', 'Live claim on territory', claimSchema),
@@ -69,6 +69,7 @@ export function errorDocs(): string {
     'and what to do, and `data.name`, the name below. The CLI exits with the code in the third column.',
     'A refusal by a conflict or by the control state is not an error: it is a normal result',
     '(`granted: false` with `refusedBy`), and the CLI exits 3 for it.',
+    'Every string and list a client sends has a size limit; docs/limits.md lists them and why.',
     '',
     '| code | name | CLI exit | meaning and what to do |',
     '|---|---|---|---|',

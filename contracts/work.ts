@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envelopeMetaShape } from './envelope.js';
+import { envelopeMeta } from './envelope.js';
+import { limits, sentSizes, storedSizes, type Sizing } from './limits.js';
 import { roleSchema, tierSchema } from './records.js';
 
 export const workKindSchema = z.enum(['telos', 'epic', 'story', 'task']);
@@ -9,36 +10,53 @@ export const workStatusSchema = z.enum(['ready', 'in_progress', 'review', 'verif
 export type WorkStatus = z.infer<typeof workStatusSchema>;
 
 /** The builder's completion claim: what it touched, what it ran, which criteria it says it covered. */
-export const buildArtifactSchema = z.object({
-  ...envelopeMetaShape,
-  touchedFiles: z.array(z.string()).max(10_000),
-  commands: z.array(z.object({ command: z.string().min(1), exitCode: z.number().int(), evidence: z.string().max(2000).optional() })).max(1000),
-  criteria: z.array(z.string()).max(200),
-  summary: z.string().max(5000).optional(),
-});
+function artifactShape(size: Sizing) {
+  return {
+    ...envelopeMeta(size),
+    touchedFiles: size.list(size.text(limits.path), limits.files),
+    commands: size.list(
+      z.object({ command: size.text(limits.command).min(1), exitCode: z.number().int(), evidence: size.text(limits.summary).optional() }),
+      limits.commands,
+    ),
+    criteria: size.list(size.text(limits.paragraph), limits.entries),
+    summary: size.text(limits.summary).optional(),
+  };
+}
+export const buildArtifactSchema = z.object(artifactShape(storedSizes));
 export type BuildArtifact = z.infer<typeof buildArtifactSchema>;
+export const sentBuildArtifactSchema = z.object(artifactShape(sentSizes));
 
 export const verdictSchema = z.enum(['pass', 'fail', 'inconclusive']);
 
 /** A verifier's independent judgement, one verdict per criterion with its evidence. */
-export const verificationReportSchema = z.object({
-  ...envelopeMetaShape,
-  verdicts: z.array(z.object({ criterion: z.string().min(1), verdict: verdictSchema, evidence: z.string().min(1).max(5000) })).min(1).max(200),
-  doubts: z.array(z.string()).max(50).optional(),
-});
+function reportShape(size: Sizing) {
+  return {
+    ...envelopeMeta(size),
+    verdicts: size
+      .list(z.object({ criterion: size.text(limits.paragraph).min(1), verdict: verdictSchema, evidence: size.text(limits.summary).min(1) }), limits.entries)
+      .min(1),
+    doubts: size.list(size.text(limits.paragraph), limits.entries).optional(),
+  };
+}
+export const verificationReportSchema = z.object(reportShape(storedSizes));
 export type VerificationReport = z.infer<typeof verificationReportSchema>;
+export const sentVerificationReportSchema = z.object(reportShape(sentSizes));
 
 export const dispositionSchema = z.enum(['accept', 'rework', 'rollback', 'escalate']);
 
 /** The RTE's or operator's decision, with a reason code and the artifacts it rests on. */
-export const decisionSchema = z.object({
-  ...envelopeMetaShape,
-  disposition: dispositionSchema,
-  reasonCode: z.string().min(1, 'a decision needs a reasonCode saying why').max(200),
-  refs: z.array(z.string()).max(100).default([]),
-  note: z.string().max(5000).optional(),
-});
+function decisionShape(size: Sizing) {
+  return {
+    ...envelopeMeta(size),
+    disposition: dispositionSchema,
+    reasonCode: size.text(limits.line).min(1, 'a decision needs a reasonCode saying why'),
+    refs: size.list(size.text(limits.id), limits.refs).default([]),
+    note: size.text(limits.summary).optional(),
+  };
+}
+export const decisionSchema = z.object(decisionShape(storedSizes));
 export type Decision = z.infer<typeof decisionSchema>;
+export const sentDecisionSchema = z.object(decisionShape(sentSizes));
 
 export const workItemSchema = z.object({
   id: z.string(),

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { limitDocs } from '../contracts/limit-docs.js';
 import { errorDocs, schemaFiles } from '../contracts/schema-files.js';
 
-/** Writes contracts/schemas/*.schema.json and docs/errors.md from the contracts (npm run generate). */
+/** Writes contracts/schemas/*.schema.json and docs/errors.md and docs/limits.md from the contracts (npm run generate). */
 const root = process.cwd();
 mkdirSync(join(root, 'contracts', 'schemas'), { recursive: true });
 for (const [name, schema] of Object.entries(schemaFiles())) {
@@ -10,4 +11,5 @@ for (const [name, schema] of Object.entries(schemaFiles())) {
 }
 mkdirSync(join(root, 'docs'), { recursive: true });
 writeFileSync(join(root, 'docs', 'errors.md'), errorDocs());
-console.log(`wrote ${Object.keys(schemaFiles()).length} schema files and docs/errors.md`);
+writeFileSync(join(root, 'docs', 'limits.md'), limitDocs());
+console.log(`wrote ${Object.keys(schemaFiles()).length} schema files, docs/errors.md and docs/limits.md`);

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { buildRunSchema } from '../build.js';
 import { defineMethod, withControl } from '../method.js';
-import { rootParam } from './common.js';
+import { boundedText, limits } from '../limits.js';
+import { pathParam, rootParam } from './common.js';
 
 export const buildConfigure = defineMethod({
   name: 'fleet_build_configure',
   summary: "Set a repository's build gate (operator or RTE): the command, the worktree to run it in (default the main worktree) and a timeout (default 30 minutes).",
   params: z.strictObject({
     root: rootParam,
-    command: z.string().min(1).max(2000),
-    worktree: z.string().min(1).optional(),
+    command: boundedText(limits.command).min(1),
+    worktree: pathParam.optional(),
     timeoutSeconds: z.number().positive().max(24 * 3600).optional(),
   }),
   result: withControl({ scope: z.string(), command: z.string(), worktree: z.string(), timeoutSeconds: z.number() }),

@@ -1,12 +1,34 @@
 import { z } from 'zod';
+import { boundedList, boundedText, limits } from '../limits.js';
+import { callsignSchema, claimModeSchema } from '../records.js';
+
+/** A file or directory path, absolute or relative to the repository root. */
+export const pathParam = boundedText(limits.path).min(1);
+
+/** A glob over repository-relative paths (DESIGN §4). */
+export const patternParam = boundedText(limits.pattern).min(1);
 
 /** Absolute path of (a directory inside) a git repository; the plane resolves it to the repository. */
-export const rootParam = z
-  .string()
-  .min(1)
+export const rootParam = pathParam
   .optional()
   .describe('Absolute path inside the git repository the paths or patterns belong to. Required over WebSocket; the CLI and MCP bridge default it to the working directory.');
+
+/** An id the plane issued (claim, message, handoff, work item) or a client's own request id. */
+export const idParam = boundedText(limits.id).min(1);
+
+/** Ids of one call, e.g. the claims to renew or release. */
+export const idsParam = boundedList(idParam, limits.ids);
 
 export const noParams = z.strictObject({});
 
 export const isoTime = z.iso.datetime();
+
+/** A claim as granted: its id, the pattern as stored, its fence and when it lapses. */
+export const grantedClaimSchema = z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime });
+
+/** The answer of the check for one path: whether it may be written, and who holds it. */
+export const pathVerdictSchema = z.object({
+  path: z.string(),
+  allowed: z.boolean(),
+  holders: z.array(z.object({ callsign: callsignSchema, mode: claimModeSchema, pattern: z.string(), expiresAt: isoTime })),
+});

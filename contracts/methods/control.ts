@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
+import { boundedText, limits } from '../limits.js';
 import { controlSchema, controlStateSchema } from '../records.js';
 
 export const controlGet = defineMethod({
@@ -16,7 +17,7 @@ export const controlSet = defineMethod({
   name: 'fleet_control_set',
   summary:
     'Move the fleet switch. Any agent may move it toward safety (run → drain → pause → stop); only the operator moves it back toward run. The reason is recorded with who set it.',
-  params: z.strictObject({ state: controlStateSchema, reason: z.string().max(500).optional() }),
+  params: z.strictObject({ state: controlStateSchema, reason: boundedText(limits.reason).optional() }),
   result: withControl({ ...controlSchema.shape }),
   access: 'anyone',
   mutates: true,

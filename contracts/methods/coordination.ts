@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
+import { boundedJson, boundedText, limits } from '../limits.js';
 import { memoSchema } from '../records.js';
 import { isoTime } from './common.js';
 
-const leaseNameSchema = z
-  .string()
-  .regex(/^coordination\/[A-Za-z0-9._/-]{1,120}$/, 'lease names live under "coordination/", e.g. coordination/rte-lock or coordination/rte-lock/codex');
+const leaseNameSchema = boundedText(limits.line).regex(/^coordination\/[A-Za-z0-9._/-]{1,120}$/, 'lease names live under "coordination/", e.g. coordination/rte-lock or coordination/rte-lock/codex');
 
 export const rteLease = defineMethod({
   name: 'fleet_rte_lease',
@@ -23,16 +22,13 @@ export const rteLease = defineMethod({
   mcpTool: true,
 });
 
-const memoKeySchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'memo keys are "/"-separated words, e.g. coordination/plan or notes/ATLAS')
-  .max(200);
+const memoKeySchema = boundedText(limits.line).regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'memo keys are "/"-separated words, e.g. coordination/plan or notes/ATLAS');
 
 export const memoWrite = defineMethod({
   name: 'fleet_agent_memo_write',
   summary:
     'Write a shared memo (any JSON value) under a key such as coordination/plan. Pass expectedVersion for compare-and-set: if someone wrote it since, you get written:false and the current memo, nothing changes. expectedVersion 0 means "only if it does not exist".',
-  params: z.strictObject({ key: memoKeySchema, value: z.unknown(), expectedVersion: z.number().int().min(0).optional() }),
+  params: z.strictObject({ key: memoKeySchema, value: boundedJson(limits.json), expectedVersion: z.number().int().min(0).optional() }),
   result: withControl({ written: z.boolean(), memo: memoSchema.nullable() }),
   access: 'agent',
   mutates: true,
@@ -42,7 +38,7 @@ export const memoWrite = defineMethod({
 export const memoRead = defineMethod({
   name: 'fleet_memo_read',
   summary: 'Read one memo by key, or every memo under a prefix (e.g. coordination/).',
-  params: z.strictObject({ key: memoKeySchema.optional(), prefix: z.string().max(200).optional() }),
+  params: z.strictObject({ key: memoKeySchema.optional(), prefix: boundedText(limits.line).optional() }),
   result: withControl({ memos: z.array(memoSchema) }),
   access: 'anyone',
   mutates: false,

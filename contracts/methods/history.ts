@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { claimModeSchema } from '../records.js';
-import { isoTime, rootParam } from './common.js';
+import { violationSchema } from '../violations.js';
+import { isoTime, pathParam, rootParam } from './common.js';
 
 export const pathHistory = defineMethod({
   name: 'fleet_path_history',
-  summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first.',
-  params: z.strictObject({ path: z.string().min(1), root: rootParam }),
+  summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first; and the territory violations seen in it.',
+  params: z.strictObject({ path: pathParam, root: rootParam }),
   result: withControl({
     path: z.string(),
     entries: z.array(
@@ -23,6 +24,8 @@ export const pathHistory = defineMethod({
         note: z.string().optional(),
       }),
     ),
+    /** Writes seen in the path while another agent held it exclusively (DESIGN §11), oldest first. */
+    violations: z.array(violationSchema.omit({ scope: true, path: true }).extend({ acknowledged: z.boolean() })),
   }),
   access: 'anyone',
   mutates: false,

@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { handoffEnvelopeSchema, handoffSchema } from '../handoff.js';
+import { handoffSchema, sentHandoffEnvelopeSchema } from '../handoff.js';
+import { boundedList, boundedText, limits } from '../limits.js';
 import { defineMethod, withControl } from '../method.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema, prioritySchema, recipientSchema } from '../messages.js';
-import { isoTime } from './common.js';
+import { grantedClaimSchema, idParam, idsParam } from './common.js';
 
 export const agentHandoff = defineMethod({
   name: 'fleet_agent_handoff',
   summary:
     'Hand your work to another agent (or to any agent of a role) before you stop or your context runs out: a summary, the context, files touched, next steps, open questions, artifacts, and the claim ids to pass on. The claims go into escrow (nobody writes under them) until the recipient accepts — then they move with new fences — or declines or the handoff expires, and they come back to you. Hand off to your own callsign to continue in a new session without a gap.',
-  params: handoffEnvelopeSchema.omit({ from: true, id: true, fingerprint: true, trust: true }).extend({
+  params: sentHandoffEnvelopeSchema.omit({ from: true, id: true, fingerprint: true, trust: true }).extend({
     ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('How long the recipient has to accept (default 30 minutes)'),
   }).strict(),
   result: withControl({ handoff: handoffSchema }),
@@ -20,10 +21,10 @@ export const agentHandoff = defineMethod({
 export const handoffRespond = defineMethod({
   name: 'fleet_handoff_respond',
   summary: 'Accept or decline a handoff addressed to you (see fleet_inbox). Accepting gives you its claims with new fences, and its work item; works even while the fleet is paused.',
-  params: z.strictObject({ handoffId: z.string().min(1), accept: z.boolean(), reason: z.string().max(1000).optional() }),
+  params: z.strictObject({ handoffId: idParam, accept: z.boolean(), reason: boundedText(limits.paragraph).optional() }),
   result: withControl({
     handoff: handoffSchema,
-    claims: z.array(z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime })),
+    claims: z.array(grantedClaimSchema),
   }),
   access: 'agent',
   mutates: true,
@@ -48,10 +49,10 @@ export const messageSend = defineMethod({
     to: recipientSchema,
     type: messageTypeSchema,
     priority: prioritySchema.optional(),
-    subject: z.string().max(200).optional(),
-    body: z.string().min(1).max(20000),
-    refs: z.array(z.string()).max(100).optional(),
-    workItem: z.string().optional(),
+    subject: boundedText(limits.line).optional(),
+    body: boundedText(limits.body).min(1),
+    refs: boundedList(idParam, limits.refs).optional(),
+    workItem: idParam.optional(),
   }),
   result: withControl({ message: messageSchema }),
   access: 'anyone',
@@ -62,7 +63,7 @@ export const messageSend = defineMethod({
 export const messageAck = defineMethod({
   name: 'fleet_message_ack',
   summary: 'Move messages addressed to you along PENDING → ACKNOWLEDGED → PROCESSED (or BLOCKED). PROCESSED on a blocking request lifts the block on its work item.',
-  params: z.strictObject({ messageIds: z.array(z.string()).min(1).max(500), status: messageStatusSchema.exclude(['PENDING']) }),
+  params: z.strictObject({ messageIds: idsParam.min(1), status: messageStatusSchema.exclude(['PENDING']) }),
   result: withControl({ messages: z.array(messageSchema) }),
   access: 'agent',
   mutates: true,

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { fleetEventSchema } from '../events.js';
 import { defineMethod, withControl } from '../method.js';
+import { boundedText, limits } from '../limits.js';
 import { agentSchema, claimSchema, controlSchema } from '../records.js';
 
 export const planeHello = defineMethod({
   name: 'fleet_plane_hello',
   summary: 'Exchange protocol versions; clients call it first and refuse a mismatch.',
-  params: z.strictObject({ protocolVersion: z.number().int(), client: z.string().max(100).optional() }),
+  params: z.strictObject({ protocolVersion: z.number().int(), client: boundedText(limits.label).optional() }),
   result: withControl({ protocolVersion: z.number().int(), planeVersion: z.string(), pid: z.number().int() }),
   access: 'anyone',
   mutates: false,
@@ -30,7 +31,8 @@ export const planeStatus = defineMethod({
 
 export const eventsSubscribe = defineMethod({
   name: 'fleet_events_subscribe',
-  summary: 'Receive every new event on this connection as `fleet_event` notifications; with fromSeq, first replay the events after it.',
+  summary:
+    'Receive every new event on this connection as `fleet_event` notifications; with fromSeq, first replay the events after it. A subscriber that falls behind reading them gets one `fleet_events_gap` notification instead of a backlog, and no more events: subscribe again with its fromSeq to resume (and refetch state if you keep a copy).',
   params: z.strictObject({ fromSeq: z.number().int().min(0).optional() }),
   result: withControl({ seq: z.number().int() }),
   access: 'anyone',
@@ -40,6 +42,14 @@ export const eventsSubscribe = defineMethod({
 
 /** Shape of the `fleet_event` notification pushed to subscribers. */
 export const eventNotificationSchema = z.object({ event: fleetEventSchema });
+
+export const EVENT_NOTIFICATION = 'fleet_event';
+/** Ends a subscription whose client fell behind reading events, instead of buffering for it without bound. */
+export const EVENTS_GAP_NOTIFICATION = 'fleet_events_gap';
+
+/** Shape of the `fleet_events_gap` notification: `fromSeq` is the last event sent; subscribing with it replays everything after. */
+export const eventsGapNotificationSchema = z.object({ fromSeq: z.number().int().min(0), reason: z.string() });
+export type EventsGapNotification = z.infer<typeof eventsGapNotificationSchema>;
 
 export const planeShutdown = defineMethod({
   name: 'fleet_plane_shutdown',

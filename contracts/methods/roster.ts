@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { agentSchema, callsignSchema, reportedStatusSchema, roleSchema, tierSchema } from '../records.js';
-import { noParams } from './common.js';
+import { boundedText, limits } from '../limits.js';
+import { idParam, noParams, pathParam } from './common.js';
 
 export const agentJoin = defineMethod({
   name: 'fleet_agent_join',
@@ -9,12 +10,12 @@ export const agentJoin = defineMethod({
     'Join the fleet roster under a callsign before doing anything else. Returns your agentId and a sessionToken: keep the token, and pass it when joining again (after a restart or from a new process) to continue as the same agent with the same claims. A callsign held by a live agent is refused to anyone without its token.',
   params: z.strictObject({
     callsign: callsignSchema,
-    runtime: z.string().min(1).max(64).describe('What runs the agent: claude-code, codex, copilot, antigravity, script…'),
+    runtime: boundedText(limits.label).min(1).describe('What runs the agent: claude-code, codex, copilot, antigravity, script…'),
     role: roleSchema.optional().describe('worker (default), builder, verifier or rte; operator only for a person'),
-    worktree: z.string().min(1).optional().describe('Absolute path of the worktree the agent works in'),
+    worktree: pathParam.optional().describe('Absolute path of the worktree the agent works in'),
     pid: z.number().int().positive().optional().describe('Process id the stop backstop may signal if the agent ignores a stop'),
     tier: tierSchema.optional(),
-    sessionToken: z.string().min(1).optional(),
+    sessionToken: idParam.optional(),
   }),
   result: withControl({ agentId: z.string(), callsign: callsignSchema, sessionToken: z.string(), rejoined: z.boolean() }),
   access: 'anyone',
@@ -28,8 +29,8 @@ export const agentHeartbeat = defineMethod({
     'Tell the fleet you are alive and what you are doing (status, a short progress note, the current task). Any call counts as a heartbeat; call this at least every minute when otherwise silent, or your claims lapse after two agent TTLs.',
   params: z.strictObject({
     status: reportedStatusSchema.optional(),
-    note: z.string().max(500).optional(),
-    task: z.string().max(200).optional(),
+    note: boundedText(limits.reason).optional(),
+    task: boundedText(limits.line).optional(),
   }),
   result: withControl({ agent: agentSchema }),
   access: 'agent',

@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
+import { boundedList, boundedText, limits } from '../limits.js';
 import { callsignSchema, claimModeSchema, claimSchema } from '../records.js';
-import { isoTime, rootParam } from './common.js';
+import { grantedClaimSchema, idsParam, idParam, isoTime, pathParam, pathVerdictSchema, patternParam, rootParam } from './common.js';
 
-const patternsParam = z
-  .array(z.string().min(1).max(1024))
+const patternsParam = boundedList(patternParam, limits.patterns)
   .min(1)
-  .max(64)
   .describe('Glob patterns relative to the repository root (or absolute inside it): *, ?, [..], {a,b}, **. A trailing / or an existing directory claims its whole subtree.');
-
-const grantedClaimSchema = z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime });
 
 const conflictSchema = z.object({
   pattern: z.string(),
@@ -28,8 +25,8 @@ export const claimPath = defineMethod({
     mode: claimModeSchema.optional(),
     ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('Without it the claim lives as long as you heartbeat; with it, renew with fleet_claim_renew'),
     waitSeconds: z.number().min(0).max(3600).optional(),
-    reason: z.string().max(500).optional(),
-    requestId: z.string().min(1).max(128).optional().describe('Retrying with the same requestId returns the same grant'),
+    reason: boundedText(limits.reason).optional(),
+    requestId: idParam.optional().describe('Retrying with the same requestId returns the same grant'),
     root: rootParam,
   }),
   result: withControl({
@@ -47,7 +44,7 @@ export const claimRenew = defineMethod({
   name: 'fleet_claim_renew',
   summary: 'Extend claims made with a ttlSeconds (all of yours, or the given ids). Presenting a stale fence is refused and changes nothing.',
   params: z.strictObject({
-    claimIds: z.array(z.string()).optional(),
+    claimIds: idsParam.optional(),
     ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
     fence: z.number().int().positive().optional(),
   }),
@@ -61,8 +58,8 @@ export const releasePath = defineMethod({
   name: 'fleet_release_path',
   summary: 'Release your claims, by id or by the pattern you claimed, as soon as you are done with the files. Releasing works in every control state.',
   params: z.strictObject({
-    claimIds: z.array(z.string()).optional(),
-    patterns: z.array(z.string().min(1)).optional(),
+    claimIds: idsParam.optional(),
+    patterns: boundedList(patternParam, limits.patterns).optional(),
     fence: z.number().int().positive().optional(),
     root: rootParam,
   }),
@@ -76,17 +73,8 @@ export const checkPath = defineMethod({
   name: 'fleet_check_path',
   summary:
     'Ask whether you may write these paths now, and who holds them. An agent may write a path it holds a live claim on (exclusive, or shared with nobody holding it exclusively); a person may write anything no agent holds exclusively. Pass fence to also verify your claim is still the current one.',
-  params: z.strictObject({ paths: z.array(z.string().min(1)).min(1).max(1000), root: rootParam, fence: z.number().int().positive().optional() }),
-  result: withControl({
-    allowed: z.boolean(),
-    results: z.array(
-      z.object({
-        path: z.string(),
-        allowed: z.boolean(),
-        holders: z.array(z.object({ callsign: callsignSchema, mode: claimModeSchema, pattern: z.string(), expiresAt: isoTime })),
-      }),
-    ),
-  }),
+  params: z.strictObject({ paths: boundedList(pathParam, limits.paths).min(1), root: rootParam, fence: z.number().int().positive().optional() }),
+  result: withControl({ allowed: z.boolean(), results: z.array(pathVerdictSchema) }),
   access: 'anyone',
   mutates: false,
   mcpTool: true,
@@ -95,7 +83,7 @@ export const checkPath = defineMethod({
 export const claimTransfer = defineMethod({
   name: 'fleet_claim_transfer',
   summary: 'Atomically move claims to another agent (used by handoffs): the old claims end with reason "transferred" and the recipient gets new ones with new fences, with no gap in between.',
-  params: z.strictObject({ claimIds: z.array(z.string()).min(1), to: callsignSchema }),
+  params: z.strictObject({ claimIds: idsParam.min(1), to: callsignSchema }),
   result: withControl({ claims: z.array(grantedClaimSchema) }),
   access: 'anyone',
   mutates: true,
@@ -105,7 +93,7 @@ export const claimTransfer = defineMethod({
 export const claimForceRelease = defineMethod({
   name: 'fleet_claim_force_release',
   summary: "Release another agent's claims (operator or RTE), with a reason that is recorded.",
-  params: z.strictObject({ claimIds: z.array(z.string()).min(1), reason: z.string().min(1).max(500) }),
+  params: z.strictObject({ claimIds: idsParam.min(1), reason: boundedText(limits.reason).min(1) }),
   result: withControl({ released: z.array(z.string()) }),
   access: 'rte_or_operator',
   mutates: true,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
-import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
-import { isoTime, rootParam } from './common.js';
+import { boundedList, boundedText, limits } from '../limits.js';
+import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
+import { grantedClaimSchema, idParam, patternParam, rootParam } from './common.js';
 
 const itemRef = z.object({ id: z.string(), status: workStatusSchema });
 
@@ -11,12 +12,12 @@ export const workAdd = defineMethod({
   summary:
     'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, and the role and tier it needs.',
   params: z.strictObject({
-    title: z.string().min(1).max(500),
+    title: boundedText(limits.reason).min(1),
     kind: workKindSchema.optional(),
-    parent: z.string().optional(),
-    dependsOn: z.array(z.string()).max(200).optional(),
-    paths: z.array(z.string().min(1).max(1024)).max(64).optional(),
-    criteria: z.array(z.string().min(1).max(1000)).max(100).optional(),
+    parent: idParam.optional(),
+    dependsOn: boundedList(idParam, limits.refs).optional(),
+    paths: boundedList(patternParam, limits.patterns).optional(),
+    criteria: boundedList(boundedText(limits.paragraph).min(1), limits.entries).optional(),
     role: roleSchema.optional(),
     tier: tierSchema.optional(),
     root: rootParam,
@@ -34,7 +35,7 @@ export const workPull = defineMethod({
   params: z.strictObject({}),
   result: withControl({
     item: workItemSchema.nullable(),
-    claims: z.array(z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime })),
+    claims: z.array(grantedClaimSchema),
     refusedBy: z.literal('control').optional(),
   }),
   access: 'agent',
@@ -47,9 +48,9 @@ export const workUpdate = defineMethod({
   summary:
     'Move a work item along its lifecycle. complete (its builder): with artifact {touchedFiles, commands [{command, exitCode}], criteria} → review, and its claims are released. verify (a verifier, not the builder): with report {verdicts [{criterion, verdict pass|fail|inconclusive, evidence}]} → verified when every criterion passes, rework on any fail. decide (RTE or operator): with decision {disposition accept|rework|rollback|escalate, reasonCode, refs} — accept only after a passing verification → done.',
   params: z.discriminatedUnion('action', [
-    z.strictObject({ id: z.string(), action: z.literal('complete'), artifact: buildArtifactSchema }),
-    z.strictObject({ id: z.string(), action: z.literal('verify'), report: verificationReportSchema }),
-    z.strictObject({ id: z.string(), action: z.literal('decide'), decision: decisionSchema }),
+    z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
+    z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),
+    z.strictObject({ id: idParam, action: z.literal('decide'), decision: sentDecisionSchema }),
   ]),
   result: withControl({ item: itemRef }),
   access: 'anyone',

@@ -1,11 +1,11 @@
 import { homedir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { callsignPattern, fleetHome, nonCallsignChars } from '../../contracts/index.js';
 
 export type GuardMode = 'off' | 'warn' | 'block';
 
 const GUARD_MODES: readonly GuardMode[] = ['off', 'warn', 'block'];
-const CALLSIGN = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /** The `fleet.*` settings, typed, with their defaults applied. */
 export class FleetConfig {
@@ -28,18 +28,18 @@ export class FleetConfig {
   get home(): string {
     const configured = this.section.get<string>('home', '').trim();
     if (configured) return resolve(configured.replace(/^~(?=$|\/)/, homedir()));
-    return resolve(process.env.FLEET_HOME || join(homedir(), '.fleet'));
+    return resolve(fleetHome(process.env.FLEET_HOME, homedir()));
   }
 
   /** The callsign for Join as Operator: the setting, else the user name in capitals. */
   get operatorCallsign(): string {
     const configured = this.section.get<string>('operator.callsign', '').trim();
-    if (CALLSIGN.test(configured)) return configured;
-    const name = safeUserName().replace(/[^A-Za-z0-9_-]/g, '').toUpperCase();
-    return CALLSIGN.test(name) ? name : 'OPERATOR';
+    if (callsignPattern.test(configured)) return configured;
+    const name = safeUserName().replace(nonCallsignChars(), '').toUpperCase();
+    return callsignPattern.test(name) ? name : 'OPERATOR';
   }
 
-  notify(kind: 'staleAgents' | 'blockers' | 'controlChanges'): boolean {
+  notify(kind: 'staleAgents' | 'blockers' | 'controlChanges' | 'violations'): boolean {
     return this.section.get<boolean>(`notifications.${kind}`, true);
   }
 

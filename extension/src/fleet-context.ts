@@ -51,6 +51,9 @@ export class FleetContext implements vscode.Disposable {
   private readonly digestPublished = new vscode.EventEmitter<Digest>();
   /** Each heartbeat digest the plane publishes. */
   readonly onDidPublishDigest = this.digestPublished.event;
+  private readonly violationSeen = new vscode.EventEmitter<LspNotificationParams<'fleet/didSeeViolation'>>();
+  /** Each write the plane saw in another agent's exclusive territory, in this workspace. */
+  readonly onDidSeeViolation = this.violationSeen.event;
   private readonly serverStarted = new vscode.EventEmitter<void>();
   /** A (re)started server knows nothing the previous one was asked: caches must start over. */
   readonly onDidStartServer = this.serverStarted.event;
@@ -110,6 +113,7 @@ export class FleetContext implements vscode.Disposable {
         this.readonlyGlobsChanged.fire(globs);
       }),
       this.onNotification(client, 'fleet/didPublishDigest', ({ digest }) => this.digestPublished.fire(digest)),
+      this.onNotification(client, 'fleet/didSeeViolation', (seen) => this.violationSeen.fire(seen)),
       client.onDidChangeState(({ newState }) => {
         if (newState === State.Running) this.serverStarted.fire();
         // Stopped for good (vscode-languageclient gave up restarting it): say so instead of "connecting".
@@ -160,6 +164,7 @@ export class FleetContext implements vscode.Disposable {
     this.ownershipChanged.dispose();
     this.readonlyGlobsChanged.dispose();
     this.digestPublished.dispose();
+    this.violationSeen.dispose();
     this.serverStarted.dispose();
     this.log.dispose();
   }

@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
-import type { ControlState, Digest } from '../../contracts/index.js';
+import { UNKNOWN_WRITER, type ControlState, type Digest, type Violation } from '../../contracts/index.js';
 import type { FleetViewState } from '../../contracts/lsp.js';
 import type { FleetConfig } from './config.js';
 import type { FleetContext } from './fleet-context.js';
 
 const SHOW_DIGEST = 'Show Digest';
 const SHOW_ROSTER = 'Show Roster';
+const OPEN_FILE = 'Open File';
 
 export interface FleetNotice {
-  kind: 'blockers' | 'staleAgents' | 'controlChanges';
+  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations';
   message: string;
 }
 
@@ -30,7 +31,18 @@ export class FleetNotifications implements vscode.Disposable {
     private readonly ctx: FleetContext,
     private readonly config: FleetConfig,
   ) {
-    this.subscriptions = [ctx.onDidChangeState((state) => this.controlMoved(state)), ctx.onDidPublishDigest((digest) => this.digestPublished(digest))];
+    this.subscriptions = [
+      ctx.onDidChangeState((state) => this.controlMoved(state)),
+      ctx.onDidPublishDigest((digest) => this.digestPublished(digest)),
+      ctx.onDidSeeViolation(({ violation, file }) => this.violationSeen(violation, file)),
+    ];
+  }
+
+  /** A write the gate could not stop: say who wrote what of whose, and offer the file. */
+  private violationSeen(violation: Violation, file: string): void {
+    if (!this.config.notify('violations')) return;
+    const writer = violation.writer === UNKNOWN_WRITER ? 'An unidentified writer' : violation.writer;
+    this.show('violations', `Fleet: ${writer} wrote ${violation.path}, which ${violation.holder} holds exclusively (seen by ${violation.source}).`, OPEN_FILE, file);
   }
 
   private digestPublished(digest: Digest): void {
@@ -58,13 +70,14 @@ export class FleetNotifications implements vscode.Disposable {
     this.show('controlChanges', `${state.control.setBy} set the fleet to ${state.control.state}${reason}`, SHOW_ROSTER);
   }
 
-  private show(kind: FleetNotice['kind'], message: string, action: string): void {
+  private show(kind: FleetNotice['kind'], message: string, action: string, file?: string): void {
     this.ctx.log.info(message);
     this.notices.fire({ kind, message });
     const shown = kind === 'controlChanges' ? vscode.window.showInformationMessage(message, action) : vscode.window.showWarningMessage(message, action);
     void shown.then((choice) => {
       if (choice === SHOW_DIGEST) void vscode.commands.executeCommand('fleet.showDigest');
       else if (choice === SHOW_ROSTER) void vscode.commands.executeCommand('fleet.roster.focus');
+      else if (choice === OPEN_FILE && file !== undefined) void vscode.window.showTextDocument(vscode.Uri.file(file));
     });
   }
 

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { nonCallsignChars } from '../../contracts/index.js';
 import { homePaths } from '../plane/home.js';
 import { writeFileDurably } from '../store/durable-write.js';
 
@@ -22,5 +23,5 @@ export async function saveSession(home: string, session: SavedSession): Promise<
 }
 
 function sessionFile(home: string, callsign: string): string {
-  return join(homePaths(home).sessions, `${callsign.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+  return join(homePaths(home).sessions, `${callsign.replace(nonCallsignChars(), '_')}.json`);
 }

@@ -73,6 +73,8 @@ function startDetachedPlane(home: string, env: NodeJS.ProcessEnv | undefined, cl
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const logFd = openSync(paths.log, 'a', 0o600);
   const child = spawn(process.execPath, [cli, 'serve', '--home', home], {
+    // detached = setsid(): the plane leads a session of its own, so no client is its ancestor
+    // (it outlives the window that started it, and a signal to a client's group never reaches it).
     detached: true,
     stdio: ['ignore', logFd, logFd],
     env: { ...process.env, ...env, FLEET_HOME: home },

@@ -7,6 +7,12 @@ export interface CoreConfig {
   agentTtlMs: number;
   /** Default TTL of a lease acquired without ttlSeconds. */
   leaseTtlMs: number;
+  /**
+   * A gap longer than this between two runs of the core means the plane stood still (the plane
+   * sweeps far more often): the gap is then recorded as a stall, which no one's silence includes.
+   * Unset (tests driving a fake clock) means time jumps are real time passing.
+   */
+  stallThresholdMs?: number;
 }
 
 /** Who is calling: a joined agent, or the local person holding the plane token. */

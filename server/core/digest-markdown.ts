@@ -13,6 +13,11 @@ export function renderDigestMarkdown(digest: Digest): string {
     lines.push(`## ${title}`, '', ...(items.length > 0 ? items.map((i) => `- ${i}`) : [empty!]), '');
   };
   section('Blockers', digest.blockers.map((b) => `${b.text} (${b.kind} ${b.ref})`), 'None.');
+  section(
+    'Territory violations',
+    digest.violations.map((v) => `${v.path}: written by ${v.writer} while ${v.holder} held it (${v.at}, seen by ${v.source})`),
+  );
+  if (digest.unacknowledgedViolations > 0) lines.push(`${digest.unacknowledgedViolations} violation${digest.unacknowledgedViolations === 1 ? '' : 's'} not yet acknowledged (\`fleet status\` lists them).`, '');
   section('Stale agents', digest.staleAgents.map((c) => `${c}: no heartbeat within the agent TTL`));
   section(
     'Agents',

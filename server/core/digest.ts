@@ -1,4 +1,4 @@
-import type { Digest, FleetEvent } from '../../contracts/index.js';
+import { MAX_DIGEST_VIOLATIONS, type Digest, type FleetEvent } from '../../contracts/index.js';
 import { describeRecipient } from './handoffs.js';
 import type { Indexes } from './indexes.js';
 import type { State } from './state.js';
@@ -25,6 +25,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     handoffs: [],
     workCompleted: [],
     workCounts: {},
+    violations: [],
+    unacknowledgedViolations: state.violations.size,
     eventCount: window.length,
   };
   for (const event of window) {
@@ -60,6 +62,9 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
           completedBy.set(builder, (completedBy.get(builder) ?? 0) + 1);
         }
         break;
+      case 'territory.violated':
+        if (digest.violations.length < MAX_DIGEST_VIOLATIONS) digest.violations.push({ path: event.path, writer: event.writer, holder: event.holder, source: event.source, at: iso(event.at) });
+        break;
       default:
         break;
     }
@@ -67,8 +72,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
   for (const agent of state.agents.values()) {
     if (agent.gone) continue;
     // Only what the log says: silence is the plane's recorded agent.unknown, not a clock reading.
-    const status = agent.markedUnknown ? 'unknown' : agent.reported;
-    if (status === 'unknown') digest.staleAgents.push(agent.callsign);
+    const status = agent.markedStalled ? 'stalled' : agent.markedUnknown ? 'unknown' : agent.reported;
+    if (status === 'unknown' || status === 'stalled') digest.staleAgents.push(agent.callsign);
     if (agent.reported === 'blocked') digest.blockers.push({ kind: 'message', ref: agent.callsign, text: `${agent.callsign} reports blocked${agent.note ? `: ${agent.note}` : ''}` });
     digest.agents.push({
       callsign: agent.callsign,

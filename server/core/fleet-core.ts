@@ -22,6 +22,7 @@ export class FleetCore {
   readonly queue = new ClaimQueue();
   private readonly deadlines = new MinHeap<Deadline>();
   private readonly listeners: ((event: FleetEvent) => void)[] = [];
+  private lastRunAt: number | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -45,6 +46,7 @@ export class FleetCore {
    */
   run<T>(caller: Caller | undefined, command: (ctx: Ctx) => T): T {
     const ctx = this.context();
+    this.noticeStall(ctx.now);
     this.sweepDue(ctx);
     if (caller) touch(ctx, caller);
     try {
@@ -92,6 +94,19 @@ export class FleetCore {
     return event;
   }
 
+  /**
+   * The plane runs the core at least every sweep interval, so a longer gap is a stall (GC, disk,
+   * a stopped process): heartbeats may be waiting in its sockets right now, behind this very
+   * command. Recording the stall first means the sweep below does not count it as silence.
+   */
+  private noticeStall(now: number): void {
+    const threshold = this.config.stallThresholdMs;
+    if (threshold !== undefined && this.lastRunAt !== undefined && now - this.lastRunAt > threshold) {
+      this.emit({ type: 'plane.stalled', by: 'plane', from: this.lastRunAt }, now);
+    }
+    this.lastRunAt = now;
+  }
+
   private sweepDue(ctx: Ctx): void {
     for (let key = this.deadlines.peekKey(); key !== undefined && key <= ctx.now; key = this.deadlines.peekKey()) {
       const due = this.deadlines.pop()!;
@@ -120,10 +135,11 @@ export class FleetCore {
     if (this.queue.size > 0) this.queue.retry(ctx);
   }
 
-  /** After a load every live agent, TTL claim and lease gets its deadline back. */
+  /** After a load every agent, TTL claim and lease gets its deadline back. */
   private scheduleEverything(): void {
     for (const agent of this.state.agents.values()) {
-      if (!agent.gone) this.deadlines.push(agent.lastSeen + this.config.agentTtlMs, { kind: 'agent', agentId: agent.agentId });
+      // A gone agent's deadline is its pruning; sweepAgent reschedules it to the right time.
+      this.deadlines.push(agent.gone ? (agent.goneAt ?? agent.lastSeen) : agent.lastSeen + this.config.agentTtlMs, { kind: 'agent', agentId: agent.agentId });
     }
     for (const claim of this.state.claims.values()) {
       if (claim.expiresAt !== undefined) this.deadlines.push(claim.expiresAt, { kind: 'claim', claimId: claim.id });

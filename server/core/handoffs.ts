@@ -1,4 +1,4 @@
-import { FleetError, type HandoffEnvelope, type Recipient } from '../../contracts/index.js';
+import { FleetError, type HandoffEnvelope, type ParsedParams, type Recipient } from '../../contracts/index.js';
 import { requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { HandoffRecord } from './orchestration-records.js';
@@ -40,11 +40,7 @@ export function isRecipient(agent: AgentRecord, to: Recipient): boolean {
   return 'callsign' in to ? to.callsign === agent.callsign : to.role === agent.role;
 }
 
-export interface HandoffResponse {
-  handoffId: string;
-  accept: boolean;
-  reason?: string;
-}
+export type HandoffResponse = ParsedParams<'fleet_handoff_respond'>;
 
 /** Accepting moves the escrowed claims (new fences) and the work item; declining returns them. */
 export function respondHandoff(ctx: Ctx, caller: Caller, response: HandoffResponse): { handoff: HandoffRecord; claims: GrantedClaim[] } {

@@ -1,4 +1,4 @@
-import { FleetError } from '../../contracts/index.js';
+import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { isOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { LeaseRecord } from './state.js';
@@ -6,20 +6,8 @@ import { callsignOf, iso } from './views.js';
 
 export const RTE_LEASE = 'coordination/rte-lock';
 
-export interface LeaseRequest {
-  action: 'acquire' | 'renew' | 'release';
-  name?: string;
-  ttlSeconds?: number;
-  fence?: number;
-}
-
-export interface LeaseOutcome {
-  name: string;
-  held: boolean;
-  holder: string | null;
-  expiresAt: string | null;
-  fence: number;
-}
+export type LeaseRequest = ParsedParams<'fleet_rte_lease'>;
+export type LeaseOutcome = ResultBody<'fleet_rte_lease'>;
 
 /** Named leases with one holder at a time; a second claimant is refused the lease, never the join. */
 export function lease(ctx: Ctx, caller: Caller, req: LeaseRequest): LeaseOutcome {
@@ -82,7 +70,7 @@ function notHolder(ctx: Ctx, name: string, current: LeaseRecord | undefined): Fl
   return new FleetError('NOT_HOLDER', `${name} ${who}, not by you: acquire it first`, { lease: name });
 }
 
-export function releaseLeasesOf(ctx: Ctx, agentId: string, reason: 'agent_left' | 'expired'): void {
+export function releaseLeasesOf(ctx: Ctx, agentId: string, reason: 'agent_left' | 'expired' | 'process_exited'): void {
   for (const lease of [...ctx.state.leases.values()]) {
     if (lease.agentId === agentId) ctx.emit({ type: 'lease.released', by: 'plane', name: lease.name, reason });
   }

@@ -2,14 +2,41 @@ import type { AgentStatus } from '../../contracts/index.js';
 import type { CoreConfig } from './context.js';
 import type { AgentRecord, ClaimRecord, State } from './state.js';
 
-/** The status the roster shows: silence beyond one TTL makes an agent `unknown`. */
+/** A live agent silent this many TTLs is shown `stalled` when its registered process keeps it live. */
+export const STALLED_AFTER_TTLS = 3;
+
+/**
+ * Gone agents stay in the state for a day, so the roster (`includeGone`), a re-join with the
+ * session token and the digests of that day still find them; then they are pruned so a plane that
+ * runs for months does not carry every agent that ever joined. Their history stays in the log.
+ */
+export const GONE_AGENT_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * An agent whose process the plane registered at join (pid plus its start time, read from /proc)
+ * lives as long as that process: the plane watches it and records `agent.process_exited` when it
+ * ends. Without a start time the pid is only shown, and the TTL alone decides.
+ */
+export function hasRegisteredProcess(agent: AgentRecord): agent is AgentRecord & { pid: number; pidStart: string } {
+  return agent.pid !== undefined && agent.pidStart !== undefined;
+}
+
+/**
+ * The status the roster shows: silence beyond one TTL makes an agent `unknown`; an agent kept
+ * live by its process is `stalled` after 3 × TTL of silence.
+ */
 export function agentStatus(agent: AgentRecord, now: number, config: CoreConfig): AgentStatus {
   if (agent.gone) return agent.gone;
-  if (now - agent.lastSeen >= config.agentTtlMs) return 'unknown';
+  const silence = now - agent.lastSeen;
+  if (hasRegisteredProcess(agent) && silence >= STALLED_AFTER_TTLS * config.agentTtlMs) return 'stalled';
+  if (silence >= config.agentTtlMs) return 'unknown';
   return agent.reported;
 }
 
-/** After twice the TTL without a heartbeat an agent expires and its claims are released. */
+/**
+ * After twice the TTL without a heartbeat an agent expires and its claims are released — unless
+ * its registered process still runs (then this is only the horizon a heartbeat pushes forward).
+ */
 export function agentExpiresAt(agent: AgentRecord, config: CoreConfig): number {
   return agent.lastSeen + 2 * config.agentTtlMs;
 }

@@ -1,21 +1,12 @@
-import { FleetError, type MessageStatus, type MessageType, type Recipient } from '../../contracts/index.js';
+import { FleetError, mentionPattern, type MessageStatus, type MessageType, type ParsedParams } from '../../contracts/index.js';
 import { actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { isRecipient } from './handoffs.js';
 import type { MessageRecord } from './orchestration-records.js';
 import type { AgentRecord } from './state.js';
 
-export interface MessageInput {
-  to: Recipient;
-  type: MessageType;
-  priority?: 'low' | 'normal' | 'high' | 'urgent';
-  subject?: string;
-  body: string;
-  refs?: string[];
-  workItem?: string;
-}
+export type MessageInput = ParsedParams<'fleet_message_send'>;
 
-const MENTION = /@([A-Za-z][A-Za-z0-9_-]{0,31})/g;
 /** Questions and blockers about a work item hold it until they are resolved. */
 const BLOCKING: readonly MessageType[] = ['REQUEST', 'BLOCKER'];
 const RESOLVING: readonly MessageType[] = ['RESOLUTION', 'RESPONSE'];
@@ -27,7 +18,7 @@ export function sendMessage(ctx: Ctx, caller: Caller, input: MessageInput): Mess
   }
   const item = input.workItem !== undefined ? ctx.state.work.get(input.workItem) : undefined;
   if (input.workItem !== undefined && !item) throw new FleetError('NOT_FOUND', `no work item ${input.workItem}`);
-  const mentions = [...new Set([...input.body.matchAll(MENTION)].map((m) => m[1]!))].filter((c) => ctx.indexes.liveCallsigns.has(c));
+  const mentions = [...new Set([...input.body.matchAll(mentionPattern())].map((m) => m[1]!))].filter((c) => ctx.indexes.liveCallsigns.has(c));
   const messageId = ctx.ids.id('msg');
   ctx.emit({
     type: 'message.sent',

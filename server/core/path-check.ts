@@ -1,4 +1,4 @@
-import type { ClaimMode } from '../../contracts/index.js';
+import type { Result } from '../../contracts/index.js';
 import type { Caller, Ctx } from './context.js';
 import { claimExpiresAt } from './liveness.js';
 import { checkedPath } from './patterns.js';
@@ -6,11 +6,7 @@ import { GlobBudget } from './glob/index.js';
 import { assertFence, ownedClaims, tooMuchGlobWork } from './territory.js';
 import { callsignOf, iso } from './views.js';
 
-export interface PathVerdict {
-  path: string;
-  allowed: boolean;
-  holders: { callsign: string; mode: ClaimMode; pattern: string; expiresAt: string }[];
-}
+export type PathVerdict = Result<'fleet_check_path'>['results'][number];
 
 /**
  * The one check every gate calls (editor, hooks, CLI). An agent may write a path it holds a live

@@ -1,6 +1,7 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
+import { applyViolationEvent } from './violations.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
 
 export interface ReducerConfig {
@@ -22,6 +23,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
         if (!agent.gone) {
           agent.lastSeen = Math.max(agent.lastSeen, event.at);
           agent.markedUnknown = false;
+          agent.markedStalled = false;
         }
       }
       for (const claim of state.claims.values()) {
@@ -51,8 +53,16 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'agent.rejoined': {
       const agent = state.agents.get(event.agentId);
       if (!agent) return;
+      // The process a gone agent had registered is history: one coming back without a pid is
+      // TTL-bound, not ended again at once because that old process is gone.
+      if (agent.gone && event.pid === undefined) {
+        agent.pid = undefined;
+        agent.pidStart = undefined;
+      }
       agent.gone = undefined;
+      agent.goneAt = undefined;
       agent.markedUnknown = false;
+      agent.markedStalled = false;
       agent.lastSeen = event.at;
       agent.heartbeatAt = event.at;
       if (event.worktree !== undefined) agent.worktree = event.worktree;
@@ -69,6 +79,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       agent.lastSeen = Math.max(agent.lastSeen, event.at);
       agent.heartbeatAt = event.at;
       agent.markedUnknown = false;
+      agent.markedStalled = false;
       if (event.status !== undefined) agent.reported = event.status;
       if (event.note !== undefined) agent.note = event.note;
       if (event.task !== undefined) agent.task = event.task;
@@ -79,14 +90,27 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       if (agent) agent.markedUnknown = true;
       return;
     }
+    case 'agent.stalled': {
+      const agent = state.agents.get(event.agentId);
+      if (agent) agent.markedStalled = true;
+      return;
+    }
     case 'agent.left':
-    case 'agent.expired': {
+    case 'agent.expired':
+    case 'agent.process_exited': {
       const agent = state.agents.get(event.agentId);
       if (!agent) return;
       agent.gone = event.type === 'agent.left' ? 'left' : 'expired';
+      agent.goneAt = event.at;
       if (indexes.liveCallsigns.get(agent.callsign) === agent.agentId) indexes.liveCallsigns.delete(agent.callsign);
       return;
     }
+    case 'agent.pruned':
+      state.agents.delete(event.agentId);
+      return;
+    case 'plane.stalled':
+      creditStall(state, event.from, event.at);
+      return;
     case 'agent.terminated':
       return;
     case 'claim.granted': {
@@ -138,8 +162,30 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'control.set':
       state.control = { state: event.state, reason: event.reason, setBy: event.by ?? 'unknown', setAt: event.at };
       return;
+    case 'territory.violated':
+    case 'territory.violations_acknowledged':
+      applyViolationEvent(state, event);
+      return;
     default:
       applyOrchestrationEvent(state, event);
+  }
+}
+
+/**
+ * Nothing could be heard while the plane stood still, so that time is no one's silence: live
+ * agents and the TTL claims and leases that were live when it began get it back. A heartbeat or
+ * renewal that waited in a socket during the stall then arrives in time.
+ */
+function creditStall(state: State, from: number, to: number): void {
+  const stall = to - from;
+  for (const agent of state.agents.values()) {
+    if (!agent.gone) agent.lastSeen = Math.min(to, agent.lastSeen + stall);
+  }
+  for (const claim of state.claims.values()) {
+    if (claim.expiresAt !== undefined && claim.expiresAt > from) claim.expiresAt += stall;
+  }
+  for (const lease of state.leases.values()) {
+    if (lease.expiresAt > from) lease.expiresAt += stall;
   }
 }
 

@@ -1,31 +1,19 @@
 import { createHash } from 'node:crypto';
-import { FleetError, type Role, type Tier } from '../../contracts/index.js';
+import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
-import { agentExpiresAt } from './liveness.js';
+import { agentExpiresAt, GONE_AGENT_RETENTION_MS, hasRegisteredProcess, STALLED_AFTER_TTLS } from './liveness.js';
 import type { AgentRecord } from './state.js';
 import { releaseAllOf } from './territory.js';
 import { releaseLeasesOf } from './leases.js';
 import { returnWorkOf } from './work-lifecycle.js';
 
-export interface JoinRequest {
-  callsign: string;
-  runtime: string;
-  role?: Role;
-  worktree?: string;
-  pid?: number;
+export type JoinRequest = ParsedParams<'fleet_agent_join'> & {
   /** Start time of `pid`, read by the plane when it registers the pid. */
   pidStart?: string;
-  tier?: Tier;
-  sessionToken?: string;
-}
+};
 
-export interface JoinOutcome {
-  agentId: string;
-  callsign: string;
-  sessionToken: string;
-  rejoined: boolean;
-}
+export type JoinOutcome = ResultBody<'fleet_agent_join'>;
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -73,11 +61,7 @@ function findByCallsign(ctx: Ctx, callsign: string, liveId: string | undefined):
   return latest;
 }
 
-export interface HeartbeatRequest {
-  status?: 'active' | 'idle' | 'blocked';
-  note?: string;
-  task?: string;
-}
+export type HeartbeatRequest = ParsedParams<'fleet_agent_heartbeat'>;
 
 export function heartbeat(ctx: Ctx, caller: Caller, req: HeartbeatRequest): AgentRecord {
   const agent = requireAgent(ctx.state, caller);
@@ -107,23 +91,67 @@ export function leave(ctx: Ctx, caller: Caller): string[] {
   return released;
 }
 
-/** Sweeper step for one agent: mark it unknown after one TTL, expire it after two. */
+/**
+ * Sweeper step for one agent: mark it unknown after one TTL of silence and expire it after two —
+ * unless its registered process still runs: that agent is shown stalled after three TTLs and ends
+ * only when the plane sees its process end (`processExited`). A gone agent is pruned once the
+ * retention window has passed.
+ */
 export function sweepAgent(ctx: Ctx, agentId: string): void {
   const agent = ctx.state.agents.get(agentId);
-  if (!agent || agent.gone) return;
+  if (!agent) return;
+  if (agent.gone) {
+    // A claim still in escrow names its gone sender until the handoff settles: keep it till then.
+    const holdsEscrow = (ctx.indexes.claimsByAgent.get(agentId)?.size ?? 0) > 0;
+    const pruneAt = Math.max((agent.goneAt ?? agent.lastSeen) + GONE_AGENT_RETENTION_MS, holdsEscrow ? ctx.now + ctx.config.agentTtlMs : 0);
+    if (ctx.now >= pruneAt) ctx.emit({ type: 'agent.pruned', by: 'plane', agentId });
+    else ctx.schedule(pruneAt, { kind: 'agent', agentId });
+    return;
+  }
+  const ttl = ctx.config.agentTtlMs;
+  const registered = hasRegisteredProcess(agent);
   const expiresAt = agentExpiresAt(agent, ctx.config);
-  if (ctx.now >= expiresAt) {
-    releaseAllOf(ctx, agentId, 'expired', 'plane');
-    releaseLeasesOf(ctx, agentId, 'expired');
-    returnWorkOf(ctx, agentId, `${agent.callsign} went silent and expired`);
+  if (!registered && ctx.now >= expiresAt) {
+    endAgent(ctx, agent, 'expired', `${agent.callsign} went silent and expired`);
     ctx.emit({ type: 'agent.expired', by: 'plane', agentId });
     return;
   }
-  const unknownAt = agent.lastSeen + ctx.config.agentTtlMs;
-  if (ctx.now >= unknownAt) {
-    if (!agent.markedUnknown) ctx.emit({ type: 'agent.unknown', by: 'plane', agentId });
-    ctx.schedule(expiresAt, { kind: 'agent', agentId });
-  } else {
+  const unknownAt = agent.lastSeen + ttl;
+  if (ctx.now < unknownAt) {
     ctx.schedule(unknownAt, { kind: 'agent', agentId });
+    return;
   }
+  if (!agent.markedUnknown) ctx.emit({ type: 'agent.unknown', by: 'plane', agentId });
+  if (!registered) {
+    ctx.schedule(expiresAt, { kind: 'agent', agentId });
+    return;
+  }
+  const stalledAt = agent.lastSeen + STALLED_AFTER_TTLS * ttl;
+  if (ctx.now < stalledAt) {
+    ctx.schedule(stalledAt, { kind: 'agent', agentId });
+    return;
+  }
+  if (!agent.markedStalled) ctx.emit({ type: 'agent.stalled', by: 'plane', agentId });
+  // Time decides nothing more; a deadline stays so that a later silence is noticed again.
+  ctx.schedule(ctx.now + ttl, { kind: 'agent', agentId });
+}
+
+/**
+ * The plane saw an agent's registered process end (or its pid now name another process): the
+ * agent is gone and its claims are released now, not after 2 × TTL. Escrowed claims follow their
+ * handoff. Ignored when the agent re-joined with another process since the plane looked.
+ */
+export function processExited(ctx: Ctx, agentId: string, pid: number, pidStart: string): void {
+  const agent = ctx.state.agents.get(agentId);
+  if (!agent || agent.gone || agent.pid !== pid || agent.pidStart !== pidStart) return;
+  endAgent(ctx, agent, 'process_exited', `${agent.callsign}'s process (pid ${pid}) exited`);
+  ctx.emit({ type: 'agent.process_exited', by: 'plane', agentId, pid });
+}
+
+/** What the plane does for an agent that ends without leaving; its pruning is due a retention window later. */
+function endAgent(ctx: Ctx, agent: AgentRecord, reason: 'expired' | 'process_exited', why: string): void {
+  releaseAllOf(ctx, agent.agentId, reason, 'plane');
+  releaseLeasesOf(ctx, agent.agentId, reason);
+  returnWorkOf(ctx, agent.agentId, why);
+  ctx.schedule(ctx.now + GONE_AGENT_RETENTION_MS, { kind: 'agent', agentId: agent.agentId });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from '../../contracts/index.js';
+import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
   buildRunRecordSchema,
@@ -37,8 +37,12 @@ export const agentRecordSchema = z.object({
   note: z.string().optional(),
   task: z.string().optional(),
   gone: z.enum(['left', 'expired']).optional(),
+  /** When it went (left, expired, or its process exited): it is pruned a retention window later. */
+  goneAt: z.number().optional(),
   /** Set once the `agent.unknown` event has been recorded for the current silence. */
   markedUnknown: z.boolean().optional(),
+  /** Set once the `agent.stalled` event has been recorded for the current silence. */
+  markedStalled: z.boolean().optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 
@@ -86,6 +90,10 @@ export const requestRecordSchema = z.object({
 });
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
+/** A violation as the operator reads it, with its time in epoch milliseconds. */
+export const violationRecordSchema = violationSchema.extend({ at: z.number() });
+export type ViolationRecord = z.infer<typeof violationRecordSchema>;
+
 export const stateSchema = z.object({
   seq: z.number().int().min(0),
   control: controlRecordSchema,
@@ -104,6 +112,8 @@ export const stateSchema = z.object({
   buildConfigs: z.array(buildConfigRecordSchema).default([]),
   buildRuns: z.array(buildRunRecordSchema).default([]),
   lastDigestSeq: z.number().int().default(0),
+  /** Territory violations the operator has not acknowledged yet, oldest first. */
+  violations: z.array(violationRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -125,6 +135,7 @@ export interface State {
   buildConfigs: Map<string, BuildConfigRecord>;
   buildRuns: Map<string, BuildRunRecord>;
   lastDigestSeq: number;
+  violations: Map<string, ViolationRecord>;
 }
 
 export function emptyState(now: number): State {
@@ -144,6 +155,7 @@ export function emptyState(now: number): State {
     buildConfigs: new Map(),
     buildRuns: new Map(),
     lastDigestSeq: 0,
+    violations: new Map(),
   };
 }
 
@@ -164,6 +176,7 @@ export function toPersisted(state: State): PersistedState {
     buildConfigs: [...state.buildConfigs.values()],
     buildRuns: [...state.buildRuns.values()],
     lastDigestSeq: state.lastDigestSeq,
+    violations: [...state.violations.values()],
   };
 }
 
@@ -184,6 +197,7 @@ export function fromPersisted(p: PersistedState): State {
     buildConfigs: new Map(p.buildConfigs.map((c) => [c.scope, c])),
     buildRuns: new Map(p.buildRuns.map((r) => [r.id, r])),
     lastDigestSeq: p.lastDigestSeq,
+    violations: new Map(p.violations.map((v) => [v.id, v])),
   };
 }
 

@@ -1,4 +1,4 @@
-import { FleetError, type ClaimMode, type ClaimReleaseReason } from '../../contracts/index.js';
+import { FleetError, type ClaimMode, type ClaimReleaseReason, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, isOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { GlobBudget, REQUEST_GLOB_BUDGET, type CompiledPattern } from './glob/index.js';
@@ -32,20 +32,8 @@ export interface PreparedClaim {
   budget: GlobBudget;
 }
 
-export interface GrantedClaim {
-  id: string;
-  pattern: string;
-  fence: number;
-  expiresAt: string;
-}
-
-export interface Conflict {
-  pattern: string;
-  holder: string;
-  heldPattern: string;
-  mode: ClaimMode;
-  expiresAt: string;
-}
+export type GrantedClaim = ResultBody<'fleet_claim_path'>['claims'][number];
+export type Conflict = ResultBody<'fleet_claim_path'>['conflicts'][number];
 
 /**
  * Compiles the request's patterns, once: the compiled forms travel with it to the territory index.
@@ -177,11 +165,7 @@ export function ownedClaims(ctx: Ctx, agentId: string): ClaimRecord[] {
   return [...(ctx.indexes.claimsByAgent.get(agentId) ?? [])].map((id) => ctx.state.claims.get(id)!);
 }
 
-export interface RenewRequest {
-  claimIds?: string[];
-  ttlSeconds?: number;
-  fence?: number;
-}
+export type RenewRequest = ParsedParams<'fleet_claim_renew'>;
 
 export function renew(ctx: Ctx, caller: Caller, req: RenewRequest): GrantedClaim[] {
   const agent = requireAgent(ctx.state, caller);
@@ -205,12 +189,7 @@ function ownClaim(ctx: Ctx, agentId: string | undefined, claimId: string, anyHol
   return claim;
 }
 
-export interface ReleaseRequest {
-  scope?: string;
-  claimIds?: string[];
-  patterns?: string[];
-  fence?: number;
-}
+export type ReleaseRequest = Omit<ParsedParams<'fleet_release_path'>, 'root'> & { scope?: string };
 
 export function release(ctx: Ctx, caller: Caller, req: ReleaseRequest): string[] {
   const agent = requireAgent(ctx.state, caller);

@@ -1,4 +1,4 @@
-import { FleetError, type Role, type Tier, type WorkKind } from '../../contracts/index.js';
+import { FleetError, type ParsedParams, type Role, type WorkKind } from '../../contracts/index.js';
 import { actorName, requireAgent } from './authority.js';
 import type { ClaimQueue } from './claim-queue.js';
 import type { Caller, Ctx } from './context.js';
@@ -9,18 +9,8 @@ import { findConflicts, grant, prepareClaim, type GrantedClaim } from './territo
 
 const KIND_RANK: Record<WorkKind, number> = { telos: 0, epic: 1, story: 2, task: 3 };
 
-export interface WorkInput {
-  title: string;
-  kind?: WorkKind;
-  parent?: string;
-  dependsOn?: string[];
-  /** Relative to the scope's worktree root, already resolved by the caller. */
-  paths?: string[];
-  scope?: string;
-  criteria?: string[];
-  role?: Role;
-  tier?: Tier;
-}
+/** `paths` relative to the scope's worktree root, already resolved by the caller from `root`. */
+export type WorkInput = Omit<ParsedParams<'fleet_work_add'>, 'root'> & { scope?: string };
 
 /** Adds an item to the goal hierarchy: a child sits below its parent's kind; dependencies must exist. */
 export function addWork(ctx: Ctx, caller: Caller, input: WorkInput): WorkRecord {

@@ -1,8 +1,9 @@
-import { sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
-import { eventNotificationSchema } from '../../contracts/index.js';
+import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type FleetEvent } from '../../contracts/index.js';
 import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry } from '../../contracts/lsp.js';
 import type { PlaneClient } from '../client/plane-client.js';
+import { violationOf, violationView } from '../core/violations.js';
 import { defaultHome } from '../plane/config.js';
 import { registerCustomRequests, type FleetServices } from './custom-requests.js';
 import { CLAIM_ACTION_KIND, territoryActions, territoryDiagnostics, territoryHover, territoryLenses } from './editor-features.js';
@@ -99,14 +100,37 @@ export class FleetLanguageServer implements FleetServices {
   }
 
   private planeNotification(method: string, params: unknown): void {
-    if (method !== 'fleet_event') return;
+    if (method === EVENTS_GAP_NOTIFICATION) return void this.resumeAfterGap(params);
+    if (method !== EVENT_NOTIFICATION) return;
     const parsed = eventNotificationSchema.safeParse(params);
     if (!parsed.success) return;
     const event = parsed.data.event;
     if (event.type.startsWith('work.') || event.type.startsWith('handoff.')) this.workStale = true;
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
+    if (event.type === 'territory.violated') this.violationSeen(event);
     if (!CHATTER.has(event.type)) this.scheduler.now();
     else if (event.type === 'agent.heartbeat') this.scheduler.soon();
+  }
+
+  /** The plane ended the subscription because this window fell behind: resume where it stopped, and reload the state once. */
+  private async resumeAfterGap(params: unknown): Promise<void> {
+    const gap = eventsGapNotificationSchema.safeParse(params);
+    const client = this.link.current;
+    if (!gap.success || !client) return;
+    this.log(`fell behind the plane's events after seq ${gap.data.fromSeq}: subscribing again from there and reloading`);
+    try {
+      await client.call('fleet_events_subscribe', { fromSeq: gap.data.fromSeq });
+    } catch (error) {
+      this.log(`subscribing again after a gap failed: ${String(error)}`);
+    }
+    this.workStale = true;
+    this.scheduler.now();
+  }
+
+  /** Only violations in this workspace's repositories reach the person. */
+  private violationSeen(event: Extract<FleetEvent, { type: 'territory.violated' }>): void {
+    const root = this.scopes.rootFor(event.scope);
+    if (root !== undefined) this.notify('fleet/didSeeViolation', { violation: violationView(violationOf(event)), file: join(root, event.path) });
   }
 
   private async digestPublished(toSeq: number): Promise<void> {

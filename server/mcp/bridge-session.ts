@@ -1,10 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
-import { methods, type ControlBrief, type Params } from '../../contracts/index.js';
+import { describeIssues, methods, type ControlBrief, type Params } from '../../contracts/index.js';
 import { connectToPlane } from '../client/connect.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
 import { rememberIdentity, tokenOfEndedSession, type BridgeIdentity } from './bridge-identity.js';
 import type { BridgeTool } from './tool-catalog.js';
-import { describeIssues, errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
+import { errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
 
 export interface BridgeOptions {
   home: string;
@@ -14,6 +14,8 @@ export interface BridgeOptions {
   worktree: string;
   tools: ReadonlyMap<string, BridgeTool>;
   heartbeatMs: number;
+  /** The agent runtime's pid, registered at join whatever the model passes (runtime-pid.ts). */
+  runtimePid?: number | undefined;
   log(message: string): void;
 }
 
@@ -72,7 +74,7 @@ export class BridgeSession {
     }
     const parsed = methods.fleet_agent_join.params.safeParse(args);
     if (!parsed.success) return toolError('INVALID_PARAMS', `fleet_agent_join: ${describeIssues(parsed.error)}`);
-    const request: Params<'fleet_agent_join'> = { ...parsed.data, worktree: parsed.data.worktree ?? this.options.worktree };
+    const request: Params<'fleet_agent_join'> = { ...parsed.data, worktree: parsed.data.worktree ?? this.options.worktree, pid: this.options.runtimePid };
     // Joining again under the name this session already holds continues it, token or not.
     if (request.sessionToken === undefined && this.identity?.callsign === request.callsign) request.sessionToken = this.identity.sessionToken;
     try {

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PLANE_VERSION } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, PLANE_VERSION } from '../../contracts/index.js';
 import { BridgeSession } from './bridge-session.js';
+import { chooseRuntimePid } from './runtime-pid.js';
 import { buildToolCatalog } from './tool-catalog.js';
 import { SERVER_INSTRUCTIONS } from './tool-guidance.js';
 
@@ -22,7 +23,9 @@ export interface McpBridgeOptions {
 export async function runMcpBridge(options: McpBridgeOptions): Promise<void> {
   const log = (message: string) => process.stderr.write(`fleet mcp: ${message}\n`);
   const tools = buildToolCatalog();
-  const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), log });
+  const runtime = chooseRuntimePid(options.env);
+  log(`the agent's process: ${runtime.why}`);
+  const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), runtimePid: runtime.pid, log });
   const mcp = new McpServer({ name: 'fleet', title: 'Fleet Coordination', version: PLANE_VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((tool) => tool.definition) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, (request) => session.call(request.params.name, request.params.arguments));
@@ -50,7 +53,7 @@ function worktreeOf(cwd: string): string {
 
 /** A quarter of the agent TTL, in real time (FLEET_TIME_SCALE runs the plane's clock faster). */
 export function heartbeatInterval(env: NodeJS.ProcessEnv): number {
-  const ttl = Number(env.FLEET_AGENT_TTL) > 0 ? Number(env.FLEET_AGENT_TTL) : 120;
+  const ttl = Number(env.FLEET_AGENT_TTL) > 0 ? Number(env.FLEET_AGENT_TTL) : DEFAULT_AGENT_TTL_SECONDS;
   const scale = Number(env.FLEET_TIME_SCALE) > 0 ? Number(env.FLEET_TIME_SCALE) : 1;
   return Math.min(30_000, Math.max(200, (ttl * 1000) / scale / 4));
 }

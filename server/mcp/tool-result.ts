@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { errorTable, type ControlBrief } from '../../contracts/index.js';
 import { PlaneCallError } from '../client/plane-client.js';
 import { controlNotice } from './tool-guidance.js';
@@ -39,12 +38,4 @@ export function errorResult(error: unknown, lastControl?: ControlBrief): ToolCal
     `${message}. The call may or may not have been applied: check (fleet_agent_resume) before retrying. The next call reconnects to the plane (starting one if none runs) and re-joins you.`,
     lastControl,
   );
-}
-
-/** One line per problem, each naming the parameter (as the plane words it). */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
 }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { DEFAULT_PORT } from '../../contracts/index.js';
+import { resolve } from 'node:path';
+import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -19,7 +19,7 @@ export class ConfigError extends Error {}
 const MAX_DIGEST_INTERVAL_S = 300;
 
 export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.FLEET_HOME ?? join(homedir(), '.fleet'));
+  return resolve(fleetHome(env.FLEET_HOME, homedir()));
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -39,7 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
   return {
     home: defaultHome(env),
     port,
-    agentTtlMs: seconds(env, 'FLEET_AGENT_TTL', 120) * 1000,
+    agentTtlMs: seconds(env, 'FLEET_AGENT_TTL', DEFAULT_AGENT_TTL_SECONDS) * 1000,
     digestIntervalMs: digest * 1000,
     stopGraceMs: seconds(env, 'FLEET_STOP_GRACE', 30) * 1000,
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),

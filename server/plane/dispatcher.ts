@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { FleetError, isMethodName, methods, type MethodName } from '../../contracts/index.js';
+import { describeIssues, FleetError, isMethodName, limits, methods, type MethodName } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator } from '../core/authority.js';
 import { copyWith } from '../core/copy-with.js';
 import { controlBrief } from '../core/views.js';
@@ -7,9 +6,6 @@ import type { Handler, PlaneServices } from './handlers/handler.js';
 import { handlers } from './handlers/index.js';
 import { keyNestedDeeperThan } from './json-depth.js';
 import type { Session } from './session.js';
-
-/** Deep enough for any real memo or artifact, shallow enough that no later step can overflow. */
-const MAX_PARAMS_DEPTH = 64;
 
 /**
  * Runs one call from any transport: the method table decides the params schema and who may call;
@@ -24,8 +20,8 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   if (!parsed.success) throw new FleetError('INVALID_PARAMS', `${method}: ${describeIssues(parsed.error)}`);
   authorize(plane, session, method);
   // zod descends only as deep as the schema; free-form values (memos, artifacts) are bounded here.
-  const tooDeep = keyNestedDeeperThan(parsed.data, MAX_PARAMS_DEPTH);
-  if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than ${MAX_PARAMS_DEPTH} levels; flatten the value`);
+  const tooDeep = keyNestedDeeperThan(parsed.data, limits.nesting.max);
+  if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
   const handler = handlers[method] as Handler<MethodName>;
   const body = await handler(parsed.data as never, session, plane);
   await plane.journal.whenDurable(plane.core.state.seq);
@@ -44,14 +40,6 @@ function authorize(plane: PlaneServices, session: Session, method: MethodName): 
   if (access === 'rte_or_operator' && !isRteOrOperator(state, session.caller)) {
     throw new FleetError('FORBIDDEN', `${method} needs role rte or the operator`);
   }
-}
-
-/** One line per problem, each naming the parameter, e.g. `patterns.0: expected string`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
 }
 
 const truncate = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);

@@ -4,6 +4,7 @@ import { FleetCore } from '../core/fleet-core.js';
 import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.js';
 import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection } from '../transport/connection.js';
+import { ThrottledLog } from '../transport/throttled-log.js';
 import { unixSocketUnusable } from '../transport/unix-socket.js';
 import { CLOSE_GRACE_MS, WsEndpoint } from '../transport/ws-endpoint.js';
 import type { PlaneConfig } from './config.js';
@@ -13,7 +14,8 @@ import { InstanceLock } from './instance-lock.js';
 import { Journal } from './journal.js';
 import { LedgerWriter } from './ledger-writer.js';
 import { PlaneClock } from './plane-clock.js';
-import { processStartTime } from './process-identity.js';
+import { registerPid } from './process-registration.js';
+import { ProcessWatch } from './process-watch.js';
 import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { snapshotSchema, type Snapshot } from './snapshot-format.js';
@@ -21,9 +23,19 @@ import { StopBackstop } from './stop-backstop.js';
 import { Compactor } from './compactor.js';
 import { BuildRunner } from './build-runner.js';
 import { DigestPublisher } from './digest-publisher.js';
+import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
 const COMPACT_EVERY_EVENTS = 20_000;
+
+/**
+ * The sweeper runs the core at least every 250 ms: a second without any run means the plane stood
+ * still (GC, disk, SIGSTOP), and the core then keeps that time out of everyone's silence.
+ */
+const STALL_REAL_MS = 1_000;
+
+/** How often registered agent processes are looked at: their end releases claims within 5 s. */
+const PROCESS_WATCH_MS = 1_000;
 
 export interface RunningPlane {
   port: number;
@@ -54,7 +66,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   }
   for (const notice of recovered.notices ?? []) log(`store: ${notice}`);
   const clock = new PlaneClock(config.timeScale);
-  const core = new FleetCore(clock, randomIds, { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs }, {
+  const sweepEveryRealMs = Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20));
+  const coreConfig = { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale };
+  const core = new FleetCore(clock, randomIds, coreConfig, {
     snapshot: recovered.snapshot?.state ?? null,
     tail: recovered.tail,
   });
@@ -86,25 +100,32 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
   const digests = new DigestPublisher(core, journal, history, paths, log);
+  const scopes = new ScopeResolver();
+  const worktrees = new WorktreeWatchers(core, scopes, log);
   const services: PlaneServices = {
     core,
     journal,
-    scopes: new ScopeResolver(),
+    scopes,
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
     shutdown: () => void shutdown(),
     history,
-    pidStart: processStartTime,
+    registerPid,
     builds,
     digests,
+    worktrees,
   };
-  const endpoint = new WsEndpoint(token, (socket) => serveConnection(socket, services, log));
+  const notices = new ThrottledLog(log);
+  const endpoint = new WsEndpoint(token, notices, (socket) => serveConnection(socket, services, log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
   await journal.whenDurable(core.state.seq);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
+  worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped
   digests.start(config.digestIntervalMs / config.timeScale);
-  const sweeper = setInterval(() => core.sweep(), Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20)));
+  const sweeper = setInterval(() => core.sweep(), sweepEveryRealMs);
+  const processes = new ProcessWatch(core, PROCESS_WATCH_MS);
+  processes.start();
   await ledger.write();
   const discovery = { port, ...(socket !== undefined && { socket }), pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() };
   await writeFileDurably(paths.discovery, JSON.stringify(discovery), 0o600);
@@ -114,9 +135,11 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     closing ??= (async () => {
       log('plane shutting down');
       clearInterval(sweeper);
+      processes.stop();
       backstop.disarm();
       digests.stop();
       builds.stop();
+      worktrees.close();
       core.queue.abandonAll();
       const cutOff = await endpoint.close();
       if (cutOff > 0) log(`${cutOff} client${cutOff === 1 ? '' : 's'} did not answer the close frame within ${CLOSE_GRACE_MS / 1000} s and ${cutOff === 1 ? 'was' : 'were'} cut off`);

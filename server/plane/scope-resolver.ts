@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FleetError } from '../../contracts/index.js';
+import { existingAncestor } from './existing-ancestor.js';
 
 /** A repository as the plane sees it: territory is per scope, paths are relative to the worktree root. */
 export interface Scope {
@@ -57,7 +58,8 @@ export class ScopeResolver {
 }
 
 function findScope(root: string): Scope {
-  for (let dir = resolve(root); ; dir = dirname(dir)) {
+  // Missing directories hold no .git: start at the deepest one that exists.
+  for (let dir = existingAncestor(resolve(root)).existing; ; dir = dirname(dir)) {
     const dotGit = join(dir, '.git');
     if (existsSync(dotGit)) return { id: commonDirOf(dotGit), worktree: dir };
     if (dirname(dir) === dir) break;

@@ -1,6 +1,7 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { FleetCore } from '../core/fleet-core.js';
-import { isSameProcess } from './process-identity.js';
+import type { AgentRecord } from '../core/state.js';
+import { processStartTime } from './process-identity.js';
 
 /** Time between SIGTERM and SIGKILL for an agent that ignores the stop. */
 const KILL_AFTER_MS = 5_000;
@@ -8,7 +9,8 @@ const KILL_AFTER_MS = 5_000;
 /**
  * `stop`'s hard backstop: when the switch has stayed on stop for the grace period, agents that
  * registered a pid and are still on the roster get SIGTERM, then SIGKILL. A pid is signalled only
- * while it is still the process registered at join (same start time), and never the plane itself.
+ * while it is still the process registered at join (same start time, so a pid without a recorded
+ * start time never is), and never pid 1 or the plane itself.
  */
 export class StopBackstop {
   private timers: NodeJS.Timeout[] = [];
@@ -51,15 +53,25 @@ export class StopBackstop {
     if (this.core.state.control.state !== 'stop') return;
     this.core.run(undefined, (ctx) => {
       for (const agent of ctx.state.agents.values()) {
-        if (agent.gone || agent.pid === undefined || agent.pid === process.pid) continue;
-        if (!isSameProcess(agent.pid, agent.pidStart)) continue;
+        const pid = signallablePid(agent);
+        if (pid === undefined) continue;
         try {
-          process.kill(agent.pid, signal);
-          ctx.emit({ type: 'agent.terminated', by: 'plane', agentId: agent.agentId, pid: agent.pid, signal });
+          process.kill(pid, signal);
+          ctx.emit({ type: 'agent.terminated', by: 'plane', agentId: agent.agentId, pid, signal });
         } catch (error) {
           this.log(`stop backstop: could not send ${signal} to ${agent.callsign} (pid ${agent.pid}): ${(error as Error).message}`);
         }
       }
     });
   }
+}
+
+/**
+ * The pid the backstop may signal for an agent still on the roster: only the very process
+ * registered at join (its start time recorded then and matching now), never pid 1, never the plane.
+ */
+export function signallablePid(agent: AgentRecord, planePid = process.pid): number | undefined {
+  const { pid, pidStart } = agent;
+  if (agent.gone || pid === undefined || pidStart === undefined || pid <= 1 || pid === planePid) return undefined;
+  return processStartTime(pid) === pidStart ? pid : undefined;
 }

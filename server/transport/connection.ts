@@ -3,40 +3,44 @@ import { FleetError } from '../../contracts/index.js';
 import { dispatch } from '../plane/dispatcher.js';
 import type { PlaneServices } from '../plane/handlers/handler.js';
 import { OPERATOR, type Session } from '../plane/session.js';
-import { errorReply, FrameError, notification, parseRequest, resultReply, type JsonRpcId } from './jsonrpc.js';
+import { FlowControl } from './flow-control.js';
+import { errorReply, FrameError, notification, parseRequest, resultReply } from './jsonrpc.js';
+import type { ThrottledLog } from './throttled-log.js';
+import type { ServedConnection } from './ws-endpoint.js';
 
 /**
- * One WebSocket client. Requests run concurrently and are answered by id; a bad frame gets its
- * JSON-RPC error and the connection stays usable. Faults the plane did not expect are logged and
- * answered as internal errors, never thrown out of the socket handler.
+ * One WebSocket client. Requests run concurrently, under the connection's flow control, and are
+ * answered by id; a bad frame gets its JSON-RPC error and the connection stays usable. Faults the
+ * plane did not expect are logged and answered as internal errors, never thrown out of the socket
+ * handler.
  */
-export function serveConnection(socket: WebSocket, plane: PlaneServices, log: (message: string) => void): void {
+export function serveConnection(socket: WebSocket, plane: PlaneServices, log: (message: string) => void, notices: ThrottledLog): ServedConnection {
+  const flow = new FlowControl(socket, (frame) => answer(frame), (what, figures) => notices.note(what, figures));
   const session: Session = {
     caller: OPERATOR,
-    notify: (method, params) => send(notification(method, params)),
-  };
-  const send = (frame: string) => {
-    if (socket.readyState === socket.OPEN) socket.send(frame);
+    notify: (method, params) => flow.notify(notification(method, params)),
+    notificationsBehind: () => flow.notificationsBehind(),
+    notificationsDrained: () => flow.notificationsDrained(),
   };
 
-  socket.on('message', (data, isBinary) => {
-    const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-    let id: JsonRpcId | undefined;
+  /** The reply to one frame, if it asks for one. */
+  async function answer(text: string): Promise<string | undefined> {
     try {
       const request = parseRequest(text);
-      id = request.id;
-      dispatch(plane, session, request.method, request.params)
-        .then(
-          (result) => id !== undefined && send(resultReply(id, result)),
-          (error: unknown) => id !== undefined && send(errorReply(id, asFleetError(error, log))),
-        )
-        .catch((error: unknown) => log(`could not answer ${request.method}: ${String(error)}`));
+      try {
+        const result = await dispatch(plane, session, request.method, request.params);
+        return request.id === undefined ? undefined : resultReply(request.id, result);
+      } catch (error) {
+        return request.id === undefined ? undefined : errorReply(request.id, asFleetError(error, log));
+      }
     } catch (error) {
-      send(errorReply(error instanceof FrameError ? error.id : null, asFleetError(error, log)));
+      return errorReply(error instanceof FrameError ? error.id : null, asFleetError(error, log));
     }
-  });
+  }
+
   socket.on('close', () => session.unsubscribe?.());
   socket.on('error', (error) => log(`connection error: ${error.message}`));
+  return flow;
 }
 
 function asFleetError(error: unknown, log: (message: string) => void): FleetError {

@@ -1,44 +1,59 @@
 import { unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { Server as NetServer } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { Server as NetServer, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_FRAME_BYTES } from '../../contracts/index.js';
+import { Admission, MAX_CONNECTIONS, refuse } from './admission.js';
 import { refuseUpgrade } from './handshake.js';
+import type { ThrottledLog } from './throttled-log.js';
 import { listenOnUnixSocket } from './unix-socket.js';
 
 const PING_INTERVAL_MS = 15_000;
 /** How long a stop waits for clients to answer its close frame (ws alone would wait 30 s). */
 export const CLOSE_GRACE_MS = 2_000;
 
+/** What the endpoint needs to know of a connection it handed over. */
+export interface ServedConnection {
+  /** True while the plane holds off reading the client for its own sake (its requests still run): a pong it has not read is no sign of a dead peer. */
+  readingHeldByPlane(): boolean;
+}
+
 /**
  * The plane's WebSocket endpoint on 127.0.0.1, and on a Unix socket beside it. Upgrades are vetted
- * before the handshake, whichever door they came through; dead peers are found by ping/pong and
- * dropped.
+ * before the handshake, whichever door they came through; connections that have not upgraded are
+ * capped and timed out, established ones capped; dead peers are found by ping/pong and dropped.
  */
 export class WsEndpoint {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly alive = new WeakSet<WebSocket>();
+  private readonly served = new WeakMap<WebSocket, ServedConnection>();
   private pinger: NodeJS.Timeout | undefined;
   private unix: { server: NetServer; path: string } | undefined;
 
-  constructor(token: string, onConnection: (socket: WebSocket) => void) {
+  constructor(token: string, notices: ThrottledLog, onConnection: (socket: WebSocket) => ServedConnection) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
     this.http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('The Fleet Coordination plane speaks WebSocket JSON-RPC only.\n');
     });
-    this.http.on('upgrade', (request, socket: Duplex, head) => {
+    const admission = new Admission(notices);
+    this.http.on('connection', (socket: Socket) => admission.admit(socket));
+    this.http.on('upgrade', (request, socket: Socket, head) => {
       const refusal = refuseUpgrade(request, token);
       if (refusal) {
-        const body = `${refusal.reason}\n`;
-        socket.end(`HTTP/1.1 ${refusal.status} ${refusal.status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        refuse(socket, refusal.status, refusal.reason);
+        return;
+      }
+      if (this.wss.clients.size >= MAX_CONNECTIONS) {
+        notices.note(`refused a connection: the plane already serves ${MAX_CONNECTIONS} connections, its limit`);
+        refuse(socket, 503, `the plane already serves ${MAX_CONNECTIONS} connections, its limit: close clients you no longer need (each MCP session, editor window and CLI call holds one) and retry`);
         return;
       }
       this.wss.handleUpgrade(request, socket, head, (ws) => {
+        admission.upgraded(socket);
         this.alive.add(ws);
         ws.on('pong', () => this.alive.add(ws));
-        onConnection(ws);
+        this.served.set(ws, onConnection(ws));
       });
     });
   }
@@ -99,7 +114,7 @@ export class WsEndpoint {
 
   private pingAll(): void {
     for (const client of this.wss.clients) {
-      if (!this.alive.has(client)) {
+      if (!this.alive.has(client) && !this.served.get(client)?.readingHeldByPlane()) {
         client.terminate();
         continue;
       }

@@ -13,8 +13,8 @@ import { WebSocket, type RawData } from 'ws';
 import { errorNameForCode } from '../../contracts/index.js';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import { CODE, FrameFactory, seededRandom, type Frame, type JsonRpcId } from '../support/frames.js';
-import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from '../support/plane-process.js';
+import { planeWithRepo } from '../support/plane-with-repo.js';
 
 const FRAMES = Number(process.env.FLEET_FUZZ_FRAMES ?? 100_000);
 /** Connections 0 and 1 join as agents FUZZ0 and FUZZ1; the others stay unjoined (the operator). */
@@ -77,13 +77,7 @@ test(`${FRAMES} fuzzed frames get the promised replies, none internal, and the p
   const seed = Number(process.env.FLEET_FUZZ_SEED ?? randomInt(2 ** 31));
   const replay = `replay with FLEET_FUZZ_SEED=${seed}`;
   t.diagnostic(`FLEET_FUZZ_SEED=${seed}`);
-  const repo = makeRepo();
-  const plane = await startPlaneProcess();
-  t.after(async () => {
-    await plane.stop();
-    removeHome(plane.home);
-    removeHome(repo);
-  });
+  const { plane, repo } = await planeWithRepo(t);
   const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => openSocket(plane)));
   for (let i = 0; i < JOINED; i++) {
     const joined = await new Rpc(sockets[i]!).call('fleet_agent_join', { callsign: `FUZZ${i}`, runtime: 'fuzz' });

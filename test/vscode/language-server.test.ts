@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-languageserver/node';
+import { PlaneClient } from '../../server/client/plane-client.js';
+import { readDiscovery } from '../../server/client/connect.js';
 import { lspNotifications, lspRequests, type LspNotificationName, type LspNotificationParams } from '../../contracts/lsp.js';
 import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { TestAgent } from './suite/test-agent.js';
@@ -128,6 +130,26 @@ test('multi-root: a claim in one repository shows there only, as ownership, read
     await lifted;
   } finally {
     agent.close();
+  }
+});
+
+test("a write the plane's watcher sees in another agent's territory reaches the editor as fleet/didSeeViolation", async () => {
+  const holder = await TestAgent.join(home, 'HOLDER');
+  const found = readDiscovery(home)!;
+  const writer = await PlaneClient.connect(found.discovery, found.token, 'test-writer');
+  const operator = await PlaneClient.connect(found.discovery, found.token, 'test-operator');
+  try {
+    assert.ok((await holder.claim(['src/b.ts'], repoB)).granted);
+    await writer.call('fleet_agent_join', { callsign: 'WRITER', runtime: 'script', worktree: repoB });
+    await operator.call('fleet_worktree_changes', { worktree: repoB }); // resolves once repoB is watched
+    const seenByEditor = notification('fleet/didSeeViolation', ({ violation }) => violation.path === 'src/b.ts');
+    writeFileSync(join(repoB, 'src/b.ts'), 'export const b = "WRITER was here";\n');
+    const { violation, file } = await seenByEditor;
+    assert.deepEqual([violation.writer, violation.holder, file], ['WRITER', 'HOLDER', join(repoB, 'src/b.ts')]);
+  } finally {
+    await writer.call('fleet_agent_leave', {});
+    for (const client of [writer, operator]) client.close();
+    await holder.leave();
   }
 });
 

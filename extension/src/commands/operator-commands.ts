@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
+import { callsignPattern, callsignRule } from '../../../contracts/index.js';
 import type { FleetContext } from '../fleet-context.js';
 import { showCommandError, text } from './command-args.js';
-
-const CALLSIGN = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /** Join as Operator, Start or Reconnect the Plane, Show Log, Show Digest. */
 export function registerOperatorCommands(ctx: FleetContext): vscode.Disposable[] {
@@ -34,7 +33,7 @@ export async function joinAsOperator(ctx: FleetContext, given?: string): Promise
       title: 'Fleet: Join as Operator',
       prompt: 'Your callsign on the roster. Claims you make belong to it; the plane records it on what you do.',
       value: ctx.joinedAs ?? ctx.config.operatorCallsign,
-      validateInput: (value) => (CALLSIGN.test(value) ? undefined : 'A callsign is 1-32 letters, digits, "-" or "_", starting with a letter.'),
+      validateInput: (value) => (callsignPattern.test(value) ? undefined : `${callsignRule}.`),
     }));
   if (!callsign) return false;
   const joined = await ctx.request('fleet/joinAsOperator', { callsign });

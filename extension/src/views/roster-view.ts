@@ -10,6 +10,12 @@ const STATUS_ICON: Record<AgentStatus, vscode.ThemeIcon> = {
   unknown: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
   left: new vscode.ThemeIcon('sign-out'),
   expired: new vscode.ThemeIcon('history'),
+  stalled: new vscode.ThemeIcon('watch', new vscode.ThemeColor('list.warningForeground')),
+};
+
+const STATUS_NOTE: Partial<Record<AgentStatus, string>> = {
+  unknown: ' (stale: no heartbeat within the agent TTL)',
+  stalled: ' (silent for 3 × the agent TTL, kept live by its running process)',
 };
 
 const TICK_MS = 15_000;
@@ -35,7 +41,7 @@ export class RosterView implements vscode.TreeDataProvider<Agent>, vscode.Dispos
 
   private refresh(): void {
     const state = this.ctx.state;
-    const stale = state?.agents.filter((agent) => agent.status === 'unknown').length ?? 0;
+    const stale = state?.agents.filter((agent) => agent.status === 'unknown' || agent.status === 'stalled').length ?? 0;
     this.view.badge = stale > 0 ? { value: stale, tooltip: `${stale} agent${stale === 1 ? '' : 's'} not heartbeating` } : undefined;
     const control = state?.control;
     this.view.message =
@@ -58,7 +64,7 @@ export class RosterView implements vscode.TreeDataProvider<Agent>, vscode.Dispos
     item.iconPath = STATUS_ICON[agent.status];
     item.contextValue = `agent.${agent.status}`;
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(`**${agent.callsign}** — ${agent.status}${agent.status === 'unknown' ? ' (stale: no heartbeat within the agent TTL)' : ''}\n\n`);
+    tooltip.appendMarkdown(`**${agent.callsign}** — ${agent.status}${STATUS_NOTE[agent.status] ?? ''}\n\n`);
     tooltip.appendMarkdown(`Runtime ${agent.runtime}, role ${agent.role}, tier ${agent.tier}\n\n`);
     tooltip.appendMarkdown(`Last heartbeat ${since(agent.lastSeenAt)}; joined ${new Date(agent.joinedAt).toLocaleString()}\n\n`);
     // Task and note are the agents' own words: shown as text, never as markdown.

@@ -1,4 +1,4 @@
-import { eventNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
+import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
 import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { connectAsOperator } from '../connection.js';
@@ -12,7 +12,9 @@ export async function eventsVerb(argv: string[]): Promise<number> {
   if (!Number.isInteger(from) || from < 0) throw new UsageError(`--from ${values.from}: expected a sequence number`);
   const client = await connectAsOperator(home);
   client.onNotification((method, params) => {
-    if (method !== 'fleet_event') return;
+    // Fell behind (a slow terminal): the plane stopped sending; pick up where it stopped, nothing is skipped.
+    if (method === EVENTS_GAP_NOTIFICATION) return void client.call('fleet_events_subscribe', { fromSeq: eventsGapNotificationSchema.parse(params).fromSeq }).catch(() => undefined);
+    if (method !== EVENT_NOTIFICATION) return;
     const { event } = eventNotificationSchema.parse(params);
     process.stdout.write(`${values.json ? JSON.stringify(event) : describe(event)}\n`);
   });

@@ -1,17 +1,20 @@
-import type { Result } from '../../../contracts/index.js';
+import { EVENTS_GAP_NOTIFICATION, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { parseVerbArgs } from '../args.js';
 import { connectAsOperator, using } from '../connection.js';
 import { emit, relativeTime, table } from '../output.js';
 
 type Status = Result<'fleet_status'>;
+type Violations = Result<'fleet_violations'>;
+/** `fleet status` lists this many of the newest unacknowledged violations (the count is always whole). */
+const SHOWN_VIOLATIONS = 20;
 
 export async function statusVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(argv, { watch: { type: 'boolean' }, all: { type: 'boolean' } }, 'fleet status [--json] [--watch] [--all]');
   const fetch = (client: PlaneClient) => client.call('fleet_status', { includeGone: values.all ?? false });
   if (!values.watch) {
-    const status = await using(connectAsOperator(home), fetch);
-    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane }, () => render(status));
+    const [status, violations] = await using(connectAsOperator(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
+    emit(values.json, { control: status.controlDetail, agents: status.agents, claims: status.claims, plane: status.plane, violations }, () => `${render(status)}${renderViolations(violations)}`);
     return 0;
   }
   return watch(await connectAsOperator(home), fetch, values.json ?? false);
@@ -26,7 +29,11 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
     const status = await fetch(client).finally(() => (drawing = false));
     process.stdout.write(json ? `${JSON.stringify(status)}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
   };
-  client.onNotification(() => void draw().catch(() => undefined));
+  client.onNotification((method) => {
+    // Fell behind: subscribe again; the next draw reads the whole state anyway.
+    if (method === EVENTS_GAP_NOTIFICATION) void client.call('fleet_events_subscribe', {}).catch(() => undefined);
+    void draw().catch(() => undefined);
+  });
   await client.call('fleet_events_subscribe', {});
   await draw();
   const timer = setInterval(() => void draw().catch(() => undefined), 1000);
@@ -37,6 +44,14 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
   clearInterval(timer);
   client.close();
   return 0;
+}
+
+/** Writes seen in another agent's exclusive territory, until the operator acknowledges them. */
+function renderViolations({ total, violations }: Violations): string {
+  if (total === 0) return '';
+  const shown = table([['PATH', 'WRITER', 'HOLDER', 'SEEN', 'ID'], ...violations.map((v) => [v.path, v.writer, v.holder, relativeTime(v.at), v.id])]);
+  const more = total > violations.length ? `\n(${total - violations.length} older not shown: fleet call fleet_violations)` : '';
+  return `\n\nviolations (${total} unacknowledged; fleet call fleet_violation_ack --params '{"all":true}' once seen)\n${shown}${more}`;
 }
 
 export function render(status: Status): string {

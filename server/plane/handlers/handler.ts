@@ -3,6 +3,7 @@ import type { FleetCore } from '../../core/fleet-core.js';
 import type { Journal } from '../journal.js';
 import type { ScopeResolver } from '../scope-resolver.js';
 import type { Session } from '../session.js';
+import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
 
 /** What the plane gives every handler: the core and the services around it. */
 export interface PlaneServices {
@@ -15,8 +16,10 @@ export interface PlaneServices {
   history(fromSeq: number): AsyncIterable<FleetEvent>;
   builds: { kick(): void; finished(runId: string): Promise<void> };
   digests: { current(): Promise<{ digest: Digest; markdown: string }>; publish(): Promise<{ digest: Digest; markdown: string }> };
-  /** Registers the pid of a joining agent, returning its start time for the stop backstop. */
-  pidStart(pid: number): string | undefined;
+  /** Registers the pid of a joining agent (refusing pids it must never watch or signal), returning its start time. */
+  registerPid(pid: number): string | undefined;
+  /** The watcher over the worktrees live agents registered (DESIGN §11). */
+  worktrees: WorktreeWatchers;
 }
 
 export type Handler<N extends MethodName> = (

@@ -8,6 +8,7 @@ import { agentStatus } from '../../core/liveness.js';
 import { checkPaths } from '../../core/path-check.js';
 import type { AgentRecord } from '../../core/state.js';
 import type { Session } from '../session.js';
+import { existingAncestor } from '../existing-ancestor.js';
 import type { PlaneServices } from './handler.js';
 
 /** At most this many override events per call: one per refused path, a huge commit stays readable. */
@@ -79,18 +80,11 @@ function agentByWorktree(ctx: Ctx, path: string): AgentRecord | undefined {
 /** Symlinked temp dirs (/tmp → /private/tmp) must not hide a match; paths that do not exist yet keep their form. */
 function canonical(path: string): string {
   const absolute = resolve(path);
+  // A file about to be created: canonicalise its nearest existing ancestor.
+  const { existing, missing } = existingAncestor(absolute);
   try {
-    return realpathSync(absolute);
+    return [realpathSync(existing), ...missing].join(sep);
   } catch {
-    // A file about to be created: canonicalise its nearest existing ancestor.
-    const parts = absolute.split(sep);
-    for (let i = parts.length - 1; i > 0; i--) {
-      try {
-        return [realpathSync(parts.slice(0, i).join(sep) || sep), ...parts.slice(i)].join(sep);
-      } catch {
-        // keep climbing
-      }
-    }
     return absolute;
   }
 }

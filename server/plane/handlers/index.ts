@@ -8,6 +8,7 @@ import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
 import { rosterHandlers } from './roster.js';
 import { territoryHandlers } from './territory.js';
+import { violationHandlers } from './violations.js';
 import { workHandlers } from './work.js';
 
 /** Every method of the table, each handled by its feature's file; a missing one does not compile. */
@@ -22,4 +23,5 @@ export const handlers: HandlerTable = {
   ...historyHandlers,
   ...hookHandlers,
   ...planeHandlers,
+  ...violationHandlers,
 };

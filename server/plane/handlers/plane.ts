@@ -1,5 +1,6 @@
-import { FleetError, PROTOCOL_VERSION, type FleetEvent } from '../../../contracts/index.js';
+import { FleetError, PROTOCOL_VERSION } from '../../../contracts/index.js';
 import { agentView, claimView, controlView, iso } from '../../core/views.js';
+import { EventFeed } from '../event-feed.js';
 import type { HandlerTable } from './handler.js';
 
 export const planeHandlers = {
@@ -26,31 +27,12 @@ export const planeHandlers = {
       };
     }),
 
-  /**
-   * Pushes every durable event to the session. With fromSeq, the history after it is replayed
-   * first; events that become durable during the replay are held back and sent after it, in order.
-   */
+  /** Pushes every durable event to the session, after replaying the history after fromSeq if given (see EventFeed). */
   fleet_events_subscribe: async (params, session, { journal, history }) => {
     session.unsubscribe?.();
-    const held: FleetEvent[] = [];
-    let replaying = params.fromSeq !== undefined;
-    const send = (event: FleetEvent) => session.notify('fleet_event', { event });
-    session.unsubscribe = journal.subscribe((events) => {
-      for (const event of events) {
-        if (replaying) held.push(event);
-        else send(event);
-      }
-    });
-    const seq = journal.lastDurableSeq;
-    if (params.fromSeq !== undefined) {
-      for await (const event of history(params.fromSeq + 1)) {
-        if (event.seq > seq) break;
-        send(event);
-      }
-      replaying = false;
-      for (const event of held) send(event);
-    }
-    return { seq };
+    const feed = new EventFeed(session, journal, history);
+    session.unsubscribe = () => feed.stop();
+    return { seq: await feed.start(params.fromSeq) };
   },
 
   fleet_plane_shutdown: (_params, _session, { shutdown }) => {

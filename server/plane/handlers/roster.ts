@@ -4,14 +4,14 @@ import { agentView } from '../../core/views.js';
 import type { HandlerTable } from './handler.js';
 
 export const rosterHandlers = {
-  fleet_agent_join: (params, session, { core, pidStart }) => {
+  fleet_agent_join: (params, session, { core, registerPid }) => {
     if (session.caller.kind === 'agent') {
       const current = core.state.agents.get(session.caller.agentId);
       if (current && !current.gone && current.callsign !== params.callsign) {
         throw new FleetError('ALREADY_JOINED', `this connection already acts as ${current.callsign}: open a new connection to act as ${params.callsign}`);
       }
     }
-    const start = params.pid !== undefined ? pidStart(params.pid) : undefined;
+    const start = params.pid !== undefined ? registerPid(params.pid) : undefined;
     const outcome = core.run(session.caller, (ctx) => join(ctx, { ...params, ...(start !== undefined && { pidStart: start }) }));
     session.caller = { kind: 'agent', agentId: outcome.agentId };
     return outcome;

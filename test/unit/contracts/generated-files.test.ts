@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { errorDocs, schemaFiles } from '../../../contracts/schema-files.js';
 import { errorTable } from '../../../contracts/errors.js';
+import { limitDocs } from '../../../contracts/limit-docs.js';
+import { limits } from '../../../contracts/limits.js';
 
 const root = process.cwd();
 const STALE = 'is stale: run `npm run generate` and commit the result';
@@ -29,6 +31,14 @@ test('docs/errors.md documents every entry of the error table', () => {
   assert.equal(docs, errorDocs(), `docs/errors.md ${STALE}`);
   for (const [name, entry] of Object.entries(errorTable)) {
     assert.match(docs, new RegExp(`\\| \`${entry.code}\` \\| \`${name}\` \\|`), `${name} is not documented`);
+  }
+});
+
+test('docs/limits.md lists every limit of contracts/limits.ts with its value', () => {
+  const docs = readFileSync(join(root, 'docs', 'limits.md'), 'utf8');
+  assert.equal(docs, limitDocs(), `docs/limits.md ${STALE}`);
+  for (const [name, limit] of Object.entries(limits)) {
+    assert.match(docs, new RegExp(`\\| \`${name}\` \\| ${limit.max.toLocaleString('en-US')} `), `${name} is not documented`);
   }
 });
 

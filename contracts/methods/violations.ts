@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineMethod, withControl } from '../method.js';
+import { callsignSchema } from '../records.js';
+import { violationSchema } from '../violations.js';
+import { idsParam, pathParam } from './common.js';
+
+/** Bounds the lists these methods return, so no reply approaches the payload limit. */
+export const MAX_VIOLATIONS_LISTED = 1000;
+export const MAX_WORKTREE_CHANGES = 1000;
+
+export const violationsList = defineMethod({
+  name: 'fleet_violations',
+  summary: 'The territory violations not yet acknowledged (writes seen in paths another agent holds exclusively), newest first, with their total.',
+  params: z.strictObject({ limit: z.number().int().min(1).max(MAX_VIOLATIONS_LISTED).optional() }),
+  result: withControl({ total: z.number().int(), violations: z.array(violationSchema) }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});
+
+export const violationAck = defineMethod({
+  name: 'fleet_violation_ack',
+  summary: 'The operator acknowledges territory violations, by id or all of them: they leave the unacknowledged list (the event log keeps them).',
+  params: z
+    .strictObject({
+      ids: idsParam.min(1).optional(),
+      all: z.literal(true).optional(),
+    })
+    .refine((p) => (p.ids === undefined) !== (p.all === undefined), { message: 'pass either ids (the violations to acknowledge) or all: true' }),
+  result: withControl({ acknowledged: z.array(z.string()) }),
+  access: 'operator',
+  mutates: true,
+  mcpTool: false,
+});
+
+export const worktreeChanges = defineMethod({
+  name: 'fleet_worktree_changes',
+  summary:
+    'What changed in a watched worktree (one a live agent registered at join) since a mark. Without since: returns a mark to ask with later (call it before a tool runs); with writer, changes until the call with that mark are attributed to that agent. With since: the paths changed after the mark (ignored paths and .git/ left out; viaGit when a checkout, merge or other index/HEAD move wrote them), and a new mark.',
+  params: z.strictObject({
+    worktree: pathParam.describe('Absolute path of (a folder in) the worktree'),
+    since: z.number().int().min(0).optional().describe('A mark an earlier call returned'),
+    writer: callsignSchema.optional().describe('The agent about to write there (a hook names its session\'s agent)'),
+  }),
+  result: withControl({
+    mark: z.number().int(),
+    changes: z.array(z.object({ path: z.string(), viaGit: z.boolean().optional() })),
+    /** Older changes than the plane keeps were asked for, or more than fit: treat every path as changed. */
+    truncated: z.boolean(),
+  }),
+  access: 'operator',
+  mutates: false,
+  mcpTool: false,
+});

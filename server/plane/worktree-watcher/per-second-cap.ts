@@ -1,0 +1,20 @@
+/** At most `limit` takes per second; the first refusal of each second is reported, the rest are silent. */
+export class PerSecondCap {
+  private windowStart = -Infinity;
+  private taken = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly onCapped: () => void,
+  ) {}
+
+  take(now: number): boolean {
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.taken = 0;
+    }
+    this.taken++;
+    if (this.taken === this.limit + 1) this.onCapped();
+    return this.taken <= this.limit;
+  }
+}

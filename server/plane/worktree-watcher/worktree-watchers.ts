@@ -1,0 +1,178 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { FleetError, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { recordViolation, violatedClaim } from '../../core/violations.js';
+import type { ScopeResolver } from '../scope-resolver.js';
+import { contentFingerprint } from './content-fingerprint.js';
+import { PerSecondCap } from './per-second-cap.js';
+import { WorktreeWatch, type SeenWrite } from './worktree-watch.js';
+
+/** Bounds: directories watched per worktree, violations judged per second per worktree, open attributions. */
+const MAX_DIRECTORIES_PER_WORKTREE = 5000;
+const MAX_VIOLATIONS_PER_SECOND = 20;
+const MAX_ATTRIBUTIONS = 1000;
+/** A hook that took a mark and never came back stops attributing after this long. */
+const ATTRIBUTION_MS = 10 * 60_000;
+const MAX_CACHED_WORKTREES = 1024;
+
+interface Watched {
+  watch: WorktreeWatch;
+  scope: string;
+  /** The live agents that registered this worktree at join. */
+  agents: string[];
+  cap: PerSecondCap;
+}
+
+/** A hook's word for who writes in a worktree between its mark and its next call. */
+interface Attribution {
+  root: string;
+  agentId: string;
+  until: number;
+}
+
+/**
+ * DESIGN §11 layer 3: the plane watches the worktrees its live agents registered, and records a
+ * change to a path another agent holds exclusively as `territory.violated`. It also answers a
+ * hook's "what changed since mark M" (layer 2). Watches follow the roster: a worktree no live
+ * agent registers any more is no longer watched.
+ */
+export class WorktreeWatchers {
+  private readonly watched = new Map<string, Watched>();
+  private readonly attributions = new Map<number, Attribution>();
+  private readonly worktrees = new Map<string, { root: string; scope: string }>();
+  private mark = 0;
+  private reconciling = false;
+  private closed = false;
+
+  constructor(
+    private readonly core: FleetCore,
+    private readonly scopes: ScopeResolver,
+    private readonly log: (message: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    core.onEvent((event: FleetEvent) => {
+      if (!event.type.startsWith('agent.') || event.type === 'agent.heartbeat' || this.reconciling) return;
+      this.reconciling = true; // one reconcile per burst of roster events
+      setImmediate(() => {
+        this.reconciling = false;
+        this.reconcile();
+      });
+    });
+  }
+
+  /** Starts watching what live agents registered and stops watching what none does any more. */
+  reconcile(): void {
+    if (this.closed) return;
+    const wanted = new Map<string, { scope: string; agents: string[] }>();
+    for (const agent of this.core.state.agents.values()) {
+      if (agent.gone || agent.worktree === undefined) continue;
+      const worktree = this.worktreeOf(agent.worktree);
+      if (!worktree) continue;
+      const entry = wanted.get(worktree.root) ?? { scope: worktree.scope, agents: [] };
+      entry.agents.push(agent.agentId);
+      wanted.set(worktree.root, entry);
+    }
+    for (const [root, watched] of this.watched) {
+      if (wanted.has(root)) continue;
+      watched.watch.close();
+      this.watched.delete(root);
+      this.log(`watcher: stopped watching ${root} (no live agent registered it)`);
+    }
+    for (const [root, { scope, agents }] of wanted) {
+      const known = this.watched.get(root);
+      if (known) known.agents = agents;
+      else this.watched.set(root, this.startWatching(root, scope, agents));
+    }
+  }
+
+  /**
+   * The hook's question. Without `since` it returns a mark (and, with `writer`, attributes the
+   * worktree's changes to that agent until the next call with this mark); with `since`, the paths
+   * changed after it.
+   */
+  async changes(worktree: string, since: number | undefined, writer: string | undefined): Promise<ResultBody<'fleet_worktree_changes'>> {
+    if (!isAbsolute(worktree)) throw new FleetError('INVALID_PARAMS', `worktree "${worktree}" must be an absolute path`, { worktree });
+    this.reconcile();
+    const root = this.worktreeOf(worktree)?.root;
+    const watched = root !== undefined ? this.watched.get(root) : undefined;
+    if (root === undefined || !watched) {
+      throw new FleetError('NOT_FOUND', `no live agent registered the worktree of ${worktree}: the plane watches only worktrees its live agents gave at join (fleet_agent_join with worktree)`, { worktree });
+    }
+    await watched.watch.ready;
+    if (since !== undefined) this.attributions.delete(since);
+    const found = since === undefined ? { changes: [], truncated: false } : await watched.watch.changesSince(since, MAX_WORKTREE_CHANGES);
+    const mark = this.mark;
+    if (writer !== undefined) this.attribute(root, writer, mark);
+    return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const watched of this.watched.values()) watched.watch.close();
+    this.watched.clear();
+  }
+
+  private startWatching(root: string, scope: string, agents: string[]): Watched {
+    const watch = new WorktreeWatch({
+      root,
+      maxDirectories: MAX_DIRECTORIES_PER_WORKTREE,
+      startMark: this.mark,
+      now: this.now,
+      nextMark: () => ++this.mark,
+      writersNow: () => this.writersNow(root),
+      onWrites: (writes) => this.judge(root, writes),
+      log: this.log,
+    });
+    watch.ready.catch((error: Error) => this.log(`watcher: cannot watch ${root}: ${error.message}`));
+    const cap = new PerSecondCap(MAX_VIOLATIONS_PER_SECOND, () => this.log(`watcher: more than ${MAX_VIOLATIONS_PER_SECOND} violations a second in ${root}; the rest of this second is not recorded`));
+    return { watch, scope, agents, cap };
+  }
+
+  /** A hook's attribution wins; else the agents that registered the worktree (one of them is the writer). */
+  private writersNow(root: string): string[] {
+    const now = this.now();
+    const attributed = new Set<string>();
+    for (const [mark, attribution] of this.attributions) {
+      if (attribution.until < now) this.attributions.delete(mark);
+      else if (attribution.root === root) attributed.add(attribution.agentId);
+    }
+    return attributed.size > 0 ? [...attributed] : [...(this.watched.get(root)?.agents ?? [])];
+  }
+
+  private attribute(root: string, callsign: string, mark: number): void {
+    const agentId = this.core.indexes.liveCallsigns.get(callsign);
+    if (agentId === undefined) throw new FleetError('NOT_FOUND', `no live agent ${callsign}: the writer must be on the roster`, { callsign });
+    this.attributions.set(mark, { root, agentId, until: this.now() + ATTRIBUTION_MS });
+    if (this.attributions.size > MAX_ATTRIBUTIONS) this.attributions.delete(this.attributions.keys().next().value!);
+  }
+
+  /** Only writes under another agent's exclusive claim are hashed and recorded. */
+  private async judge(root: string, writes: SeenWrite[]): Promise<void> {
+    const watched = this.watched.get(root);
+    if (!watched) return;
+    const { scope, cap } = watched;
+    for (const write of writes) {
+      if (!this.core.run(undefined, (ctx) => violatedClaim(ctx.indexes, scope, write.path, write.writers))) continue;
+      if (!cap.take(this.now())) continue;
+      const fingerprint = await contentFingerprint(join(root, write.path));
+      if (fingerprint === undefined || this.closed) continue;
+      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path: write.path, writers: write.writers, source: 'watcher', fingerprint }));
+    }
+  }
+
+  /** The worktree root (real path) and scope of a registered path; undefined when it is in no repository. */
+  private worktreeOf(path: string): { root: string; scope: string } | undefined {
+    const known = this.worktrees.get(path);
+    if (known) return known;
+    try {
+      const scope = this.scopes.resolve(path);
+      const found = { root: realpathSync(scope.worktree), scope: scope.id };
+      if (this.worktrees.size >= MAX_CACHED_WORKTREES) this.worktrees.delete(this.worktrees.keys().next().value!);
+      this.worktrees.set(path, found);
+      return found;
+    } catch {
+      return undefined; // not (yet) a repository: asked again at the next roster change
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// The non-reading-client scenario (DESIGN §12), shared by the adversarial test and the bench: a
+// child process floods the plane without reading while another client keeps claiming and timing
+// its calls, and the plane's resident memory is sampled throughout.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { PlaneProcess } from './plane-process.js';
+
+const FLOODER = fileURLToPath(new URL('./non-reading-client.js', import.meta.url));
+
+export interface FloodOutcome {
+  /** Whether the plane dropped the flooder before the deadline. */
+  dropped: boolean;
+  /** Requests the flooder wrote before it was dropped. */
+  sent: number;
+  rssBeforeBytes: number;
+  rssPeakBytes: number;
+  /** Milliseconds of each call the other client made while the flood ran. */
+  latenciesMs: number[];
+  /** Claim ids the plane acknowledged to the other client during the flood. */
+  acknowledgedClaims: string[];
+  elapsedMs: number;
+}
+
+/** Resident memory of a process, from /proc (Linux). */
+export function residentBytes(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
+}
+
+export async function floodWithoutReading(plane: PlaneProcess, root: string, options: { seed: number; maxRequests: number; deadlineMs: number }): Promise<FloodOutcome> {
+  const steady = await plane.connect('steady');
+  await steady.call('fleet_agent_join', { callsign: 'STEADY', runtime: 'script' });
+  const rssBeforeBytes = residentBytes(plane.child.pid!);
+  let rssPeakBytes = rssBeforeBytes;
+  const started = Date.now();
+  const flooder = spawn(process.execPath, [FLOODER, String(plane.port), plane.token, root, String(options.seed), String(options.maxRequests)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let report = '';
+  flooder.stdout.setEncoding('utf8').on('data', (chunk: string) => (report += chunk));
+  let finished = false;
+  const exited = new Promise<void>((resolve) => flooder.once('exit', () => resolve())).then(() => (finished = true));
+  const deadline = setTimeout(() => flooder.kill(), options.deadlineMs);
+  const latenciesMs: number[] = [];
+  const acknowledgedClaims: string[] = [];
+  try {
+    for (let i = 0; !finished; i++) {
+      const start = performance.now();
+      const result = await steady.call('fleet_claim_path', { patterns: [`steady/s${i}.ts`], root });
+      latenciesMs.push(performance.now() - start);
+      if (result.granted) acknowledgedClaims.push(...result.claims.map((claim) => claim.id));
+      rssPeakBytes = Math.max(rssPeakBytes, residentBytes(plane.child.pid!));
+    }
+    await exited;
+  } finally {
+    clearTimeout(deadline);
+    steady.close();
+  }
+  const sent = report === '' ? 0 : (JSON.parse(report) as { sent: number }).sent;
+  return { dropped: report !== '', sent, rssBeforeBytes, rssPeakBytes, latenciesMs, acknowledgedClaims, elapsedMs: Date.now() - started };
+}
