@@ -1,14 +1,9 @@
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { PlaneCallError } from '../client/plane-client.js';
-import { existingDirectory, realPath } from '../gate/real-path.js';
 import { writtenPaths, type ClaudeHookAnswer } from './claude-pre-tool-use.js';
-import { explainCommandRefusal } from './command-refusal.js';
-import { commonDirectory, worktreeRoot } from './git.js';
-import { hookEnvironment, runCommandCheck, runHookCheck } from './hook-check.js';
 import { patchedPaths } from './codex-patch-paths.js';
-import { explainRefusal } from './refusal-message.js';
+import { commonDirectory, worktreeRoot } from './git.js';
+import { deny, gateToolCall } from './tool-call-gate.js';
 
 /** Codex names its shell tools (shell, exec_command) `Bash` in hook payloads. */
 export const CODEX_SHELL_TOOL = 'Bash';
@@ -40,27 +35,10 @@ export async function codexPreToolUse(stdin: string, home: string, root: string,
   }
   const { cwd } = event;
   if (!inRepository(cwd, root)) return { decision: 'allow' };
-  const { callsign, override } = hookEnvironment(env);
-  const writer = { home, hook: 'codex-pre-tool-use' as const, agentOnly: true, ...(callsign !== undefined && { callsign }), ...(override !== undefined && { override }) };
   const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
   const text = typeof input.command === 'string' ? input.command : '';
-  try {
-    if (event.tool_name === CODEX_SHELL_TOOL) {
-      if (text.trim() === '') return { decision: 'allow' };
-      const verdict = await runCommandCheck({ ...writer, command: text, cwd });
-      return verdict.allowed ? { decision: 'allow' } : deny(explainCommandRefusal(verdict));
-    }
-    const targets = event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input);
-    if (targets.length === 0) return { decision: 'allow' };
-    const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
-    const verdict = await runHookCheck({ ...writer, root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd });
-    if (verdict.allowed || verdict.overridden) return { decision: 'allow' };
-    return deny(explainRefusal(verdict, { hook: 'claude-pre-tool-use' }));
-  } catch (error) {
-    if (error instanceof PlaneCallError && error.errorName === 'OUTSIDE_REPOSITORY') return { decision: 'allow' };
-    if (override !== undefined) return { decision: 'allow' };
-    return deny(`The fleet could not check this tool call (${error instanceof Error ? error.message : String(error)}). Writes stay refused until the check works; the operator can let one through with FLEET_OVERRIDE="<reason>".`);
-  }
+  if (event.tool_name === CODEX_SHELL_TOOL) return gateToolCall('codex-pre-tool-use', home, env, cwd, { command: text });
+  return gateToolCall('codex-pre-tool-use', home, env, cwd, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input) });
 }
 
 /** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir). */
@@ -74,6 +52,3 @@ function inRepository(cwd: string, root: string): boolean {
   }
 }
 
-function deny(reason: string): ClaudeHookAnswer {
-  return { decision: 'deny', reason };
-}

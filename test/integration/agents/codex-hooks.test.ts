@@ -121,6 +121,22 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assertAllowed(codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
   });
 
+  test('one entry gates every worktree of the repository: an agent in a second git worktree is judged as itself', async () => {
+    const second = join(tempHome('fleet-codex-wt-'), 'second');
+    spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'base'], { encoding: 'utf8' });
+    const added = spawnSync('git', ['-C', repo, 'worktree', 'add', '-q', second], { encoding: 'utf8' });
+    assert.equal(added.status, 0, added.stderr);
+    const carol = await plane.connect('test-carol');
+    try {
+      await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'codex', worktree: second });
+      assertDenied(codexPreToolUse(second, 'apply_patch', { command: patch('*** Add File: src/w.ts', '+w') }), /CAROL[\s\S]*src\/w\.ts[\s\S]*BOLT/);
+      assertDenied(codexPreToolUse(second, 'Bash', { command: 'echo x > docs/guide.md' }), /docs\/guide\.md[\s\S]*ATLAS/);
+    } finally {
+      carol.close();
+      removeHome(join(second, '..'));
+    }
+  });
+
   test("a session in another repository is not this install's business: it stays silent, even for a write the plane would refuse there", async () => {
     await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: otherRepo });
     assertAllowed(codexPreToolUse(otherRepo, 'Bash', { command: 'echo x > src/a.ts' }));
