@@ -19,7 +19,7 @@ const OPERATOR_KEY = 'fleet.operator.joinedAs';
 
 function serverStopped(home: string): FleetViewState {
   return {
-    connection: { status: 'failed', home, message: 'The Fleet language server stopped; see the Fleet Coordination output, then run "Fleet: Start or Reconnect the Plane".' },
+    connection: { status: 'failed', home, message: 'The Fleet language server stopped; see the Fleet Coordination output, then run "Fleet: Connect to the Plane (Launch It If Needed)".' },
     control: null,
     agents: [],
     claims: [],
