@@ -49,10 +49,9 @@ after(async () => {
   for (const dir of [home, repoA, repoB]) removeDir(dir);
 });
 
-/** The first notification `name` (parsed with its contracts/lsp.ts schema) for which `check` holds. */
-function notification<N extends LspNotificationName>(name: N, check: (params: LspNotificationParams<N>) => boolean, timeoutMs = 15_000): Promise<LspNotificationParams<N>> {
+/** The first notification `name` (parsed with its contracts/lsp.ts schema) for which `check` holds, among those from the `from`th on. */
+function notification<N extends LspNotificationName>(name: N, check: (params: LspNotificationParams<N>) => boolean, timeoutMs = 15_000, from = 0): Promise<LspNotificationParams<N>> {
   return new Promise((resolve, reject) => {
-    let from = 0;
     const look = () => {
       for (; from < seen.length; from++) {
         const { method, params } = seen[from]!;
@@ -150,7 +149,7 @@ test("a write the plane's watcher sees in another agent's territory reaches the 
     assert.deepEqual((await listed).violations.map((seen) => seen.file), [join(repoB, 'src/b.ts')], 'the unacknowledged list the Explorer marks');
 
     // The operator acknowledges it: the list the editor keeps drops it.
-    const cleared = notification('fleet/didChangeViolations', ({ violations }) => violations.length === 0);
+    const cleared = notification('fleet/didChangeViolations', ({ violations }) => violations.length === 0, 15_000, seen.length);
     const acknowledger = await connectToPlane({ home, client: 'test-acknowledger', autoStart: false, credential: 'operator' });
     assert.deepEqual((await acknowledger.call('fleet_violation_ack', { ids: [violation.id] })).acknowledged, [violation.id]);
     acknowledger.close();
