@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { readDiscovery } from '../../server/client/connect.js';
-import { ENGINE_VERSIONS, loadEngine, openWorkbench, type EngineId, type Workbench } from './harness/index.js';
+import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Workbench } from './harness/index.js';
 import { armBadgeWatch, badgeSeenAt, explorerBadge, waitForExplorerRow } from './support/explorer-page.js';
 import { webviewText } from './support/webview-frame.js';
 import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
@@ -17,7 +17,7 @@ const LATENCY_SAMPLES = 10;
 
 before(() => bundleForTests());
 
-for (const id of Object.keys(ENGINE_VERSIONS) as EngineId[]) {
+for (const id of selectedEngineIds()) {
   describe(`Fleet extension on screen, VS Code ${ENGINE_VERSIONS[id].vscode} (${id})`, { timeout: 300_000 }, () => {
     const home = makeHome();
     const workspace = makeWorkspace();
