@@ -178,7 +178,7 @@ for (const id of selectedEngineIds()) {
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'was shut down' }).first();
       await toast.waitFor({ timeout: 20_000 });
       assert.match(await toast.innerText(), new RegExp(`pid ${found.discovery.pid}`));
-      await page.screenshot({ path: join(shots, 'plane-shutdown.png') });
+      await page.screenshot({ path: join(shots, 'plane-shutdown.png'), animations: 'disabled' });
     });
   });
 }
