@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { test } from 'node:test';
-import { runCli } from '../../support/run-cli.js';
+import { runCli } from '../support/run-cli.js';
 
 test('fleet demo --help lists each of its flags with what it does', async () => {
   const { code, stdout } = await runCli(['demo', '--help'], { home: tmpdir(), cwd: tmpdir() });
