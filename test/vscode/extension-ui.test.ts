@@ -162,6 +162,8 @@ for (const id of selectedEngineIds()) {
         await page.mouse.move(640, 700);
         await page.locator('.statusbar-item', { hasText: 'Fleet:' }).first().click();
         await page.locator('.part.sidebar').getByText('BOREAS').first().waitFor({ timeout: 20_000 });
+        // The Digest webview is built again each time the Fleet sidebar comes back: wait for its content.
+        assert.doesNotMatch(await webviewText(page, '#digest', 'Fleet running'), /NaN|undefined/);
         await page.screenshot({ path: join(shots, `sidebar-${slug}.png`) });
       }
 
