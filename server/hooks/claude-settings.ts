@@ -2,8 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
+import { hookLauncherBeside } from './launcher.js';
 
-const HOOK_VERB = ' hook claude-pre-tool-use';
+/** In both the command installed now (bin/fleet-hook claude-pre-tool-use --home …) and the one before it (bin/fleet hook claude-pre-tool-use --home …). */
+const HOOK_VERB = ' claude-pre-tool-use --home ';
 export const CLAUDE_MATCHER = CLAUDE_WRITE_TOOLS.join('|');
 
 const hookEntrySchema = z.looseObject({ command: z.string().optional() });
@@ -14,9 +16,10 @@ export function claudeSettingsPath(root: string): string {
   return join(root, '.claude', 'settings.json');
 }
 
+/** The lean hook runner's launcher beside `launcher`: it decides a write itself and hands anything else to `fleet hook`. */
 export function claudeHookCommand(home: string, launcher: string): string {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  return `${quote(launcher)}${HOOK_VERB} --home ${quote(home)}`;
+  return `${quote(hookLauncherBeside(launcher))}${HOOK_VERB}${quote(home)}`;
 }
 
 const isOurs = (hook: { command?: string | undefined }) => hook.command?.includes(HOOK_VERB) === true;

@@ -1,23 +1,11 @@
 import type { z } from 'zod';
 import { hookCheck } from '../../contracts/methods/hooks.js';
 import { connectToPlane } from '../client/connect.js';
+import { hookCheckParams, type HookCheckRequest } from './hook-check-request.js';
+
+export { hookEnvironment, type HookCheckRequest } from './hook-check-request.js';
 
 export type HookVerdict = z.infer<typeof hookCheck.result>;
-
-export interface HookCheckRequest {
-  home: string;
-  hook: 'git-pre-commit' | 'claude-pre-tool-use';
-  root: string;
-  paths: string[];
-  /** FLEET_AS, when the writer says who it is. */
-  callsign?: string;
-  /** Where the write happens, to find the agent that registered this worktree at join. */
-  worktree?: string;
-  /** The writer is certainly an agent: finding none refuses the write. */
-  agentOnly?: boolean;
-  /** FLEET_OVERRIDE: the operator's reason for writing anyway. */
-  override?: string;
-}
 
 const BATCH = 1000;
 
@@ -30,15 +18,7 @@ export async function runHookCheck(request: HookCheckRequest): Promise<HookVerdi
   try {
     let merged: HookVerdict | undefined;
     for (let start = 0; start < request.paths.length; start += BATCH) {
-      const raw = await client.callRaw('fleet_hook_check', {
-        paths: request.paths.slice(start, start + BATCH),
-        root: request.root,
-        hook: request.hook,
-        ...(request.callsign !== undefined && { callsign: request.callsign }),
-        ...(request.worktree !== undefined && { worktree: request.worktree }),
-        ...(request.override !== undefined && { override: request.override }),
-        ...(request.agentOnly && { agentOnly: true }),
-      });
+      const raw = await client.callRaw('fleet_hook_check', hookCheckParams(request, request.paths.slice(start, start + BATCH)));
       const verdict = hookCheck.result.parse(raw);
       merged = merged
         ? { ...verdict, allowed: merged.allowed && verdict.allowed, overridden: merged.overridden || verdict.overridden, results: [...merged.results, ...verdict.results] }
@@ -48,11 +28,4 @@ export async function runHookCheck(request: HookCheckRequest): Promise<HookVerdi
   } finally {
     client.close();
   }
-}
-
-/** FLEET_AS and FLEET_OVERRIDE as the hooks read them (empty means unset). */
-export function hookEnvironment(env: NodeJS.ProcessEnv): { callsign?: string; override?: string } {
-  const callsign = env.FLEET_AS?.trim();
-  const override = env.FLEET_OVERRIDE?.trim();
-  return { ...(callsign && { callsign }), ...(override && { override }) };
 }

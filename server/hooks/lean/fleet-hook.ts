@@ -1,0 +1,60 @@
+// The installed Claude Code hook (FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home H): it runs on
+// every edit of every agent, so it loads node builtins and the hooks' pure decision modules only.
+// It decides a file write itself, through the running plane; anything else (another tool, input it
+// can't read, no plane answering) goes to the full CLI verb `fleet hook …` with the same stdin, so
+// every answer is the full verb's.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { errorNameForCode } from '../../../contracts/errors.js';
+import { answerForFailure, answerForVerdict, claudeHookOutput, isWriteTool, planWriteCheck, type ClaudeHookAnswer, type WriteToolEvent } from '../claude-write-check.js';
+import type { HookVerdict } from '../hook-check.js';
+import { hookCheckParams } from '../hook-check-request.js';
+import { callPlaneOnce } from './plane-call.js';
+
+/** The full CLI next to this runner (tools/bundle.mjs points it at dist/fleet.cjs in the bundle). */
+const FULL_CLI = new URL('../../cli/main.js', import.meta.url);
+
+const args = process.argv.slice(2);
+
+void (async () => {
+  const stdin = await readStdin();
+  const answer = args.length === 3 && args[0] === 'claude-pre-tool-use' && args[1] === '--home' ? await decideWrite(stdin, args[2]!).catch(() => undefined) : undefined;
+  if (answer) process.stdout.write(claudeHookOutput(answer));
+  else process.exitCode = runFullVerb(stdin);
+})();
+
+/** The answer for a file write the plane answered about; undefined for anything the full verb should take. */
+async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswer | undefined> {
+  const event = writeToolEvent(input);
+  if (!event) return undefined;
+  const plan = planWriteCheck(event, home, process.env);
+  if ('answer' in plan) return plan.answer;
+  const reply = await callPlaneOnce(home, 'fleet-hook-claude-pre-tool-use', 'fleet_hook_check', hookCheckParams(plan.request, plan.request.paths));
+  if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request);
+  return answerForVerdict(reply.result as HookVerdict);
+}
+
+/** The event when it is a write tool's, shaped as the full verb's schema expects; else undefined. */
+function writeToolEvent(input: string): WriteToolEvent | undefined {
+  const event = JSON.parse(input) as Record<string, unknown> | null;
+  if (typeof event !== 'object' || event === null || typeof event.tool_name !== 'string' || !isWriteTool(event.tool_name)) return undefined;
+  const toolInput = event.tool_input;
+  if (toolInput !== undefined && (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))) return undefined;
+  if (event.cwd !== undefined && typeof event.cwd !== 'string') return undefined;
+  return event as unknown as WriteToolEvent;
+}
+
+function runFullVerb(input: string): number {
+  const run = spawnSync(process.execPath, [fileURLToPath(FULL_CLI), 'hook', ...args], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  if (run.error) {
+    process.stderr.write(`fleet-hook: could not run the fleet CLI (${run.error.message})\n`);
+    return 1;
+  }
+  return run.status ?? 1;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
