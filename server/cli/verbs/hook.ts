@@ -2,6 +2,7 @@ import { claudeHookOutput, claudePreToolUse } from '../../hooks/claude-pre-tool-
 import { gitPreCommit } from '../../hooks/git-pre-commit.js';
 import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
+import { readStdin } from '../../hooks/read-stdin.js';
 
 const USAGE = 'fleet hook claude-pre-tool-use | git-pre-commit [--home DIR]   (installed by `fleet install-hooks`; they read FLEET_AS and FLEET_OVERRIDE)';
 
@@ -20,10 +21,4 @@ export async function hookVerb(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`usage: ${USAGE}`);
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -10,6 +10,7 @@ import { answerForFailure, answerForVerdict, claudeHookOutput, isWriteTool, plan
 import type { HookVerdict } from '../hook-check.js';
 import { hookCheckParams } from '../hook-check-request.js';
 import { callPlaneOnce } from './plane-call.js';
+import { readStdin } from '../read-stdin.js';
 
 /** The full CLI next to this runner (tools/bundle.mjs points it at dist/fleet.cjs in the bundle). */
 const FULL_CLI = new URL('../../cli/main.js', import.meta.url);
@@ -51,10 +52,4 @@ function runFullVerb(input: string): number {
     return 1;
   }
   return run.status ?? 1;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
