@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,hook] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits,hook] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import { editor } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
 import { latencyAndScale } from './sections/latency.js';
+import { limits } from './sections/limits.js';
 import { nonReading } from './sections/non-reading.js';
 import { throughput } from './sections/throughput.js';
 
@@ -23,6 +24,7 @@ const SECTIONS = {
   footprint,
   editor,
   'non-reading': nonReading,
+  limits,
   hook,
 } as const;
 type SectionName = keyof typeof SECTIONS;

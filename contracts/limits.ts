@@ -26,6 +26,7 @@ export const limits = {
   summary: { max: 5000, unit: 'characters', appliesTo: 'handoff and artifact summaries, evidence, decision notes', why: 'About a page: what a reader needs before opening the files.' },
   body: { max: 20_000, unit: 'characters', appliesTo: 'message body, handoff context', why: 'A long message (about 5,000 tokens); more belongs in the repository.' },
   command: { max: 4096, unit: 'characters', appliesTo: 'build command, a command recorded in an artifact', why: 'A long shell line; a longer one belongs in a script.' },
+  shellCommand: { max: 256 * 1024, unit: 'characters', appliesTo: 'a shell command the write gate judges', why: 'Heredocs carry whole files; the parser runs off the plane\'s loop, bounded in time.' },
   json: { max: 32 * 1024, unit: 'characters of JSON', appliesTo: 'memo value, handoff artifact data', why: 'Shared notes and plans, not files: every memo stays in the plane\'s memory and snapshot.' },
   nesting: { max: 64, unit: 'levels', appliesTo: 'JSON nesting of any parameter (memo values, artifact data)', why: 'Deep enough for any real document, shallow enough that logging or snapshotting it cannot overflow the stack.' },
   patterns: { max: 64, unit: 'items', appliesTo: 'patterns of one claim, release or work item', why: 'All-or-nothing claims stay small; claim a directory instead of its files.' },

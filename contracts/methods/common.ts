@@ -26,9 +26,8 @@ export const isoTime = z.iso.datetime();
 /** A claim as granted: its id, the pattern as stored, its fence and when it lapses. */
 export const grantedClaimSchema = z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime });
 
+/** One claim covering a checked path: whose, how, under which pattern, until when. */
+export const holderSchema = z.object({ callsign: callsignSchema, mode: claimModeSchema, pattern: z.string(), expiresAt: isoTime });
+
 /** The answer of the check for one path: whether it may be written, and who holds it. */
-export const pathVerdictSchema = z.object({
-  path: z.string(),
-  allowed: z.boolean(),
-  holders: z.array(z.object({ callsign: callsignSchema, mode: claimModeSchema, pattern: z.string(), expiresAt: isoTime })),
-});
+export const pathVerdictSchema = z.object({ path: z.string(), allowed: z.boolean(), holders: z.array(holderSchema) });

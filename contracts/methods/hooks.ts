@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { agentStatusSchema, callsignSchema } from '../records.js';
-import { pathParam, pathVerdictSchema, rootParam } from './common.js';
+import { holderSchema, pathParam, pathVerdictSchema, rootParam } from './common.js';
+const writerParams = {
+  callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent is found by worktree'),
+  agentOnly: z.boolean().optional().describe('The writer is certainly an agent (a Claude Code session): when no agent is found, every path is refused'),
+  hook: boundedText(limits.label).min(1).describe('Which hook asks, e.g. git-pre-commit or claude-pre-tool-use (recorded with an override)'),
+  override: boundedText(limits.reason).min(1).optional().describe('The operator\'s escape hatch: the reason, recorded once per refused path'),
+};
+const writerAgent = z.object({ callsign: callsignSchema, status: agentStatusSchema }).nullable();
 
 /**
  * The write gate of the hooks (git pre-commit, Claude Code PreToolUse). A hook holds only the plane
@@ -16,17 +23,47 @@ export const hookCheck = defineMethod({
   params: z.strictObject({
     paths: boundedList(pathParam, limits.paths).min(1),
     root: rootParam,
-    callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent is found by worktree'),
     worktree: pathParam.optional().describe('Absolute path the write happens under (a file, or the worktree root): the live agent whose registered worktree contains it is the writer'),
-    agentOnly: z.boolean().optional().describe('The writer is certainly an agent (a Claude Code session): when no agent is found, every path is refused'),
-    hook: boundedText(limits.label).min(1).describe('Which hook asks, e.g. git-pre-commit or claude-pre-tool-use (recorded with an override)'),
-    override: boundedText(limits.reason).min(1).optional().describe('The operator\'s escape hatch: the reason, recorded once per refused path'),
+    ...writerParams,
   }),
   result: withControl({
-    agent: z.object({ callsign: callsignSchema, status: agentStatusSchema }).nullable(),
+    agent: writerAgent,
     allowed: z.boolean(),
     overridden: z.boolean(),
     results: z.array(pathVerdictSchema),
+  }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: false,
+});
+
+/**
+ * The write gate for a shell command (Claude Code's Bash tool), decided in the plane: the command is
+ * parsed with a real shell parser and every write it names is checked as its real path.
+ */
+export const hookCheckCommand = defineMethod({
+  name: 'fleet_hook_check_command',
+  summary:
+    'The check the PreToolUse hook calls before a shell command runs: the command is parsed (bash) and each path it names as a write (redirections, tee, sed -i, cp/mv/rm/touch/mkdir/ln, git checkout|restore -- PATH, bash -c, $(…), xargs, find -delete …) is checked as its real path for the writing agent (callsign, else the live agent that registered the worktree containing cwd); globs are refused where they overlap another agent\'s exclusive claim. Commands acting as the operator or as another agent (operator verbs, --as/FLEET_AS of another callsign, FLEET_OVERRIDE, git --no-verify, FLEET_HOME\'s credentials) are refused under identity. override lets refused paths through (recorded), never identity refusals.',
+  params: z.strictObject({
+    command: boundedText(limits.shellCommand).min(1),
+    cwd: pathParam.describe('Absolute directory the command runs in (the hook payload\'s cwd): relative paths resolve against it, and it finds the writer'),
+    ...writerParams,
+  }),
+  result: withControl({
+    agent: writerAgent,
+    allowed: z.boolean(),
+    overridden: z.boolean(),
+    refused: z.array(
+      z.object({
+        path: z.string().describe('As checked: relative to its repository (a glob for patterns), or as written'),
+        written: z.string().describe('The word in the command'),
+        via: z.string().describe('What writes it: "redirection >", "rm", "git checkout", …'),
+        holders: z.array(holderSchema),
+      }),
+    ),
+    identity: z.array(z.object({ what: z.string(), instead: z.string() })),
+    notes: z.array(z.string()).describe('What the gate could not see (unparsed command, $VAR targets), said so rather than silently passed'),
   }),
   access: 'anyone',
   mutates: true,

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { hookLauncherBeside, hookRunnerBeside } from '../../server/hooks/launcher.js';
+import { dirname, join } from 'node:path';
+import { HOOK_RUNNER_BUNDLE, launcherFileName } from '../../contracts/launchers.js';
 
 /**
  * Installs the stable launcher FLEET_HOME/bin/fleet (DESIGN §2): terminal agents, hooks and the
@@ -11,10 +11,10 @@ import { hookLauncherBeside, hookRunnerBeside } from '../../server/hooks/launche
  */
 export async function installLauncher(home: string, cliEntry: string, nodeBinary: string): Promise<string> {
   const bin = join(home, 'bin');
-  const path = join(bin, process.platform === 'win32' ? 'fleet.cmd' : 'fleet');
+  const path = join(bin, launcherFileName('fleet'));
   await mkdir(bin, { recursive: true, mode: 0o700 });
   await writeLauncher(path, cliEntry, nodeBinary);
-  await writeLauncher(hookLauncherBeside(path), hookRunnerBeside(cliEntry), nodeBinary);
+  await writeLauncher(join(bin, launcherFileName('fleet-hook')), join(dirname(cliEntry), HOOK_RUNNER_BUNDLE), nodeBinary);
   return path;
 }
 

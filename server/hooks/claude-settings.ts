@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
+import { CLAUDE_MCP_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
 import { hookLauncherBeside } from './launcher.js';
 
 /** In both the command installed now (bin/fleet-hook claude-pre-tool-use --home …) and the one before it (bin/fleet hook claude-pre-tool-use --home …). */
 const HOOK_VERB = ' claude-pre-tool-use --home ';
-export const CLAUDE_MATCHER = CLAUDE_WRITE_TOOLS.join('|');
+/** The file tools, the shell, and every MCP tool (the hook checks those whose input names a path to write). */
+export const CLAUDE_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
 const hookEntrySchema = z.looseObject({ command: z.string().optional() });
 const matcherEntrySchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(hookEntrySchema).optional() });
@@ -25,7 +26,7 @@ export function claudeHookCommand(home: string, launcher: string): string {
 const isOurs = (hook: { command?: string | undefined }) => hook.command?.includes(HOOK_VERB) === true;
 
 /**
- * Adds the PreToolUse hook on Claude Code's write tools to the repository's .claude/settings.json,
+ * Adds the PreToolUse hook on Claude Code's write tools, its shell and MCP tools to the repository's .claude/settings.json,
  * keeping everything else in it, in its order. Run again, it replaces its own entry in place.
  */
 export function installClaudeHook(root: string, home: string, launcher: string): { path: string; outcome: 'created' | 'updated' | 'unchanged'; createdFile: boolean; createdDir: boolean } {

@@ -1,59 +1,57 @@
-// The decisions of the Claude Code PreToolUse hook on a file write, from node builtins only: the
-// full CLI verb (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
-import { existsSync, statSync } from 'node:fs';
+// The decisions of the Claude Code PreToolUse hook, from node builtins only: the full CLI verb
+// (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { existingDirectory, realPath } from '../gate/real-path.js';
 import type { HookVerdict } from './hook-check.js';
 import { hookEnvironment, type HookCheckRequest } from './hook-check-request.js';
 import { explainRefusal } from './refusal-message.js';
 
 /** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
 export const CLAUDE_WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;
+/** Claude Code's shell tool: its command is parsed and judged by the plane. */
+export const CLAUDE_SHELL_TOOL = 'Bash';
+/** MCP tools are named mcp__<server>__<tool>: a write tool of any server whose input names a path is checked like Write. */
+export const CLAUDE_MCP_TOOLS = 'mcp__.*';
+const MCP_WRITE_VERB = /(write|edit|create|delete|remove|move|rename|update|patch|append|insert|replace|mkdir|save|put|upload|copy)/i;
+const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination'];
 
 /** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
 export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };
 
-/** The part of a PreToolUse event a write check reads. */
-export interface WriteToolEvent {
+/** The part of a PreToolUse event the hook reads. */
+export interface ToolEvent {
   tool_name: string;
   tool_input?: Record<string, unknown> | undefined;
   cwd?: string | undefined;
 }
 
-export function isWriteTool(toolName: string): boolean {
-  return (CLAUDE_WRITE_TOOLS as readonly string[]).includes(toolName);
-}
-
-/** What to ask the plane about a write, or the answer when there is nothing to ask (no file named). */
-export function planWriteCheck(event: WriteToolEvent, home: string, env: NodeJS.ProcessEnv): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
-  const target = event.tool_input?.file_path ?? event.tool_input?.notebook_path;
-  if (typeof target !== 'string' || target === '') return { answer: { decision: 'allow' } };
-  const file = isAbsolute(target) ? target : resolve(event.cwd ?? process.cwd(), target);
+/** Who writes, as every check of this hook names them: an agent for certain, maybe FLEET_AS and FLEET_OVERRIDE. */
+export function claudeWriter(home: string, env: NodeJS.ProcessEnv) {
   const { callsign, override } = hookEnvironment(env);
-  return {
-    request: {
-      home,
-      hook: 'claude-pre-tool-use',
-      root: nearestDirectory(file),
-      paths: [file],
-      worktree: file,
-      agentOnly: true,
-      ...(callsign !== undefined && { callsign }),
-      ...(override !== undefined && { override }),
-    },
-  };
+  return { home, hook: 'claude-pre-tool-use' as const, agentOnly: true, ...(callsign !== undefined && { callsign }), ...(override !== undefined && { override }) };
 }
 
-/** The plane's verdict as the hook's answer. */
+/** What to ask the plane about a tool call that is not the shell's, or the answer when it writes no file. */
+export function planWriteCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
+  const targets = writtenPaths(event.tool_name, event.tool_input ?? {});
+  if (targets.length === 0) return { answer: { decision: 'allow' } };
+  const cwd = event.cwd ?? process.cwd();
+  // Checked as real paths, in the repository they really are in (a link may lead out of one into another).
+  const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
+  return { request: { ...claudeWriter(home, env), root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd } };
+}
+
+/** The plane's verdict on the files as the hook's answer. */
 export function answerForVerdict(verdict: HookVerdict): ClaudeHookAnswer {
   if (verdict.allowed || verdict.overridden) return { decision: 'allow' };
   return deny(explainRefusal(verdict, { hook: 'claude-pre-tool-use' }));
 }
 
-/** The answer when the check failed: `errorName` is the plane's error, if it answered with one. */
-export function answerForFailure(errorName: string | undefined, message: string, request: HookCheckRequest): ClaudeHookAnswer {
+/** The answer when a check failed: `errorName` is the plane's error, if it answered with one. */
+export function answerForFailure(errorName: string | undefined, message: string, override: string | undefined): ClaudeHookAnswer {
   // Territory is per repository: a file outside every repository is nobody's.
   if (errorName === 'OUTSIDE_REPOSITORY') return { decision: 'allow' };
-  if (request.override !== undefined) return { decision: 'allow' };
+  if (override !== undefined) return { decision: 'allow' };
   return deny(`The fleet could not check this write (${message}). Writes stay refused until the check works; the operator can let one through with FLEET_OVERRIDE="<reason>".`);
 }
 
@@ -67,10 +65,14 @@ export function deny(reason: string): ClaudeHookAnswer {
   return { decision: 'deny', reason };
 }
 
-/** The directory the file lives (or will live) in, climbing to one that exists. */
-function nearestDirectory(file: string): string {
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
-    if (dirname(dir) === dir) return dir;
+/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). */
+function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
+  if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
+    const target = input.file_path ?? input.notebook_path;
+    return typeof target === 'string' && target !== '' ? [target] : [];
   }
+  const mcp = /^mcp__.+?__(.+)$/.exec(tool);
+  // The fleet's own tools name paths to check or claim, not to write.
+  if (!mcp || mcp[1]!.startsWith('fleet_') || !MCP_WRITE_VERB.test(mcp[1]!)) return [];
+  return MCP_PATH_FIELDS.flatMap((field) => [input[field]].flat()).filter((value): value is string => typeof value === 'string' && value !== '');
 }

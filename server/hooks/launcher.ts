@@ -1,10 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HOOK_RUNNER_BUNDLE, launcherFileName } from '../../contracts/launchers.js';
 
 /** The stable launcher DESIGN §2 names: hooks and the configs of `fleet init` call it. */
 export function launcherPath(home: string): string {
-  return join(home, 'bin', process.platform === 'win32' ? 'fleet.cmd' : 'fleet');
+  return join(home, 'bin', launcherFileName('fleet'));
 }
 
 /**
@@ -12,12 +13,12 @@ export function launcherPath(home: string): string {
  * (it starts in about the time of a bare Node, where the whole CLI takes several times that).
  */
 export function hookLauncherBeside(launcher: string): string {
-  return join(dirname(launcher), process.platform === 'win32' ? 'fleet-hook.cmd' : 'fleet-hook');
+  return join(dirname(launcher), launcherFileName('fleet-hook'));
 }
 
 /** The lean hook runner that goes with `cli`: dist/fleet-hook.cjs beside the CLI bundle, else this checkout's compiled one. */
 export function hookRunnerBeside(cli: string): string {
-  if (basename(cli) === 'fleet.cjs') return join(dirname(cli), 'fleet-hook.cjs');
+  if (basename(cli) === 'fleet.cjs') return join(dirname(cli), HOOK_RUNNER_BUNDLE);
   return fileURLToPath(new URL('./lean/fleet-hook.js', import.meta.url));
 }
 

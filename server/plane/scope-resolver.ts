@@ -7,8 +7,13 @@ import { existingAncestor } from './existing-ancestor.js';
 export interface Scope {
   /** The git common dir: every worktree of one repository shares it, and so shares territory. */
   id: string;
-  /** The worktree root that relative paths are resolved against. */
+  /** The worktree root that stored paths are relative to. */
   worktree: string;
+  /**
+   * Where a submodule sits in its parent's worktree (`libs/core`): a submodule's files are its
+   * parent's files for territory, so its paths are stored under this prefix in the parent's scope.
+   */
+  base?: string;
 }
 
 const GLOB_MAGIC = /[*?[\]{}]/;
@@ -36,13 +41,18 @@ export class ScopeResolver {
 
   /** A path or pattern as stored: relative to the worktree root; absolute ones must lie inside it. */
   toRelative(scope: Scope, input: string): string {
-    if (!isAbsolute(input)) return input;
-    const rel = relative(scope.worktree, resolve(input));
+    if (!isAbsolute(input)) return scope.base === undefined ? input : `${scope.base}/${input}`;
+    const rel = this.relativePath(scope, input);
     if (rel === '') throw new FleetError('INVALID_PARAMS', `"${input}" is the repository root itself: name files inside it, or claim everything with **`, { path: input });
     if (rel.startsWith('..') || isAbsolute(rel)) {
       throw new FleetError('INVALID_PARAMS', `"${input}" is outside the repository at ${scope.worktree}: give a path inside it`, { path: input });
     }
-    return rel.split(sep).join('/');
+    return rel;
+  }
+
+  /** An absolute path inside the scope's worktree as stored (`''` for the root itself); outside it starts with `..`. */
+  relativePath(scope: Scope, absolute: string): string {
+    return relative(scope.worktree, resolve(absolute)).split(sep).join('/');
   }
 
   /** A literal pattern naming an existing directory claims its whole subtree (`dir` → `dir/`). */
@@ -59,12 +69,45 @@ export class ScopeResolver {
 
 function findScope(root: string): Scope {
   // Missing directories hold no .git: start at the deepest one that exists.
-  for (let dir = existingAncestor(resolve(root)).existing; ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    if (existsSync(dotGit)) return { id: commonDirOf(dotGit), worktree: dir };
-    if (dirname(dir) === dir) break;
+  const dir = repositoryDirectory(existingAncestor(resolve(root)).existing);
+  if (dir === undefined) throw new FleetError('OUTSIDE_REPOSITORY', `${root} is not inside a git repository: territory is per repository, so run inside one (or git init it)`, { root });
+  const parent = dirname(dir) === dir ? undefined : repositoryDirectory(dirname(dir));
+  if (parent !== undefined && isSubmoduleOf(dir, parent)) {
+    // A submodule's files are its parent's files: one scope, one fence counter, one check.
+    const outer = findScope(parent);
+    const inner = relative(outer.worktree, dir).split(sep).join('/');
+    return { ...outer, base: inner };
   }
-  throw new FleetError('OUTSIDE_REPOSITORY', `${root} is not inside a git repository: territory is per repository, so run inside one (or git init it)`, { root });
+  return { id: commonDirOf(join(dir, '.git')), worktree: dir };
+}
+
+/** The nearest directory at or above `start` that holds a `.git`. */
+function repositoryDirectory(start: string): string | undefined {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Registered in the parent's .gitmodules, or its git dir lives in the parent's `modules/`. */
+function isSubmoduleOf(dir: string, parent: string): boolean {
+  const path = relative(parent, dir).split(sep).join('/');
+  try {
+    const modules = readFileSync(join(parent, '.gitmodules'), 'utf8');
+    if (modules.split('\n').some((line) => /^\s*path\s*=\s*(.+?)\s*$/.exec(line)?.[1] === path)) return true;
+  } catch {
+    // no .gitmodules: look at where its git dir lives
+  }
+  const dotGit = join(dir, '.git');
+  if (statSync(dotGit).isDirectory()) return false;
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+  if (!pointer) return false;
+  const gitDir = resolve(dir, pointer[1]!.trim());
+  try {
+    return realpathSync(gitDir).startsWith(join(commonDirOf(join(parent, '.git')), 'modules') + sep);
+  } catch {
+    return false;
+  }
 }
 
 function commonDirOf(dotGit: string): string {

@@ -2,6 +2,7 @@
 // from, then dropped, before it costs the plane memory; everyone else is served meanwhile.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gatherPages } from '../../server/client/gather-pages.js';
 import { makeRepo } from '../support/git-repo.js';
 import { floodWithoutReading } from '../support/non-reading-flood.js';
 import { removeHome, startPlaneProcess } from '../support/plane-process.js';
@@ -27,7 +28,7 @@ test(`a flooding client that never reads is dropped; the plane's memory stays bo
 
     // Nothing acknowledged is lost: every claim granted to the other client is still held.
     const observer = await plane.connect();
-    const status = await observer.call('fleet_status', {});
+    const status = await gatherPages((page) => observer.call('fleet_status', page));
     const held = new Set(status.claims.filter((claim) => claim.holder === 'STEADY').map((claim) => claim.id));
     assert.ok(outcome.acknowledgedClaims.length > 0);
     assert.deepEqual(outcome.acknowledgedClaims.filter((id) => !held.has(id)), [], `acknowledged claims missing (${replay})`);

@@ -1,12 +1,13 @@
 // The installed Claude Code hook (FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home H): it runs on
 // every edit of every agent, so it loads node builtins and the hooks' pure decision modules only.
-// It decides a file write itself, through the running plane; anything else (another tool, input it
-// can't read, no plane answering) goes to the full CLI verb `fleet hook …` with the same stdin, so
-// every answer is the full verb's.
+// It decides a file tool's or an MCP tool's call itself, through the running plane; anything else
+// (the shell, whose command the full verb sends to the plane; input it can't read; no plane
+// answering) goes to the full CLI verb `fleet hook …` with the same stdin, so every answer is the
+// full verb's.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { errorNameForCode } from '../../../contracts/errors.js';
-import { answerForFailure, answerForVerdict, claudeHookOutput, isWriteTool, planWriteCheck, type ClaudeHookAnswer, type WriteToolEvent } from '../claude-write-check.js';
+import { answerForFailure, answerForVerdict, CLAUDE_SHELL_TOOL, claudeHookOutput, planWriteCheck, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
 import type { HookVerdict } from '../hook-check.js';
 import { hookCheckParams } from '../hook-check-request.js';
 import { callPlaneOnce } from './plane-call.js';
@@ -24,25 +25,25 @@ void (async () => {
   else process.exitCode = runFullVerb(stdin);
 })();
 
-/** The answer for a file write the plane answered about; undefined for anything the full verb should take. */
+/** The answer for a tool call (not the shell's) the plane answered about; undefined for anything the full verb should take. */
 async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswer | undefined> {
-  const event = writeToolEvent(input);
+  const event = toolEvent(input);
   if (!event) return undefined;
   const plan = planWriteCheck(event, home, process.env);
   if ('answer' in plan) return plan.answer;
   const reply = await callPlaneOnce(home, 'fleet-hook-claude-pre-tool-use', 'fleet_hook_check', hookCheckParams(plan.request, plan.request.paths));
-  if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request);
+  if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);
   return answerForVerdict(reply.result as HookVerdict);
 }
 
-/** The event when it is a write tool's, shaped as the full verb's schema expects; else undefined. */
-function writeToolEvent(input: string): WriteToolEvent | undefined {
+/** The event when it is not the shell's, shaped as the full verb's schema expects; else undefined. */
+function toolEvent(input: string): ToolEvent | undefined {
   const event = JSON.parse(input) as Record<string, unknown> | null;
-  if (typeof event !== 'object' || event === null || typeof event.tool_name !== 'string' || !isWriteTool(event.tool_name)) return undefined;
+  if (typeof event !== 'object' || event === null || typeof event.tool_name !== 'string' || event.tool_name === CLAUDE_SHELL_TOOL) return undefined;
   const toolInput = event.tool_input;
   if (toolInput !== undefined && (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))) return undefined;
   if (event.cwd !== undefined && typeof event.cwd !== 'string') return undefined;
-  return event as unknown as WriteToolEvent;
+  return event as unknown as ToolEvent;
 }
 
 function runFullVerb(input: string): number {

@@ -1,6 +1,7 @@
 import type { Digest, FleetEvent, MethodName, ParsedParams, ResultBody } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import type { Journal } from '../journal.js';
+import type { ShellAnalyzer } from '../../gate/shell-analyzer.js';
 import type { ScopeResolver } from '../scope-resolver.js';
 import type { Session } from '../session.js';
 import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
@@ -10,6 +11,10 @@ export interface PlaneServices {
   core: FleetCore;
   journal: Journal;
   scopes: ScopeResolver;
+  /** FLEET_HOME: its credentials are not an agent's to read (the shell gate refuses commands naming them). */
+  home: string;
+  /** The shell parser, off the event loop. */
+  shell: ShellAnalyzer;
   info(): { version: string; pid: number; port: number; socket?: string; startedAt: number };
   shutdown(): void;
   /** Every durable event from `fromSeq` on, archived segments included. */

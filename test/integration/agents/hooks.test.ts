@@ -85,7 +85,7 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     accessSync(join(home, 'bin', 'fleet'), constants.X_OK);
     const settingsPath = join(repo, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: { PreToolUse: { matcher: string }[] } };
-    assert.equal(settings.hooks.PreToolUse[0]!.matcher, 'Write|Edit|MultiEdit|NotebookEdit');
+    assert.equal(settings.hooks.PreToolUse[0]!.matcher, 'Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*');
     const before = [readFileSync(hook, 'utf8'), readFileSync(settingsPath, 'utf8')];
     const again = await runCli(['install-hooks'], { home, cwd: repo });
     assert.equal(again.code, 0, again.stderr);
@@ -184,7 +184,8 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
   test('Claude Code hook: a session that never joined is told to join; an agent that left is refused', () => {
     const stranger = makeRepo();
     try {
-      const denied = claudeHook(repo, home, { tool_name: 'Write', tool_input: { file_path: join(stranger, 'src/a.ts'), content: 'x' } });
+      // The writer is found from the session's cwd (DESIGN §11), never from the file being written.
+      const denied = claudeHook(repo, home, { cwd: stranger, tool_name: 'Write', tool_input: { file_path: join(stranger, 'src/a.ts'), content: 'x' } });
       assert.equal(denied.output?.hookSpecificOutput.permissionDecision, 'deny');
       assert.match(denied.output!.hookSpecificOutput.permissionDecisionReason, /No fleet agent is registered for this worktree.*fleet_agent_join/s);
     } finally {

@@ -100,11 +100,13 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
     }
   });
 
-  test('FLEET_AS, FLEET_OVERRIDE, a file outside every repository and unreadable input: the same answers', () => {
+  test('FLEET_AS, FLEET_OVERRIDE, a file outside every repository, MCP tools and unreadable input: the same answers', () => {
     const cases: [string, NodeJS.ProcessEnv][] = [
       [event('Write', { file_path: join(repo, 'src', 'a.ts'), content: 'x' }), { FLEET_AS: 'BOLT' }],
       [event('Write', { file_path: join(repo, 'README.md'), content: 'x' }), { FLEET_OVERRIDE: 'release hotfix' }],
       [event('Write', { file_path: join(outside, 'notes.md'), content: 'x' }), {}],
+      [event('mcp__files__write_file', { path: join(repo, 'src', 'b.ts'), content: 'x' }), {}],
+      [event('mcp__files__read_file', { path: join(repo, 'src', 'a.ts') }), {}],
       [event('Write', { content: 'x' }), {}],
       ['{ not json', {}],
     ];

@@ -1,0 +1,197 @@
+import { parseCommandLine, type CommandLine } from './command-line.js';
+import type { ShellWord } from './shell-word.js';
+
+/** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
+export type NamedWrite =
+  | { kind: 'path'; word: ShellWord; via: string }
+  /** A lone `git checkout X`: a path if X exists, else a branch (the whole worktree). */
+  | { kind: 'path-or-branch'; word: ShellWord; via: string }
+  | { kind: 'worktree'; via: string };
+
+/** What a command does that the gate cares about: its writes, and commands it runs in turn. */
+export interface CommandEffect {
+  writes: NamedWrite[];
+  /** A command it runs (xargs rm …, sudo cp …, find -exec …): analysed like any other. */
+  runs?: ShellWord[];
+  /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
+  script?: ShellWord;
+}
+
+const NONE: CommandEffect = { writes: [] };
+const path = (via: string) => (word: ShellWord): NamedWrite => ({ kind: 'path', word, via });
+const all = (via: string, words: ShellWord[]): CommandEffect => ({ writes: words.map(path(via)) });
+
+/** Destination of cp/mv/install/ln: `-t DIR`, else the last operand. */
+function destination(line: CommandLine): ShellWord | undefined {
+  const target = line.options.get('-t') ?? line.options.get('--target-directory');
+  return typeof target === 'object' ? target : line.positionals.length > 1 ? line.positionals.at(-1) : undefined;
+}
+
+/** Skips a prefix command's own options, and the operands it takes before the command it runs. */
+function runsAfter(args: ShellWord[], withValue: string[], operands = 0): CommandEffect {
+  let i = 0;
+  while (i < args.length && args[i]!.literal && args[i]!.text.startsWith('-') && args[i]!.text !== '--') {
+    const text = args[i]!.text;
+    i += withValue.includes(text) ? 2 : 1;
+  }
+  if (args[i]?.text === '--') i++;
+  i += operands;
+  return args.length > i ? { writes: [], runs: args.slice(i) } : NONE;
+}
+
+const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert']);
+
+function git(args: ShellWord[]): CommandEffect {
+  let i = 0;
+  // Global options before the subcommand: -C DIR and -c NAME=VALUE take a value.
+  while (i < args.length && args[i]!.text.startsWith('-')) i += ['-C', '-c', '--git-dir', '--work-tree'].includes(args[i]!.text) ? 2 : 1;
+  const sub = args[i]?.text;
+  const rest = args.slice(i + 1);
+  const via = `git ${sub}`;
+  const line = parseCommandLine(rest, ['-s', '--source', '-b', '-B', '--orphan', '-e', '--exclude', '-m', '-U']);
+  const hasSeparator = rest.some((w) => w.text === '--');
+  switch (sub) {
+    case 'checkout': {
+      if (hasSeparator) {
+        const at = rest.findIndex((w) => w.text === '--');
+        return all(via, rest.slice(at + 1));
+      }
+      if (line.positionals.length === 0) return { writes: [{ kind: 'worktree', via }] };
+      if (line.positionals.length === 1 && line.options.size === 0) return { writes: [{ kind: 'path-or-branch', word: line.positionals[0]!, via }] };
+      // `git checkout TREE PATH…`: the first operand names a commit, the rest are paths.
+      return { writes: [{ kind: 'worktree', via }, ...line.positionals.slice(1).map(path(via))] };
+    }
+    case 'restore': {
+      const stagedOnly = line.options.has('--staged') || line.flags.has('S') ? line.options.has('--worktree') || line.flags.has('W') : true;
+      return stagedOnly ? all(via, line.positionals) : NONE;
+    }
+    case 'reset':
+      return line.options.has('--hard') || line.options.has('--merge') || line.options.has('--keep') ? { writes: [{ kind: 'worktree', via: `${via} --hard` }] } : NONE;
+    case 'clean':
+      return line.positionals.length > 0 ? all(via, line.positionals) : { writes: [{ kind: 'worktree', via }] };
+    case 'rm':
+    case 'mv':
+      return all(via, line.positionals);
+    default:
+      return sub !== undefined && GIT_WORKTREE_WIDE.has(sub) ? { writes: [{ kind: 'worktree', via }] } : NONE;
+  }
+}
+
+/** `sed -i` / `perl -i`: the files after the script (or all operands when -e/-f gave it). */
+function inPlace(name: string, args: ShellWord[]): CommandEffect {
+  const line = parseCommandLine(args, ['-e', '-f', '--expression', '--file', '-l', '-I', '-M', '-m']);
+  const inPlaceFlag = line.flags.has('i') || [...line.options.keys()].some((o) => o.startsWith('--in-place')) || args.some((w) => /^-[a-zA-Z]*i/.test(w.text));
+  if (!inPlaceFlag) return NONE;
+  const scriptGiven = line.options.has('-e') || line.options.has('-f') || line.options.has('--expression') || line.options.has('--file') || line.flags.has('e') || line.flags.has('E') && name === 'perl';
+  return all(`${name} -i`, scriptGiven ? line.positionals : line.positionals.slice(1));
+}
+
+/** find … -delete, or -exec/-execdir/-ok CMD {} ;: its matches under the start points are written. */
+function find(args: ShellWord[]): CommandEffect {
+  const starts: ShellWord[] = [];
+  for (const word of args) {
+    if (word.text.startsWith('-') || word.text === '(' || word.text === '!') break;
+    starts.push(word);
+  }
+  const under = (starts.length > 0 ? starts : [{ text: '.', literal: true, glob: false, unanchored: false }]).map((w) => ({ ...w, text: `${w.text.replace(/\/+$/, '')}/**`, glob: true }));
+  if (args.some((w) => w.text === '-delete')) return all('find -delete', under);
+  const exec = args.findIndex((w) => ['-exec', '-execdir', '-ok', '-okdir'].includes(w.text));
+  if (exec < 0) return NONE;
+  const end = args.findIndex((w, i) => i > exec && (w.text === ';' || w.text === '+'));
+  const inner = args.slice(exec + 1, end < 0 ? undefined : end);
+  return { writes: [], runs: inner.flatMap((w) => (w.text.includes('{}') ? under : [w])) };
+}
+
+/** xargs CMD ARGS: CMD runs on words from stdin, which the gate cannot see (`-I R` marks where). */
+function xargs(args: ShellWord[]): CommandEffect {
+  const effect = runsAfter(args, ['-I', '-n', '-P', '-L', '-l', '-d', '-E', '-e', '-s', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs']);
+  if (!effect.runs) return effect;
+  const at = args.findIndex((w) => w.text.startsWith('-I'));
+  const replace = at < 0 ? undefined : args[at]!.text.length > 2 ? args[at]!.text.slice(2) : args[at + 1]?.text;
+  if (replace === undefined) return { writes: [], runs: [...effect.runs, { text: '*', literal: false, glob: true, unanchored: true }] };
+  const fill = (w: ShellWord): ShellWord => ({ text: w.text.split(replace).join('*'), literal: false, glob: true, unanchored: w.unanchored || w.text.startsWith(replace) });
+  return { writes: [], runs: effect.runs.map((w) => (w.text.includes(replace) ? fill(w) : w)) };
+}
+
+function shell(args: ShellWord[]): CommandEffect {
+  const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
+  return at >= 0 && args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
+}
+
+type Rule = (args: ShellWord[], name: string) => CommandEffect;
+
+const operands = (withValue: string[] = []) => (args: ShellWord[], name: string): CommandEffect => all(name, parseCommandLine(args, withValue).positionals);
+
+/** Each writing command the gate knows, by name. Anything else names no write (its redirections still do). */
+const RULES: Record<string, Rule> = {
+  tee: operands(),
+  rm: operands(),
+  rmdir: operands(),
+  unlink: operands(),
+  shred: operands(['-n', '-s']),
+  touch: operands(['-r', '-d', '-t']),
+  mkdir: operands(['-m']),
+  truncate: operands(['-s', '-r', '--size', '--reference']),
+  mv: (args) => {
+    const line = parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']);
+    const dest = destination(line);
+    return all('mv', [...line.positionals, ...(dest && !line.positionals.includes(dest) ? [dest] : [])]);
+  },
+  cp: (args) => all('cp', [destination(parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']))].filter((w) => w !== undefined)),
+  install: (args) => all('install', [destination(parseCommandLine(args, ['-t', '--target-directory', '-m', '-o', '-g', '-S', '--mode', '--owner', '--group']))].filter((w) => w !== undefined)),
+  ln: (args) => {
+    const line = parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']);
+    const first = line.positionals[0];
+    // `ln -s TARGET` alone makes a link named after the target, here.
+    const dest = destination(line) ?? (first && { ...first, text: first.text.replace(/.*\//, '') });
+    return all('ln', dest ? [dest] : []);
+  },
+  rsync: (args) => {
+    const line = parseCommandLine(args, ['-e', '--rsh', '-f', '--filter', '--exclude', '--include', '-T', '--temp-dir']);
+    const local = line.positionals.filter((w) => !/^[^/]*:/.test(w.text));
+    const dest = line.positionals.at(-1);
+    const moved = line.options.has('--remove-source-files') ? local.slice(0, -1) : [];
+    return all('rsync', [...moved, ...(dest && local.includes(dest) && line.positionals.length > 1 ? [dest] : [])]);
+  },
+  chmod: (args, name) => all(name, parseCommandLine(args, ['--reference']).positionals.slice(1)),
+  dd: (args) => ({ writes: args.filter((w) => w.text.startsWith('of=')).map((w) => path('dd of=')({ ...w, text: w.text.slice(3) })) }),
+  patch: (args) => {
+    const line = parseCommandLine(args, ['-i', '-d', '-D', '-F', '-r', '-B', '-V', '-z', '-Y', '-o', '-p', '--input', '--output', '--directory']);
+    const out = line.options.get('-o') ?? line.options.get('--output');
+    if (typeof out === 'object') return all('patch -o', [out]);
+    return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : { writes: [{ kind: 'worktree', via: 'patch' }] };
+  },
+  git,
+  sed: (args) => inPlace('sed', args),
+  perl: (args) => inPlace('perl', args),
+  find,
+  xargs,
+  env: (args) => runsAfter(args.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)), ['-u', '--unset', '-C', '--chdir', '-S']),
+  sudo: (args) => runsAfter(args, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U']),
+  nice: (args) => runsAfter(args, ['-n', '--adjustment']),
+  timeout: (args) => runsAfter(args, ['-s', '-k', '--signal', '--kill-after'], 1),
+  nohup: (args) => runsAfter(args, []),
+  time: (args) => runsAfter(args, ['-f', '-o']),
+  command: (args) => runsAfter(args, []),
+  exec: (args) => runsAfter(args, ['-a']),
+  builtin: (args) => runsAfter(args, []),
+  stdbuf: (args) => runsAfter(args, ['-i', '-o', '-e']),
+  eval: (args) => (args.length > 0 ? { writes: [], script: args.reduce((a, w) => ({ text: `${a.text} ${w.text}`, literal: a.literal && w.literal, glob: false, unanchored: false })) } : NONE),
+  bash: shell,
+  sh: shell,
+  zsh: shell,
+  dash: shell,
+  ksh: shell,
+};
+RULES.chown = RULES.chmod!;
+RULES.chgrp = RULES.chmod!;
+RULES.doas = RULES.sudo!;
+
+/** The effect of one command: `argv[0]` is looked up by its base name (`/bin/rm` is rm). */
+export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
+  const [name, ...args] = argv;
+  if (!name?.literal) return NONE;
+  const base = name.text.replace(/.*\//, '');
+  const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
+  return rule ? rule(args, base) : NONE;
+}

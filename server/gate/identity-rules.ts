@@ -1,0 +1,150 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isMethodName, methods, type MethodName } from '../../contracts/method-table.js';
+import { parseCommandLine } from './command-line.js';
+import type { ShellFacts } from './shell-analysis.js';
+import type { ShellWord } from './shell-word.js';
+
+/** A command refused for who it acts as, not for where it writes. */
+export interface IdentityRefusal {
+  what: string;
+  instead: string;
+}
+
+/**
+ * What the rules find before the writer is known (they run beside the parser): a finding with
+ * `actingAs` is a refusal only when that callsign is not the writer's.
+ */
+export interface IdentityFinding {
+  what: string;
+  instead: string;
+  actingAs?: string;
+}
+
+/** The refusals for this writer; with no writer known, `--as X` cannot be judged as someone else's. */
+export function refusalsFor(findings: readonly IdentityFinding[], writer: string | undefined): IdentityRefusal[] {
+  return findings
+    .filter((f) => f.actingAs === undefined || (writer !== undefined && f.actingAs !== writer))
+    .map((f) => ({ what: f.actingAs === undefined ? f.what : `${f.what}: you are ${writer}`, instead: f.actingAs === undefined ? f.instead : f.instead.replace('{writer}', writer!) }));
+}
+
+/** What an agent may touch in FLEET_HOME: the launcher, and where the plane listens. */
+const HOME_FILES_FOR_AGENTS = ['bin', 'plane.json'];
+
+/**
+ * Which method a CLI verb calls (its authority comes from the method table, never from here).
+ * A verb run without `--as` connects as the operator.
+ */
+const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
+  pause: 'fleet_control_set',
+  drain: 'fleet_control_set',
+  resume: 'fleet_control_set',
+  stop: 'fleet_control_set',
+  shutdown: 'fleet_plane_shutdown',
+  work: { decide: 'fleet_work_update', complete: 'fleet_work_update', verify: 'fleet_work_update', add: 'fleet_work_add', pull: 'fleet_work_pull' },
+  build: { configure: 'fleet_build_configure', verify: 'fleet_build_verify' },
+};
+
+const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';
+
+/**
+ * What in a command acts as the operator, as another agent, or past the hooks. `homes` is
+ * FLEET_HOME as given and as its real path: its credentials are not an agent's to read.
+ */
+export function identityFindings(facts: ShellFacts, homes: readonly string[]): IdentityFinding[] {
+  const findings: IdentityFinding[] = [];
+  const settings = [...facts.assignments, ...facts.words.flatMap(({ word }) => assignmentWord(word))];
+  for (const { name, value } of settings) {
+    if (name === 'FLEET_OVERRIDE') {
+      findings.push({ what: 'setting FLEET_OVERRIDE (the operator\'s escape hatch)', instead: `claim the path, wait for it (fleet claim --wait) or ask its holder for a handoff; if it truly must go through, ${ASK_OPERATOR}` });
+    } else if (name === 'FLEET_AS') {
+      findings.push({ what: `setting FLEET_AS=${value.text}`, instead: 'act as yourself (FLEET_AS={writer}, or no FLEET_AS at all)', actingAs: value.text });
+    }
+  }
+  for (const { argv } of facts.commands) findings.push(...fleetFindings(argv), ...gitFindings(argv));
+  const words = [...facts.words, ...facts.tokens.map((text) => ({ word: { text, literal: true, glob: false, unanchored: false }, cwd: undefined }))];
+  for (const { word, cwd } of words) {
+    const file = protectedHomeFile(word, cwd, homes);
+    if (file !== undefined) {
+      findings.push({ what: `naming ${file} in FLEET_HOME (the plane's credentials and sessions are not an agent's to read or copy)`, instead: 'use your own identity: the MCP tools, or fleet … --as YOUR_CALLSIGN' });
+    }
+  }
+  return dedupe(findings);
+}
+
+function assignmentWord(word: ShellWord): { name: string; value: ShellWord }[] {
+  const match = /^(FLEET_AS|FLEET_OVERRIDE)=(.*)$/s.exec(word.text);
+  return match ? [{ name: match[1]!, value: { ...word, text: match[2]! } }] : [];
+}
+
+function isFleetCli(argv: ShellWord[]): ShellWord[] | undefined {
+  const base = argv[0]?.text.replace(/.*\//, '');
+  if (base === 'fleet') return argv.slice(1);
+  if ((base === 'node' || base === 'npx') && /(^|\/)(fleet|cli\/main\.js)$/.test(argv[1]?.text ?? '')) return argv.slice(2);
+  return undefined;
+}
+
+function fleetFindings(argv: ShellWord[]): IdentityFinding[] {
+  const args = isFleetCli(argv);
+  if (!args) return [];
+  const line = parseCommandLine(args, ['--as', '--home', '--reason', '--params', '--json', '--root', '--callsign', '--runtime', '--role']);
+  const [verb, sub] = line.positionals.map((w) => w.text);
+  const as = line.options.get('--as');
+  const command = ['fleet', ...args.map((w) => w.text)].join(' ').slice(0, 120);
+  const refusals: IdentityFinding[] = [];
+  if (typeof as === 'object') refusals.push({ what: `\`${command}\` acts as ${as.text}`, instead: 'run it as yourself: --as {writer}', actingAs: as.text });
+  if (verb === 'uninstall-hooks' || (verb === 'init' && line.options.has('--remove'))) {
+    refusals.push({ what: `\`${command}\` takes the fleet's write gate out`, instead: ASK_OPERATOR });
+  }
+  const entry = verb !== undefined ? (verb === 'call' ? sub : Object.hasOwn(VERB_METHODS, verb) ? VERB_METHODS[verb] : undefined) : undefined;
+  const method = typeof entry === 'string' ? entry : entry && sub !== undefined && Object.hasOwn(entry, sub) ? entry[sub] : undefined;
+  if (method === undefined || !isMethodName(method)) return refusals;
+  const spec = methods[method];
+  if (spec.access === 'operator') {
+    refusals.push({ what: `\`${command}\` calls ${method}, which only the operator may call`, instead: ASK_OPERATOR });
+  } else if (as === undefined && spec.mutates) {
+    refusals.push({
+      what: `\`${command}\` acts as the operator (no --as): ${method} changes the fleet`,
+      instead: verb === 'call' || verb === 'work' || verb === 'build' ? 'add --as YOUR_CALLSIGN (the plane then decides by your role), or use the MCP tool' : `an agent may pull the brake with the fleet_control_set MCP tool (toward pause/stop only); anything else: ${ASK_OPERATOR}`,
+    });
+  }
+  return refusals;
+}
+
+const COMMIT_VALUE_OPTIONS = ['-m', '-F', '-C', '-c', '-t', '--message', '--file', '--author', '--date', '--template', '--reuse-message', '--fixup', '--squash', '--cleanup'];
+
+function gitFindings(argv: ShellWord[]): IdentityFinding[] {
+  if (argv[0]?.text.replace(/.*\//, '') !== 'git') return [];
+  const refusals: IdentityFinding[] = [];
+  const texts = argv.map((w) => w.text);
+  if (texts.some((t, i) => /^core\.hookspath/i.test(t) && (texts[i - 1] === '-c' || texts[i - 1] === 'config' || /^core\.hookspath=/i.test(t)))) {
+    refusals.push({ what: 'changing core.hooksPath (it moves git past the fleet\'s pre-commit hook)', instead: ASK_OPERATOR });
+  }
+  let i = 1;
+  while (i < argv.length && texts[i]!.startsWith('-')) i += ['-C', '-c'].includes(texts[i]!) ? 2 : 1;
+  const sub = texts[i];
+  const line = parseCommandLine(argv.slice(i + 1), COMMIT_VALUE_OPTIONS);
+  if (line.options.has('--no-verify') || (sub === 'commit' && line.flags.has('n'))) {
+    refusals.push({ what: `git ${sub} --no-verify (it skips the fleet's pre-commit check)`, instead: 'commit without it: the hook names what is refused and how to claim it' });
+  }
+  return refusals;
+}
+
+function protectedHomeFile(word: ShellWord, cwd: string | undefined, homes: readonly string[]): string | undefined {
+  if (word.unanchored || (cwd === undefined && !isAbsolute(word.text))) return undefined;
+  const literal = word.glob ? word.text.replace(/[*?[{].*$/s, '') : word.text;
+  const absolute = cwd === undefined ? resolve(literal) : resolve(cwd, literal);
+  for (const home of homes) {
+    const inside = relative(home, absolute);
+    if (inside === '' && !word.glob) continue;
+    if (inside.startsWith('..') || isAbsolute(inside)) continue;
+    const first = inside.split(sep)[0]!;
+    if (inside !== '' && HOME_FILES_FOR_AGENTS.includes(first)) continue;
+    return inside === '' ? word.text : inside;
+  }
+  return undefined;
+}
+
+function dedupe(refusals: IdentityFinding[]): IdentityFinding[] {
+  const seen = new Set<string>();
+  return refusals.filter((r) => !seen.has(r.what) && seen.add(r.what));
+}

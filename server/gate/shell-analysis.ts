@@ -1,0 +1,110 @@
+import { isAbsolute, resolve } from 'node:path';
+import { commandEffect, type NamedWrite } from './command-writes.js';
+import { readWord, type KnownVariables, type ShellWord } from './shell-word.js';
+import { child, items, parseShell, walkTree, type GoNode } from './syntax-tree.js';
+
+/** A write the command names, with the directory it is relative to. */
+export type ShellWrite = NamedWrite & { cwd: string };
+
+/** Everything in a command the gate judges, found by a real shell parser. */
+export interface ShellFacts {
+  writes: ShellWrite[];
+  /** Each simple command as it runs (prefix commands and `bash -c` scripts unwrapped). */
+  commands: { argv: ShellWord[]; cwd: string }[];
+  /** `NAME=value` wherever it is set: before a command, `export`, `env NAME=value`. */
+  assignments: { name: string; value: ShellWord }[];
+  /** Every word, with its directory: a word naming a protected file is refused whatever reads it. */
+  words: { word: ShellWord; cwd: string }[];
+  /** Set when the command (or a script inside it) does not parse: `tokens` is all that is known. */
+  parseError?: string;
+  tokens: string[];
+}
+
+/** How deep `bash -c "bash -c '…'"` is followed; deeper scripts are read only as tokens. */
+const MAX_SCRIPT_DEPTH = 4;
+/** Redirection operators (mvdan/sh's RedirOperator) that write their word: > >> <> >& >| &> &>>. */
+const WRITING_REDIRECTS = new Map([[54, '>'], [55, '>>'], [57, '<>'], [59, '>&'], [60, '>|'], [64, '&>'], [65, '&>>']]);
+const DUPLICATE_OUT = 59;
+
+/** Parses `command` as bash and collects its writes, commands, assignments and words. */
+export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
+  const facts: ShellFacts = { writes: [], commands: [], assignments: [], words: [], tokens: [] };
+  analyzeScript(command, cwd, known, facts, 0);
+  return facts;
+}
+
+function analyzeScript(source: string, startCwd: string, known: KnownVariables, facts: ShellFacts, depth: number): void {
+  let file: GoNode;
+  try {
+    file = parseShell(source);
+  } catch (error) {
+    facts.parseError ??= (error as Error).message;
+    facts.tokens.push(...wordishTokens(source));
+    return;
+  }
+  let cwd = startCwd;
+  const variables: Record<string, string | ShellWord> = { ...known };
+  const runCommand = (argv: ShellWord[], level: number): void => {
+    facts.commands.push({ argv, cwd });
+    const effect = commandEffect(argv);
+    for (const write of effect.writes) facts.writes.push({ ...write, cwd });
+    if (effect.runs && level < MAX_SCRIPT_DEPTH) runCommand(effect.runs, level + 1);
+    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
+    if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, cwd, variables, facts, depth + 1);
+    else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
+  };
+  walkTree(file, (type, node) => {
+    switch (type) {
+      case 'CallExpr': {
+        const argv = items(node, 'Args').map((word) => readWord(word, variables));
+        runCommand(argv, 0);
+        // `cd DIR && …`: later commands run there (best effort: a subshell's cd leaks out).
+        if (argv[0]?.text === 'cd' && argv[1]?.literal) cwd = resolve(cwd, argv[1].text);
+        break;
+      }
+      case 'Redirect': {
+        const op = WRITING_REDIRECTS.get(node.Op as number);
+        const target = child(node, 'Word');
+        const word = target && readWord(target, variables);
+        // `2>&1`, `>&-`: duplicating or closing a descriptor writes no file.
+        if (op && word && !(node.Op === DUPLICATE_OUT && /^(\d+|-)$/.test(word.text))) facts.writes.push({ kind: 'path', word, via: `redirection ${op}`, cwd });
+        break;
+      }
+      case 'Assign': {
+        const name = child(node, 'Name')?.Value as string | undefined;
+        const value = child(node, 'Value');
+        const empty: ShellWord = { text: '', literal: true, glob: false, unanchored: false };
+        if (name !== undefined) facts.assignments.push({ name, value: value ? readWord(value, variables) : empty });
+        break;
+      }
+      case 'WordIter': {
+        // `for f in a b*; do … "$f" …`: the loop variable stands for the words it iterates over.
+        const name = child(node, 'Name')?.Value as string | undefined;
+        const words = items(node, 'Items').map((word) => readWord(word, variables));
+        if (name !== undefined && words.length > 0) variables[name] = loopWord(words);
+        break;
+      }
+      case 'Word':
+        facts.words.push({ word: readWord(node, variables), cwd });
+        break;
+    }
+    return true;
+  });
+}
+
+/** One word stands for itself; several become a `{a,b}` pattern (the claim glob syntax). */
+function loopWord(words: ShellWord[]): ShellWord {
+  if (words.length === 1) return words[0]!;
+  if (words.some((w) => w.unanchored || /[{},]/.test(w.text))) return { text: '*', literal: false, glob: true, unanchored: true };
+  return { text: `{${words.map((w) => w.text).join(',')}}`, literal: false, glob: true, unanchored: false };
+}
+
+/** What a command that does not parse still shows: its path-like tokens (once each), quotes and operators stripped. */
+export function wordishTokens(source: string): string[] {
+  return [...new Set(source.split(/[\s'"`;&|<>()$]+/))].filter((t) => /[/.]/.test(t) && t !== '/dev/null');
+}
+
+/** A path word made absolute against the directory it was written in. */
+export function absoluteTarget(text: string, cwd: string): string {
+  return isAbsolute(text) ? resolve(text) : resolve(cwd, text);
+}

@@ -1,0 +1,76 @@
+import { child, items, nodeType, type GoNode } from './syntax-tree.js';
+
+/** A word of a command as the gate reads it: a path, a pattern, or something it cannot know. */
+export interface ShellWord {
+  /** The word as a path or pattern: text as the shell would produce it, unknown parts as `*`. */
+  text: string;
+  /** No expansion left: the shell passes exactly `text`. */
+  literal: boolean;
+  /** The shell (or an unknown part) may turn it into several paths: `text` is a glob. */
+  glob: boolean;
+  /** Begins with an unknown part ($VAR, $(…)): nothing says where it points. */
+  unanchored: boolean;
+}
+
+/**
+ * Variables whose value is known: HOME and FLEET_HOME (so `$HOME/x` is a path), and a for loop's
+ * variable, bound to the words it iterates over (a pattern when there are several).
+ */
+export type KnownVariables = Readonly<Record<string, string | ShellWord>>;
+
+const GLOB_CHARS = /[*?[{]/;
+
+/** Reads a syntax Word; unknown parts ($VAR, $(…), arithmetic) become `*`. */
+export function readWord(word: GoNode, known: KnownVariables): ShellWord {
+  const out = { text: '', literal: true, glob: false, unanchored: false };
+  readParts(items(word, 'Parts'), known, out, false);
+  return out;
+}
+
+function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quoted: boolean): void {
+  for (const part of parts) {
+    const type = nodeType(part);
+    if (type === 'Lit') {
+      let value = part.Value as string;
+      if (!quoted && out.text === '' && (value === '~' || value.startsWith('~/')) && known.HOME !== undefined) value = known.HOME + value.slice(1);
+      if (!quoted && GLOB_CHARS.test(value)) out.glob = true;
+      // Inside double quotes a backslash escapes only \\ " $ ` (and a newline); outside, any character.
+      out.text += quoted ? value.replace(/\\([\\"$`\n])/g, '$1') : value.replace(/\\(.)/g, '$1');
+    } else if (type === 'SglQuoted') {
+      out.text += part.Value as string;
+    } else if (type === 'DblQuoted') {
+      readParts(items(part, 'Parts'), known, out, true);
+    } else if (type === 'ParamExp' && isPlain(part) && Object.hasOwn(known, paramName(part))) {
+      append(out, known[paramName(part)]!);
+    } else {
+      unknown(out);
+    }
+  }
+}
+
+function append(out: ShellWord, value: string | ShellWord): void {
+  if (typeof value === 'string') {
+    out.text += value;
+    return;
+  }
+  if (out.text === '' && value.unanchored) out.unanchored = true;
+  out.text += value.text;
+  out.literal &&= value.literal;
+  out.glob ||= value.glob;
+}
+
+function unknown(out: ShellWord): void {
+  if (out.text === '') out.unanchored = true;
+  if (!out.text.endsWith('*')) out.text += '*';
+  out.literal = false;
+  out.glob = true;
+}
+
+/** `$NAME` or `${NAME}`, with no operator that would change the value. */
+function isPlain(param: GoNode): boolean {
+  return ['Exp', 'Index', 'Slice', 'Repl'].every((field) => child(param, field) === undefined) && !param.Names && !param.Length && !param.Excl && !param.Width;
+}
+
+function paramName(param: GoNode): string {
+  return (child(param, 'Param')?.Value as string | undefined) ?? '';
+}

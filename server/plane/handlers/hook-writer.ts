@@ -1,0 +1,56 @@
+import { sep } from 'node:path';
+import { FleetError } from '../../../contracts/index.js';
+import type { Ctx } from '../../core/context.js';
+import type { AgentRecord } from '../../core/state.js';
+import { realPath } from '../../gate/real-path.js';
+
+/** At most this many override events per call: one per refused path, a huge commit stays readable. */
+const MAX_OVERRIDE_EVENTS = 100;
+
+/** Who is writing: the agent named by FLEET_AS, else the live agent that registered the worktree containing `where`. */
+export function findWriter(ctx: Ctx, callsign: string | undefined, where: string | undefined): AgentRecord | undefined {
+  if (callsign !== undefined) return agentByCallsign(ctx, callsign);
+  return where !== undefined ? agentByWorktree(ctx, where) : undefined;
+}
+
+/** The operator's FLEET_OVERRIDE let these paths through: each is recorded. */
+export function recordOverrides(ctx: Ctx, agent: AgentRecord | undefined, paths: string[], reason: string, hook: string): void {
+  for (const path of paths.slice(0, MAX_OVERRIDE_EVENTS)) ctx.emit({ type: 'override.used', by: agent?.callsign ?? 'operator', path, reason, hook });
+}
+
+/** The live agent of that callsign, else its latest record (gone agents hold nothing). */
+function agentByCallsign(ctx: Ctx, callsign: string): AgentRecord {
+  const liveId = ctx.indexes.liveCallsigns.get(callsign);
+  if (liveId !== undefined) return ctx.state.agents.get(liveId)!;
+  let latest: AgentRecord | undefined;
+  for (const agent of ctx.state.agents.values()) {
+    if (agent.callsign === callsign && (!latest || agent.joinedAt >= latest.joinedAt)) latest = agent;
+  }
+  if (!latest) throw new FleetError('NOT_FOUND', `no agent ${callsign} on the roster: join first (fleet join --callsign ${callsign} …, or the fleet_agent_join tool)`);
+  return latest;
+}
+
+/** The live agent whose registered worktree most closely contains `path`; several are ambiguous. */
+function agentByWorktree(ctx: Ctx, path: string): AgentRecord | undefined {
+  const target = realPath(path);
+  let best: AgentRecord[] = [];
+  let bestLength = -1;
+  for (const agent of ctx.state.agents.values()) {
+    if (agent.gone || agent.worktree === undefined) continue;
+    const root = realPath(agent.worktree);
+    if (target !== root && !target.startsWith(root.endsWith(sep) ? root : root + sep)) continue;
+    if (root.length > bestLength) {
+      best = [agent];
+      bestLength = root.length;
+    } else if (root.length === bestLength) {
+      best.push(agent);
+    }
+  }
+  if (best.length > 1) {
+    const names = best.map((a) => a.callsign).sort();
+    throw new FleetError('INVALID_PARAMS', `several live agents registered the worktree ${best[0]!.worktree} (${names.join(', ')}): set FLEET_AS to the callsign that is writing`, { candidates: names });
+  }
+  return best[0];
+}
+
+

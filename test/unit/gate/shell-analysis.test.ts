@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { analyzeShell } from '../../../server/gate/shell-analysis.js';
+
+const CWD = '/repo';
+const KNOWN = { HOME: '/home/u', FLEET_HOME: '/home/u/.fleet' };
+
+/** The writes a command names, as `via: text` (cwd shown when it is not the command's own). */
+function writes(command: string): string[] {
+  return analyzeShell(command, CWD, KNOWN).writes.map((w) => {
+    const where = w.cwd === CWD ? '' : ` @${w.cwd}`;
+    return w.kind === 'worktree' ? `${w.via}: <worktree>${where}` : `${w.via}: ${w.word.text}${w.kind === 'path-or-branch' ? '?' : ''}${where}`;
+  });
+}
+
+const cases: [command: string, expected: string[]][] = [
+  ['echo x > a', ['redirection >: a']],
+  ['echo x >> a 2> b &> c &>> d >| e', ['redirection >>: a', 'redirection >: b', 'redirection &>: c', 'redirection &>>: d', 'redirection >|: e']],
+  ['cat < in 2>&1 >&- <<<here', []],
+  ['echo x > /dev/null', ['redirection >: /dev/null']],
+  ['cat a | tee -a b c', ['tee: b', 'tee: c']],
+  ["sed -i 's/a/b/' f g", ['sed -i: f', 'sed -i: g']],
+  ["sed -i.bak -e 's/a/b/' f", ['sed -i: f']],
+  ["sed 's/a/b/' f > out", ['redirection >: out']],
+  ["perl -pi -e 's/a/b/' f", ['perl -i: f']],
+  ['cp a b dest/', ['cp: dest/']],
+  ['cp -t dest a b', ['cp: dest']],
+  ['install -m 644 a /usr/local/x', ['install: /usr/local/x']],
+  ['mv a b', ['mv: a', 'mv: b']],
+  ['rsync -a src/ dest/', ['rsync: dest/']],
+  ['rsync -a src/ host:dest/', []],
+  ['rm -rf a b; rmdir c; unlink d', ['rm: a', 'rm: b', 'rmdir: c', 'unlink: d']],
+  ['touch -d yesterday a; mkdir -p -m 700 b/c', ['touch: a', 'mkdir: b/c']],
+  ['ln -sf target link', ['ln: link']],
+  ['ln -s ../x/target', ['ln: target']],
+  ['truncate -s 0 a', ['truncate: a']],
+  ['chmod -R 755 a b; chown u:g c', ['chmod: a', 'chmod: b', 'chown: c']],
+  ['dd if=/dev/zero of=disk.img bs=1', ['dd of=: disk.img']],
+  ['patch -p1 < fix.diff', ['patch: <worktree>']],
+  ['patch a.c fix.diff', ['patch: a.c']],
+  ['git checkout -- a b', ['git checkout: a', 'git checkout: b']],
+  ['git checkout main', ['git checkout: main?']],
+  ['git checkout HEAD~1 a', ['git checkout: <worktree>', 'git checkout: a']],
+  ['git restore a', ['git restore: a']],
+  ['git restore --staged a', []],
+  ['git reset --hard; git reset HEAD a', ['git reset --hard: <worktree>']],
+  ['git clean -fd; git clean -f a', ['git clean: <worktree>', 'git clean: a']],
+  ['git switch dev; git stash; git apply p.diff', ['git switch: <worktree>', 'git stash: <worktree>', 'git apply: <worktree>']],
+  ['git -C sub status; git log > log.txt', ['redirection >: log.txt']],
+  ['(cd sub && echo x > a) && echo y > b', ['redirection >: a @/repo/sub', 'redirection >: b @/repo/sub']],
+  ['cd src && rm a', ['rm: a @/repo/src']],
+  ['echo $(touch a) `rm b`', ['touch: a', 'rm: b']],
+  ['x=$(cat a > b)', ['redirection >: b']],
+  ["bash -c 'echo x > a; rm b'", ['redirection >: a', 'rm: b']],
+  [`sh -c "bash -c 'touch deep'"`, ['touch: deep']],
+  ['bash -lc "mv a b"', ['mv: a', 'mv: b']],
+  ['eval "rm a"', ['rm: a']],
+  ['sudo -u root rm a; env X=1 touch b; nohup tee c; timeout 5 rm d; xargs rm e', ['rm: a', 'touch: b', 'tee: c', 'rm: d', 'rm: e', 'rm: *']],
+  ['ls | xargs -I{} cp {} dest/{}.bak', ['cp: dest/*.bak']],
+  ['find src -name "*.o" -delete', ['find -delete: src/**']],
+  ['find . -name x -exec rm {} \\;', ['rm: ./**']],
+  ['for f in a b; do rm "$f"; done', ['rm: {a,b}']],
+  ['for f in src/*.ts; do echo >> "$f"; done', ['redirection >>: src/*.ts']],
+  ['while read f; do rm "$f"; done < list', ['rm: *']],
+  ['if true; then echo > a; else echo > b; fi', ['redirection >: a', 'redirection >: b']],
+  ['f() { echo x > a; }; f', ['redirection >: a']],
+  ['echo x > "$HOME/notes" > ~/other > "${FLEET_HOME}/token"', ['redirection >: /home/u/notes', 'redirection >: /home/u/other', 'redirection >: /home/u/.fleet/token']],
+  ['echo x > "$OUT/a" > src/$NAME.ts', ['redirection >: */a', 'redirection >: src/*.ts']],
+  ['echo x > "a b" > c\\ d', ['redirection >: a b', 'redirection >: c d']],
+  ['/bin/rm a', ['rm: a']],
+  ['bash -c "rm $(cat list) a.ts"', ['rm: *', 'rm: a.ts']],
+  ['sh -c "echo \\"x\\" > \\"b c\\""', ['redirection >: b c']],
+];
+
+describe('shell analysis: the writes a command names, read by a real shell parser', () => {
+  for (const [command, expected] of cases) {
+    test(command, () => assert.deepEqual(writes(command), expected));
+  }
+
+  test('globs and unknown parts are marked, so the gate matches them as patterns or says it cannot see them', () => {
+    const [glob, dynamic, anchored] = analyzeShell('rm src/*.ts $X/a src/$Y', CWD, KNOWN).writes.map((w) => (w.kind === 'worktree' ? undefined : w.word));
+    assert.deepEqual(glob, { text: 'src/*.ts', literal: true, glob: true, unanchored: false });
+    assert.equal(dynamic!.unanchored, true);
+    assert.deepEqual([anchored!.text, anchored!.unanchored, anchored!.literal], ['src/*', false, false]);
+  });
+
+  test('a command that does not parse keeps its path-like tokens and says why', () => {
+    const facts = analyzeShell('echo "oops > src/theirs/x.ts', CWD, KNOWN);
+    assert.match(facts.parseError!, /without closing quote/);
+    assert.ok(facts.tokens.includes('src/theirs/x.ts'));
+    const inner = analyzeShell(`bash -c 'echo "half > a.ts'`, CWD, KNOWN);
+    assert.ok(inner.parseError !== undefined && inner.tokens.includes('a.ts'), 'an unparsable script inside bash -c is read as tokens too');
+  });
+
+  test('assignments are collected wherever they are made (prefix, export, env)', () => {
+    const facts = analyzeShell('FLEET_AS=BOLT true; export FLEET_OVERRIDE=x; env FLEET_AS=C true', CWD, KNOWN);
+    assert.deepEqual(facts.assignments.map((a) => `${a.name}=${a.value.text}`), ['FLEET_AS=BOLT', 'FLEET_OVERRIDE=x']);
+    assert.ok(facts.words.some(({ word }) => word.text === 'FLEET_AS=C'), 'env NAME=value is a word the identity rules read');
+  });
+
+  test('bash -c nesting is followed to a bounded depth', () => {
+    let command = 'touch deep.txt';
+    for (let i = 0; i < 8; i++) command = `bash -c '${command.replace(/'/g, `'\\''`)}'`;
+    const facts = analyzeShell(command, CWD, KNOWN);
+    assert.deepEqual(facts.writes, [], 'past the depth, nothing more is parsed');
+    assert.ok(facts.tokens.some((t) => t.includes('deep.txt')), 'but its tokens are still seen');
+  });
+});
