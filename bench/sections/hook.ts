@@ -77,7 +77,7 @@ export async function hook(options: Options, report: Report): Promise<void> {
     report.add({ section: 'hook', figure: `node -e 0 (${n} runs, interleaved)`, value: value(bare) });
     report.target({ section: 'hook', figure: 'installed PreToolUse hook, Write allowed (own claim), bundled runner', value: value(writeRun!), reference: `node -e 0 p50 ${ms(bare.p50)}`, ratio: times(writeRun!.p50 / bare.p50) }, writeRun!.p50 / bare.p50, TARGET_RATIO, `p50 ≤ ${TARGET_RATIO}× node -e 0`);
     report.add({ section: 'hook', figure: 'same, compiled runner (out/, as a checkout installs it)', value: value(compiled!), ratio: times(compiled!.p50 / bare.p50) });
-    report.add({ section: 'hook', figure: 'installed PreToolUse hook, Bash (handed to `fleet hook`)', value: value(bashRun!), ratio: times(bashRun!.p50 / bare.p50) });
+    report.add({ section: 'hook', figure: 'installed PreToolUse hook, Bash allowed (the plane parses the command)', value: value(bashRun!), ratio: times(bashRun!.p50 / bare.p50) });
     report.add({ section: 'hook', figure: 'the full verb, Write allowed (the command installed before)', value: value(full!), ratio: times(full!.p50 / bare.p50) });
   } finally {
     for (const client of clients) client.close();

@@ -2,8 +2,9 @@
 // (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { existingDirectory, realPath } from '../gate/real-path.js';
-import type { HookVerdict } from './hook-check.js';
-import { hookEnvironment, type HookCheckRequest } from './hook-check-request.js';
+import { explainCommandRefusal } from './command-refusal.js';
+import type { CommandVerdict, HookVerdict } from './hook-check.js';
+import { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 import { explainRefusal } from './refusal-message.js';
 
 /** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
@@ -39,6 +40,18 @@ export function planWriteCheck(event: ToolEvent, home: string, env: NodeJS.Proce
   // Checked as real paths, in the repository they really are in (a link may lead out of one into another).
   const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
   return { request: { ...claudeWriter(home, env), root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd } };
+}
+
+/** What to ask the plane about a shell command, or the answer when there is no command. */
+export function planCommandCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
+  const command = event.tool_input?.command;
+  if (typeof command !== 'string' || command.trim() === '') return { answer: { decision: 'allow' } };
+  return { request: { ...claudeWriter(home, env), command, cwd: event.cwd ?? process.cwd() } };
+}
+
+/** The plane's verdict on a shell command as the hook's answer. */
+export function answerForCommandVerdict(verdict: CommandVerdict): ClaudeHookAnswer {
+  return verdict.allowed ? { decision: 'allow' } : deny(explainCommandRefusal(verdict));
 }
 
 /** The plane's verdict on the files as the hook's answer. */

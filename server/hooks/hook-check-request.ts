@@ -1,4 +1,4 @@
-// What a hook asks the plane's fleet_hook_check, built from node builtins only: the full CLI and the
+// What a hook asks the plane (fleet_hook_check, fleet_hook_check_command), built from node builtins only: the full CLI and the
 // lean hook runner (server/hooks/lean/) both send exactly these params.
 
 export interface HookCheckRequest {
@@ -16,6 +16,9 @@ export interface HookCheckRequest {
   override?: string;
 }
 
+/** Paths per fleet_hook_check call (the method's list limit is above it). */
+export const HOOK_CHECK_BATCH = 1000;
+
 /** The fleet_hook_check params for `paths` (a batch of the request's paths). */
 export function hookCheckParams(request: HookCheckRequest, paths: string[]): Record<string, unknown> {
   return {
@@ -24,6 +27,29 @@ export function hookCheckParams(request: HookCheckRequest, paths: string[]): Rec
     hook: request.hook,
     ...(request.callsign !== undefined && { callsign: request.callsign }),
     ...(request.worktree !== undefined && { worktree: request.worktree }),
+    ...(request.override !== undefined && { override: request.override }),
+    ...(request.agentOnly && { agentOnly: true }),
+  };
+}
+
+export interface CommandCheckRequest {
+  home: string;
+  hook: 'claude-pre-tool-use';
+  command: string;
+  /** The session's directory: relative paths resolve here, and it finds the writing agent. */
+  cwd: string;
+  callsign?: string;
+  agentOnly?: boolean;
+  override?: string;
+}
+
+/** The fleet_hook_check_command params: the plane parses and judges the command. */
+export function commandCheckParams(request: CommandCheckRequest): Record<string, unknown> {
+  return {
+    command: request.command,
+    cwd: request.cwd,
+    hook: request.hook,
+    ...(request.callsign !== undefined && { callsign: request.callsign }),
     ...(request.override !== undefined && { override: request.override }),
     ...(request.agentOnly && { agentOnly: true }),
   };

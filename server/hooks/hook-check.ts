@@ -1,14 +1,12 @@
 import type { z } from 'zod';
 import { hookCheck, hookCheckCommand } from '../../contracts/methods/hooks.js';
 import { connectToPlane } from '../client/connect.js';
-import { hookCheckParams, type HookCheckRequest } from './hook-check-request.js';
+import { commandCheckParams, HOOK_CHECK_BATCH as BATCH, hookCheckParams, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 
-export { hookEnvironment, type HookCheckRequest } from './hook-check-request.js';
+export { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 
 export type HookVerdict = z.infer<typeof hookCheck.result>;
 export type CommandVerdict = z.infer<typeof hookCheckCommand.result>;
-
-const BATCH = 1000;
 
 /**
  * The one check every hook calls (fleet_hook_check: the plane's territory check for the writing
@@ -31,29 +29,11 @@ export async function runHookCheck(request: HookCheckRequest): Promise<HookVerdi
   }
 }
 
-export interface CommandCheckRequest {
-  home: string;
-  hook: 'claude-pre-tool-use';
-  command: string;
-  /** The session's directory: relative paths resolve here, and it finds the writing agent. */
-  cwd: string;
-  callsign?: string;
-  agentOnly?: boolean;
-  override?: string;
-}
-
 /** The shell command check (fleet_hook_check_command): the plane parses and judges the command. */
 export async function runCommandCheck(request: CommandCheckRequest): Promise<CommandVerdict> {
   const client = await connectToPlane({ home: request.home, client: `fleet-hook-${request.hook}` });
   try {
-    const raw = await client.callRaw('fleet_hook_check_command', {
-      command: request.command,
-      cwd: request.cwd,
-      hook: request.hook,
-      ...(request.callsign !== undefined && { callsign: request.callsign }),
-      ...(request.override !== undefined && { override: request.override }),
-      ...(request.agentOnly && { agentOnly: true }),
-    });
+    const raw = await client.callRaw('fleet_hook_check_command', commandCheckParams(request));
     return hookCheckCommand.result.parse(raw);
   } finally {
     client.close();

@@ -1,15 +1,15 @@
 // The installed Claude Code hook (FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home H): it runs on
 // every edit of every agent, so it loads node builtins and the hooks' pure decision modules only.
-// It decides a file tool's or an MCP tool's call itself, through the running plane; anything else
-// (the shell, whose command the full verb sends to the plane; input it can't read; no plane
-// answering) goes to the full CLI verb `fleet hook …` with the same stdin, so every answer is the
-// full verb's.
+// It decides a tool call itself (a file tool's, an MCP tool's, the shell's command), asking the
+// running plane as the full verb does; what it cannot (input it can't read, no plane answering, a
+// batch larger than one call) goes to the full CLI verb `fleet hook …` with the same stdin, so
+// every answer is the full verb's.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { errorNameForCode } from '../../../contracts/errors.js';
-import { answerForFailure, answerForVerdict, CLAUDE_SHELL_TOOL, claudeHookOutput, planWriteCheck, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
-import type { HookVerdict } from '../hook-check.js';
-import { hookCheckParams } from '../hook-check-request.js';
+import { answerForCommandVerdict, answerForFailure, answerForVerdict, CLAUDE_SHELL_TOOL, claudeHookOutput, planCommandCheck, planWriteCheck, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
+import type { CommandVerdict, HookVerdict } from '../hook-check.js';
+import { commandCheckParams, HOOK_CHECK_BATCH, hookCheckParams } from '../hook-check-request.js';
 import { callPlaneOnce } from './plane-call.js';
 import { readStdin } from '../read-stdin.js';
 
@@ -25,21 +25,30 @@ void (async () => {
   else process.exitCode = runFullVerb(stdin);
 })();
 
-/** The answer for a tool call (not the shell's) the plane answered about; undefined for anything the full verb should take. */
+/** The answer the plane gave about a tool call; undefined for anything the full verb should take. */
 async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswer | undefined> {
   const event = toolEvent(input);
   if (!event) return undefined;
+  const client = 'fleet-hook-claude-pre-tool-use';
+  if (event.tool_name === CLAUDE_SHELL_TOOL) {
+    const plan = planCommandCheck(event, home, process.env);
+    if ('answer' in plan) return plan.answer;
+    const reply = await callPlaneOnce(home, client, 'fleet_hook_check_command', commandCheckParams(plan.request));
+    if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);
+    return answerForCommandVerdict(reply.result as CommandVerdict);
+  }
   const plan = planWriteCheck(event, home, process.env);
   if ('answer' in plan) return plan.answer;
-  const reply = await callPlaneOnce(home, 'fleet-hook-claude-pre-tool-use', 'fleet_hook_check', hookCheckParams(plan.request, plan.request.paths));
+  if (plan.request.paths.length > HOOK_CHECK_BATCH) return undefined;
+  const reply = await callPlaneOnce(home, client, 'fleet_hook_check', hookCheckParams(plan.request, plan.request.paths));
   if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);
   return answerForVerdict(reply.result as HookVerdict);
 }
 
-/** The event when it is not the shell's, shaped as the full verb's schema expects; else undefined. */
+/** The event, shaped as the full verb's schema expects; else undefined. */
 function toolEvent(input: string): ToolEvent | undefined {
   const event = JSON.parse(input) as Record<string, unknown> | null;
-  if (typeof event !== 'object' || event === null || typeof event.tool_name !== 'string' || event.tool_name === CLAUDE_SHELL_TOOL) return undefined;
+  if (typeof event !== 'object' || event === null || typeof event.tool_name !== 'string') return undefined;
   const toolInput = event.tool_input;
   if (toolInput !== undefined && (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))) return undefined;
   if (event.cwd !== undefined && typeof event.cwd !== 'string') return undefined;

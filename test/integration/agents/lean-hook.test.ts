@@ -1,6 +1,6 @@
 // The installed Claude Code hook is the lean runner (FLEET_HOME/bin/fleet-hook): for every event it
-// must print exactly what the full verb `fleet hook claude-pre-tool-use` prints, deciding a file
-// write itself (without loading the CLI) and handing anything else to the verb.
+// must print exactly what the full verb `fleet hook claude-pre-tool-use` prints, deciding through
+// the plane itself (without loading the CLI) and handing what it cannot to the verb.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,11 +113,15 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
     for (const [input, env] of cases) assert.equal(steady(run(lean, input, repo, env).stdout), steady(run(full, input, repo, env).stdout), `${input} ${JSON.stringify(env)}`);
   });
 
-  test('Bash goes to the full verb, with the same answer', () => {
-    const input = event('Bash', { command: 'echo hi > src/a.ts' });
-    const ran = run(lean, input, repo);
-    assert.ok(ran.scripts.includes(CLI), `the CLI took it: ${ran.scripts.join(', ')}`);
-    assert.equal(steady(ran.stdout), steady(run(full, input, repo).stdout));
+  test('Bash: the plane judges the command, the lean runner answers as the full verb without loading the CLI', () => {
+    const denied = event('Bash', { command: 'echo hi > src/a.ts' });
+    const ran = run(lean, denied, repo);
+    assert.ok(!ran.scripts.includes(CLI), `the CLI was not loaded: ${ran.scripts.join(', ')}`);
+    assert.match(ran.stdout, /"permissionDecision":"deny".*src\/a\.ts.*held exclusively by BOLT/);
+    assert.equal(ran.stdout, run(full, denied, repo).stdout);
+    for (const input of [event('Bash', { command: 'ls src && echo note > docs/note.md' }), event('Bash', { command: '  ' })]) {
+      assert.deepEqual([run(lean, input, repo).stdout, run(full, input, repo).stdout], ['', ''], input);
+    }
   });
 
   test('a command installed before (bin/fleet hook …) is replaced in place by install-hooks, and still answers meanwhile', async () => {
