@@ -17,10 +17,11 @@ export function claudeSettingsPath(root: string): string {
   return join(root, '.claude', 'settings.json');
 }
 
-/** The lean hook runner's launcher beside `launcher`: it decides a write itself and hands anything else to `fleet hook`. */
+/** The lean hook runner's launcher beside `launcher` (it decides through the plane itself, without loading the CLI), else `fleet hook`. */
 export function claudeHookCommand(home: string, launcher: string): string {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  return `${quote(hookLauncherBeside(launcher))}${HOOK_VERB}${quote(home)}`;
+  const lean = hookLauncherBeside(launcher);
+  return existsSync(lean) ? `${quote(lean)}${HOOK_VERB}${quote(home)}` : `${quote(launcher)} hook${HOOK_VERB}${quote(home)}`;
 }
 
 const isOurs = (hook: { command?: string | undefined }) => hook.command?.includes(HOOK_VERB) === true;

@@ -23,17 +23,20 @@ export function hookRunnerBeside(cli: string): string {
 }
 
 /**
- * Makes sure FLEET_HOME/bin/fleet and its sibling bin/fleet-hook exist. The VS Code extension
- * installs (and updates) its own; where none exists yet, this writes ones that run this checkout's
- * CLI (and lean hook runner) with this Node. An existing launcher is never replaced. Returns the
- * path of bin/fleet and whether it was written now.
+ * Makes sure FLEET_HOME/bin/fleet and its sibling bin/fleet-hook exist (the latter where the CLI
+ * has its lean hook runner beside it). The VS Code extension installs (and updates) its own; where
+ * none exists yet, this writes ones that run this checkout's CLI (and lean hook runner) with this
+ * Node. An existing launcher is never replaced. Returns the path of bin/fleet and whether it was
+ * written now.
  */
 export function ensureLauncher(home: string): { path: string; created: boolean } {
   const path = launcherPath(home);
   const cli = existsSync(path) ? undefined : cliEntry();
   if (cli !== undefined) writeLauncher(path, cli);
   const hook = hookLauncherBeside(path);
-  if (!existsSync(hook)) writeLauncher(hook, hookRunnerBeside(cli ?? cliEntry()));
+  const runner = hookRunnerBeside(cli ?? cliEntry());
+  // A CLI bundle from before the lean runner has none beside it: the hook then calls bin/fleet.
+  if (!existsSync(hook) && existsSync(runner)) writeLauncher(hook, runner);
   return { path, created: cli !== undefined };
 }
 
