@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits,hook] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { markdownTable, Report } from './lib/report.js';
 import { coldStart } from './sections/cold-start.js';
 import { editor } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
+import { hook } from './sections/hook.js';
 import { latencyAndScale } from './sections/latency.js';
 import { limits } from './sections/limits.js';
 import { nonReading } from './sections/non-reading.js';
@@ -24,6 +25,7 @@ const SECTIONS = {
   editor,
   'non-reading': nonReading,
   limits,
+  hook,
 } as const;
 type SectionName = keyof typeof SECTIONS;
 

@@ -3,6 +3,7 @@
 //   dist/extension.cjs        the extension (vscode is provided by the host)
 //   dist/language-server.cjs  the language server the extension starts
 //   dist/fleet.cjs            the CLI, whose `serve` verb starts a plane that outlives the window
+//   dist/fleet-hook.cjs       the lean Claude Code hook runner (node builtins only), beside the CLI it hands over to
 //   dist/shell-worker.cjs     the thread the plane parses shell commands in
 // With --tests, also the test module run inside the extension host: out/vscode-suite/index.cjs.
 // Files are written to a temp name and renamed, so a VS Code starting meanwhile never loads half a file.
@@ -17,6 +18,7 @@ const bundles = {
   extension: { entry: 'extension/src/extension.ts', out: 'dist/extension.cjs' },
   'language-server': { entry: 'server/language-server/main.ts', out: 'dist/language-server.cjs' },
   cli: { entry: 'server/cli/main.ts', out: 'dist/fleet.cjs', plugins: [selfStartingCli()] },
+  hook: { entry: 'server/hooks/lean/fleet-hook.ts', out: 'dist/fleet-hook.cjs', plugins: [cliBesideHook()] },
   // The plane's shell parser thread (server/gate/shell-analyzer.ts finds it next to the CLI bundle).
   'shell-worker': { entry: 'server/gate/shell-worker.ts', out: 'dist/shell-worker.cjs' },
   tests: { entry: 'test/vscode/suite/index.ts', out: 'out/vscode-suite/index.cjs' },
@@ -65,14 +67,23 @@ async function bundleOne({ entry, out, plugins = [] }, production) {
  * bundle itself: point the default there. (The language server passes its cliEntry explicitly.)
  */
 function selfStartingCli() {
-  const needle = "new URL('../cli/main.js', import.meta.url)";
+  return pointCliAt('self-starting-cli', /[\\/]server[\\/]client[\\/]connect\.ts$/, "new URL('../cli/main.js', import.meta.url)", "require('node:url').pathToFileURL(__filename)");
+}
+
+/** The lean hook runner hands what it does not decide to the CLI bundle beside it: dist/fleet.cjs. */
+function cliBesideHook() {
+  return pointCliAt('cli-beside-hook', /[\\/]server[\\/]hooks[\\/]lean[\\/]fleet-hook\.ts$/, "new URL('../../cli/main.js', import.meta.url)", "require('node:url').pathToFileURL(require('node:path').join(__dirname, 'fleet.cjs'))");
+}
+
+/** Replaces `needle` (where a module finds the compiled CLI) with `replacement` in the files `filter` matches. */
+function pointCliAt(name, filter, needle, replacement) {
   return {
-    name: 'self-starting-cli',
+    name,
     setup(build) {
-      build.onLoad({ filter: /[\\/]server[\\/]client[\\/]connect\.ts$/ }, async (args) => {
+      build.onLoad({ filter }, async (args) => {
         const source = readFileSync(args.path, 'utf8');
-        if (!source.includes(needle)) throw new Error(`${args.path} no longer contains ${needle}: update selfStartingCli in tools/bundle.mjs`);
-        return { contents: source.replace(needle, "require('node:url').pathToFileURL(__filename)"), loader: 'ts' };
+        if (!source.includes(needle)) throw new Error(`${args.path} no longer contains ${needle}: update ${name} in tools/bundle.mjs`);
+        return { contents: source.replace(needle, replacement), loader: 'ts' };
       });
     },
   };

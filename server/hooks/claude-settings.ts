@@ -2,8 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CLAUDE_MCP_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
+import { hookLauncherBeside } from './launcher.js';
 
-const HOOK_VERB = ' hook claude-pre-tool-use';
+/** In both the command installed now (bin/fleet-hook claude-pre-tool-use --home …) and the one before it (bin/fleet hook claude-pre-tool-use --home …). */
+const HOOK_VERB = ' claude-pre-tool-use --home ';
 /** The file tools, the shell, and every MCP tool (the hook checks those whose input names a path to write). */
 export const CLAUDE_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
@@ -15,9 +17,11 @@ export function claudeSettingsPath(root: string): string {
   return join(root, '.claude', 'settings.json');
 }
 
+/** The lean hook runner's launcher beside `launcher` (it decides through the plane itself, without loading the CLI), else `fleet hook`. */
 export function claudeHookCommand(home: string, launcher: string): string {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  return `${quote(launcher)}${HOOK_VERB} --home ${quote(home)}`;
+  const lean = hookLauncherBeside(launcher);
+  return existsSync(lean) ? `${quote(lean)}${HOOK_VERB}${quote(home)}` : `${quote(launcher)} hook${HOOK_VERB}${quote(home)}`;
 }
 
 const isOurs = (hook: { command?: string | undefined }) => hook.command?.includes(HOOK_VERB) === true;

@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { z } from 'zod';
-import { writtenPaths, type ClaudeHookAnswer } from './claude-pre-tool-use.js';
+import { deny, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
 import { patchedPaths } from './codex-patch-paths.js';
 import { commonDirectory, worktreeRoot } from './git.js';
-import { deny, gateToolCall } from './tool-call-gate.js';
+import { gateToolCall } from './tool-call-gate.js';
 
 /** Codex names its shell tools (shell, exec_command) `Bash` in hook payloads. */
 export const CODEX_SHELL_TOOL = 'Bash';

@@ -1,32 +1,56 @@
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HOOK_RUNNER_BUNDLE, launcherFileName } from '../../contracts/launchers.js';
 
 /** The stable launcher DESIGN §2 names: hooks and the configs of `fleet init` call it. */
 export function launcherPath(home: string): string {
-  return join(home, 'bin', process.platform === 'win32' ? 'fleet.cmd' : 'fleet');
+  return join(home, 'bin', launcherFileName('fleet'));
 }
 
 /**
- * Makes sure FLEET_HOME/bin/fleet exists. The VS Code extension installs (and updates) its own;
- * where none exists yet, this writes one that runs this checkout's CLI with this Node. An existing
- * launcher is never replaced. Returns its path and whether it was written now.
+ * The launcher of the lean hook runner, beside `launcher`: the installed Claude Code hook calls it
+ * (it starts in about the time of a bare Node, where the whole CLI takes several times that).
+ */
+export function hookLauncherBeside(launcher: string): string {
+  return join(dirname(launcher), launcherFileName('fleet-hook'));
+}
+
+/** The lean hook runner that goes with `cli`: dist/fleet-hook.cjs beside the CLI bundle, else this checkout's compiled one. */
+export function hookRunnerBeside(cli: string): string {
+  if (basename(cli) === 'fleet.cjs') return join(dirname(cli), HOOK_RUNNER_BUNDLE);
+  return fileURLToPath(new URL('./lean/fleet-hook.js', import.meta.url));
+}
+
+/**
+ * Makes sure FLEET_HOME/bin/fleet and its sibling bin/fleet-hook exist (the latter where the CLI
+ * has its lean hook runner beside it). The VS Code extension installs (and updates) its own; where
+ * none exists yet, this writes ones that run this checkout's CLI (and lean hook runner) with this
+ * Node. An existing launcher is never replaced. Returns the path of bin/fleet and whether it was
+ * written now.
  */
 export function ensureLauncher(home: string): { path: string; created: boolean } {
   const path = launcherPath(home);
-  if (existsSync(path)) return { path, created: false };
-  const cli = cliEntry();
+  const cli = existsSync(path) ? undefined : cliEntry();
+  if (cli !== undefined) writeLauncher(path, cli);
+  const hook = hookLauncherBeside(path);
+  const runner = hookRunnerBeside(cli ?? cliEntry());
+  // A CLI bundle from before the lean runner has none beside it: the hook then calls bin/fleet.
+  if (!existsSync(hook) && existsSync(runner)) writeLauncher(hook, runner);
+  return { path, created: cli !== undefined };
+}
+
+function writeLauncher(path: string, script: string): void {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  mkdirSync(join(home, 'bin'), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(
     path,
     process.platform === 'win32'
-      ? `@echo off\r\nrem Written by fleet install-hooks / fleet init; the VS Code extension replaces it with its own.\r\n"${process.execPath}" "${cli}" %*\r\n`
-      : `#!/bin/sh\n# Written by fleet install-hooks / fleet init; the VS Code extension replaces it with its own.\nexec ${quote(process.execPath)} ${quote(cli)} "$@"\n`,
+      ? `@echo off\r\nrem Written by fleet install-hooks / fleet init; the VS Code extension replaces it with its own.\r\n"${process.execPath}" "${script}" %*\r\n`
+      : `#!/bin/sh\n# Written by fleet install-hooks / fleet init; the VS Code extension replaces it with its own.\nexec ${quote(process.execPath)} ${quote(script)} "$@"\n`,
     { mode: 0o755 },
   );
   chmodSync(path, 0o755);
-  return { path, created: true };
 }
 
 /**

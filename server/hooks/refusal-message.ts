@@ -9,7 +9,7 @@ const MAX_LISTED = 20;
  * Words a refusal so that a model or a person can act on it: which path, whose claim (or none),
  * until when, and how to ask for it. Both hooks say the same thing in their own protocol.
  */
-export function explainRefusal(verdict: HookVerdict, options: { hook: 'git-pre-commit' | 'claude-pre-tool-use'; now?: number }): string {
+export function explainRefusal(verdict: HookVerdict, options: { hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'codex-pre-tool-use'; now?: number }): string {
   const now = options.now ?? Date.now();
   const agent = verdict.agent;
   const refused = verdict.results.filter((r) => !r.allowed);
@@ -17,8 +17,9 @@ export function explainRefusal(verdict: HookVerdict, options: { hook: 'git-pre-c
   if (agent && (agent.status === 'expired' || agent.status === 'left')) {
     lines.push(`${agent.callsign} is not on the roster any more (${agent.status}): an agent that ${agent.status === 'left' ? 'left' : 'expired'} holds no territory. Join again, then claim before writing.`);
   }
-  if (!agent && options.hook === 'claude-pre-tool-use') {
-    lines.push('No fleet agent is registered for this worktree (and FLEET_AS is not set): join the fleet first (MCP tool fleet_agent_join, or `fleet join --callsign X --runtime claude-code`), then claim the file before writing it.');
+  if (!agent && options.hook !== 'git-pre-commit') {
+    const runtime = options.hook === 'codex-pre-tool-use' ? 'codex' : 'claude-code';
+    lines.push(`No fleet agent is registered for this worktree (and FLEET_AS is not set): join the fleet first (MCP tool fleet_agent_join, or \`fleet join --callsign X --runtime ${runtime}\`), then claim the file before writing it.`);
   }
   const who = agent ? agent.callsign : 'you';
   for (const result of refused.slice(0, MAX_LISTED)) lines.push(`  ${result.path}: ${why(result.holders, agent?.callsign, now)}`);

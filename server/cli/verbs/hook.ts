@@ -3,6 +3,7 @@ import { codexPreToolUse } from '../../hooks/codex-pre-tool-use.js';
 import { gitPreCommit } from '../../hooks/git-pre-commit.js';
 import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
+import { readStdin } from '../../hooks/read-stdin.js';
 
 const USAGE = 'fleet hook claude-pre-tool-use | codex-pre-tool-use --root REPO | git-pre-commit [--home DIR]   (installed by `fleet install-hooks`; they read FLEET_AS and FLEET_OVERRIDE)';
 
@@ -27,10 +28,4 @@ export async function hookVerb(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`usage: ${USAGE}`);
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

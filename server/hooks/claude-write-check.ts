@@ -1,0 +1,102 @@
+// The decisions of the Claude Code PreToolUse hook, from node builtins only: the full CLI verb
+// (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { existingDirectory, realPath } from '../gate/real-path.js';
+import { explainCommandRefusal } from './command-refusal.js';
+import type { CommandVerdict, HookVerdict } from './hook-check.js';
+import { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
+import { explainRefusal } from './refusal-message.js';
+
+/** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
+export const CLAUDE_WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;
+/** Claude Code's shell tool: its command is parsed and judged by the plane. */
+export const CLAUDE_SHELL_TOOL = 'Bash';
+/** MCP tools are named mcp__<server>__<tool>: a write tool of any server whose input names a path is checked like Write. */
+export const CLAUDE_MCP_TOOLS = 'mcp__.*';
+const MCP_WRITE_VERB = /(write|edit|create|delete|remove|move|rename|update|patch|append|insert|replace|mkdir|save|put|upload|copy)/i;
+const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination'];
+
+/** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
+export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };
+
+/** The part of a PreToolUse event the hook reads. */
+export interface ToolEvent {
+  tool_name: string;
+  tool_input?: Record<string, unknown> | undefined;
+  cwd?: string | undefined;
+}
+
+/** The runtimes' PreToolUse hooks that judge tool calls (Claude Code's, Codex's). */
+export type ToolHook = 'claude-pre-tool-use' | 'codex-pre-tool-use';
+
+/** Who writes, as every check of a tool hook names them: an agent for certain, maybe FLEET_AS and FLEET_OVERRIDE. */
+export function toolCallWriter(hook: ToolHook, home: string, env: NodeJS.ProcessEnv) {
+  const { callsign, override } = hookEnvironment(env);
+  return { home, hook, agentOnly: true, ...(callsign !== undefined && { callsign }), ...(override !== undefined && { override }) };
+}
+type Writer = ReturnType<typeof toolCallWriter>;
+
+/** What to ask the plane about files a tool writes (absolute, or relative to cwd), or the answer when there are none. */
+export function planFileCheck(writer: Writer, cwd: string, targets: string[]): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
+  if (targets.length === 0) return { answer: { decision: 'allow' } };
+  // Checked as real paths, in the repository they really are in (a link may lead out of one into another).
+  const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
+  return { request: { ...writer, root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd } };
+}
+
+/** What to ask the plane about a shell command, or the answer when there is no command. */
+export function planShellCheck(writer: Writer, cwd: string, command: unknown): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
+  if (typeof command !== 'string' || command.trim() === '') return { answer: { decision: 'allow' } };
+  return { request: { ...writer, command, cwd } };
+}
+
+/** Claude Code's tool call that is not the shell's: the files it writes. */
+export function planWriteCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
+  return planFileCheck(toolCallWriter('claude-pre-tool-use', home, env), event.cwd ?? process.cwd(), writtenPaths(event.tool_name, event.tool_input ?? {}));
+}
+
+/** Claude Code's shell tool call: its command. */
+export function planCommandCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
+  return planShellCheck(toolCallWriter('claude-pre-tool-use', home, env), event.cwd ?? process.cwd(), event.tool_input?.command);
+}
+
+/** The plane's verdict on a shell command as the hook's answer. */
+export function answerForCommandVerdict(verdict: CommandVerdict): ClaudeHookAnswer {
+  return verdict.allowed ? { decision: 'allow' } : deny(explainCommandRefusal(verdict));
+}
+
+/** The plane's verdict on the files as the hook's answer. */
+export function answerForVerdict(verdict: HookVerdict, hook: ToolHook = 'claude-pre-tool-use'): ClaudeHookAnswer {
+  if (verdict.allowed || verdict.overridden) return { decision: 'allow' };
+  return deny(explainRefusal(verdict, { hook }));
+}
+
+/** The answer when a check failed: `errorName` is the plane's error, if it answered with one. */
+export function answerForFailure(errorName: string | undefined, message: string, override: string | undefined): ClaudeHookAnswer {
+  // Territory is per repository: a file outside every repository is nobody's.
+  if (errorName === 'OUTSIDE_REPOSITORY') return { decision: 'allow' };
+  if (override !== undefined) return { decision: 'allow' };
+  return deny(`The fleet could not check this write (${message}). Writes stay refused until the check works; the operator can let one through with FLEET_OVERRIDE="<reason>".`);
+}
+
+/** The answer as Claude Code reads it from stdout. */
+export function claudeHookOutput(answer: ClaudeHookAnswer): string {
+  if (answer.decision === 'allow') return '';
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`;
+}
+
+export function deny(reason: string): ClaudeHookAnswer {
+  return { decision: 'deny', reason };
+}
+
+/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). Codex's hook reads MCP tools through it too. */
+export function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
+  if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
+    const target = input.file_path ?? input.notebook_path;
+    return typeof target === 'string' && target !== '' ? [target] : [];
+  }
+  const mcp = /^mcp__.+?__(.+)$/.exec(tool);
+  // The fleet's own tools name paths to check or claim, not to write.
+  if (!mcp || mcp[1]!.startsWith('fleet_') || !MCP_WRITE_VERB.test(mcp[1]!)) return [];
+  return MCP_PATH_FIELDS.flatMap((field) => [input[field]].flat()).filter((value): value is string => typeof value === 'string' && value !== '');
+}

@@ -1,0 +1,63 @@
+// What a hook asks the plane (fleet_hook_check, fleet_hook_check_command), built from node builtins only: the full CLI and the
+// lean hook runner (server/hooks/lean/) both send exactly these params.
+
+export interface HookCheckRequest {
+  home: string;
+  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'codex-pre-tool-use';
+  root: string;
+  paths: string[];
+  /** FLEET_AS, when the writer says who it is. */
+  callsign?: string;
+  /** Where the write happens, to find the agent that registered this worktree at join. */
+  worktree?: string;
+  /** The writer is certainly an agent: finding none refuses the write. */
+  agentOnly?: boolean;
+  /** FLEET_OVERRIDE: the operator's reason for writing anyway. */
+  override?: string;
+}
+
+/** Paths per fleet_hook_check call (the method's list limit is above it). */
+export const HOOK_CHECK_BATCH = 1000;
+
+/** The fleet_hook_check params for `paths` (a batch of the request's paths). */
+export function hookCheckParams(request: HookCheckRequest, paths: string[]): Record<string, unknown> {
+  return {
+    paths,
+    root: request.root,
+    hook: request.hook,
+    ...(request.callsign !== undefined && { callsign: request.callsign }),
+    ...(request.worktree !== undefined && { worktree: request.worktree }),
+    ...(request.override !== undefined && { override: request.override }),
+    ...(request.agentOnly && { agentOnly: true }),
+  };
+}
+
+export interface CommandCheckRequest {
+  home: string;
+  hook: 'claude-pre-tool-use' | 'codex-pre-tool-use';
+  command: string;
+  /** The session's directory: relative paths resolve here, and it finds the writing agent. */
+  cwd: string;
+  callsign?: string;
+  agentOnly?: boolean;
+  override?: string;
+}
+
+/** The fleet_hook_check_command params: the plane parses and judges the command. */
+export function commandCheckParams(request: CommandCheckRequest): Record<string, unknown> {
+  return {
+    command: request.command,
+    cwd: request.cwd,
+    hook: request.hook,
+    ...(request.callsign !== undefined && { callsign: request.callsign }),
+    ...(request.override !== undefined && { override: request.override }),
+    ...(request.agentOnly && { agentOnly: true }),
+  };
+}
+
+/** FLEET_AS and FLEET_OVERRIDE as the hooks read them (empty means unset). */
+export function hookEnvironment(env: NodeJS.ProcessEnv): { callsign?: string; override?: string } {
+  const callsign = env.FLEET_AS?.trim();
+  const override = env.FLEET_OVERRIDE?.trim();
+  return { ...(callsign && { callsign }), ...(override && { override }) };
+}
