@@ -1,9 +1,10 @@
 import { claudeHookOutput, claudePreToolUse } from '../../hooks/claude-pre-tool-use.js';
+import { claudeSessionEnd, claudeSessionStart } from '../../hooks/claude-session.js';
 import { gitPreCommit } from '../../hooks/git-pre-commit.js';
 import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet hook claude-pre-tool-use | git-pre-commit [--home DIR]   (installed by `fleet install-hooks`; they read FLEET_AS and FLEET_OVERRIDE)';
+const USAGE = 'fleet hook claude-pre-tool-use | claude-session-start | claude-session-end | git-pre-commit [--home DIR]   (installed by `fleet install-hooks`; they read FLEET_AS and FLEET_OVERRIDE)';
 
 /** `fleet hook …`: speaks its caller's protocol (Claude Code's JSON, git's exit code), not the CLI's exit codes. */
 export async function hookVerb(argv: string[]): Promise<number> {
@@ -15,6 +16,13 @@ export async function hookVerb(argv: string[]): Promise<number> {
       process.stdout.write(claudeHookOutput(answer));
       return 0;
     }
+    case 'claude-session-start':
+      process.stdout.write(await claudeSessionStart(await readStdin(), home, process.env));
+      return 0;
+    case 'claude-session-end':
+      // Claude Code shows a failing SessionEnd hook's stderr to the user only; the session ends either way.
+      await claudeSessionEnd(await readStdin(), home, process.env);
+      return 0;
     case 'git-pre-commit':
       return gitPreCommit(home, process.cwd(), process.env, (text) => process.stderr.write(text));
     default:

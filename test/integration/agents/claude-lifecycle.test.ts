@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { PlaneClient } from '../../../server/client/plane-client.js';
+import { makeRepo } from '../../support/git-repo.js';
+import { removeHome, startPlaneProcess, type PlaneProcess } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
+import { eventsOf, keepAlive } from './support.js';
+
+type Settings = { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+
+const readSettings = (repo: string, file: string) => JSON.parse(readFileSync(join(repo, '.claude', file), 'utf8')) as Settings;
+
+/**
+ * Runs the hook of `event` exactly as Claude Code would: the command read back from the settings
+ * file install-hooks wrote, through a shell, with the documented input on stdin.
+ */
+function runHook(repo: string, home: string, event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
+  const entry = readSettings(repo, 'settings.local.json').hooks[event]?.[0];
+  assert.ok(entry, `no ${event} hook in settings.local.json`);
+  const base: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: home, FLEET_PORT: '0' };
+  delete base.FLEET_AS;
+  delete base.FLEET_OVERRIDE;
+  const run = spawnSync('sh', ['-c', entry.hooks[0]!.command], {
+    cwd: repo,
+    env: { ...base, ...env },
+    input: JSON.stringify({ session_id: 'sess-1', transcript_path: join(home, 'transcript.jsonl'), cwd: repo, permission_mode: 'default', hook_event_name: event, ...input }),
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+function startSession(repo: string, home: string, source: string, env: Record<string, string> = {}): string {
+  const output = JSON.parse(runHook(repo, home, 'SessionStart', { source }, env)) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  assert.equal(output.hookSpecificOutput.hookEventName, 'SessionStart');
+  return output.hookSpecificOutput.additionalContext;
+}
+
+describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, SessionEnd escrows to itself', () => {
+  let plane: PlaneProcess;
+  let home: string;
+  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' });
+  const clients: PlaneClient[] = [];
+  const stops: (() => void)[] = [];
+
+  before(async () => {
+    plane = await startPlaneProcess();
+    home = plane.home;
+    const installed = await runCli(['install-hooks', '--no-git'], { home, cwd: repo });
+    assert.equal(installed.code, 0, installed.stderr);
+  });
+
+  after(async () => {
+    for (const stop of stops) stop();
+    for (const client of clients) client.close();
+    await plane?.stop();
+    removeHome(home);
+    removeHome(repo);
+  });
+
+  /** ATLAS as the hooks left it: the session token they saved in FLEET_HOME/sessions. */
+  async function asAtlas(): Promise<PlaneClient> {
+    const saved = JSON.parse(readFileSync(join(home, 'sessions', 'ATLAS.json'), 'utf8')) as { sessionToken: string };
+    const client = await plane.connect('test-atlas');
+    clients.push(client);
+    await client.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', sessionToken: saved.sessionToken });
+    return client;
+  }
+
+  test('install-hooks writes PreToolUse, SessionStart and SessionEnd into settings.local.json, and nothing into the shared settings.json', () => {
+    const settings = readSettings(repo, 'settings.local.json');
+    assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'SessionStart', 'SessionEnd']);
+    assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, / hook claude-session-start --home /);
+    assert.match(settings.hooks.SessionEnd![0]!.hooks[0]!.command, / hook claude-session-end --home /);
+    assert.equal(settings.hooks.SessionStart![0]!.matcher, undefined, 'every source: startup, resume, clear, compact');
+    assert.ok(!existsSync(join(repo, '.claude', 'settings.json')), 'absolute FLEET_HOME paths stay out of the committed file');
+  });
+
+  test('SessionStart with no identity says how to join and invents no callsign', async () => {
+    const context = startSession(repo, home, 'startup');
+    assert.match(context, /not on the fleet roster/);
+    assert.match(context, /fleet_agent_join/);
+    assert.ok(context.includes(`worktree "${realpathSync(repo)}"`), context);
+    const operator = await plane.connectAsOperator();
+    clients.push(operator);
+    const roster = await operator.call('fleet_roster', {});
+    assert.deepEqual(roster.agents.map((agent) => agent.callsign), [], 'nobody joined');
+  });
+
+  test('SessionStart with FLEET_AS joins, then re-attaches and injects the resume with the claims', async () => {
+    const first = startSession(repo, home, 'startup', { FLEET_AS: 'ATLAS' });
+    assert.match(first, /You are ATLAS in the fleet/);
+    assert.match(first, /Claims: none/);
+    const atlas = await asAtlas();
+    stops.push(keepAlive(atlas, 2000));
+    await atlas.call('fleet_claim_path', { patterns: ['src/**'], root: repo, reason: 'parser' });
+    const again = startSession(repo, home, 'compact', { FLEET_AS: 'ATLAS' });
+    assert.match(again, /Claims you hold:\n- src\/\*\* \(exclusive/);
+  });
+
+  test('SessionEnd escrows the claims to ATLAS itself; the next SessionStart takes them back', async () => {
+    assert.equal(runHook(repo, home, 'SessionEnd', { reason: 'prompt_input_exit' }, { FLEET_AS: 'ATLAS' }), '');
+    const escrowed = (await eventsOf(home)).filter((event) => event.type === 'claim.escrowed');
+    assert.equal(escrowed.length, 1, 'the one claim went into escrow');
+    // In escrow, nobody writes under it: not even another agent that asks.
+    const bolt = await plane.connect('test-bolt');
+    clients.push(bolt);
+    await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex' });
+    const refused = await bolt.call('fleet_claim_path', { patterns: ['src/a.ts'], root: repo });
+    assert.equal(refused.granted, false, 'escrowed claims still hold the territory');
+    const resumed = startSession(repo, home, 'resume', { FLEET_AS: 'ATLAS' });
+    assert.match(resumed, /1 claim\(s\) came back out of escrow/);
+    assert.match(resumed, /- src\/\*\* \(exclusive/);
+    const events = await eventsOf(home);
+    assert.ok(events.some((event) => event.type === 'claim.unescrowed'), 'the escrow was settled by accepting');
+    // A second SessionEnd escrows again, with no duplicate handoff for claims already travelling.
+    runHook(repo, home, 'SessionEnd', { reason: 'other' }, { FLEET_AS: 'ATLAS' });
+    runHook(repo, home, 'SessionEnd', { reason: 'other' }, { FLEET_AS: 'ATLAS' });
+    assert.equal((await eventsOf(home)).filter((event) => event.type === 'claim.escrowed').length, 2);
+  });
+
+  test('install-hooks --shared moves the hooks into settings.json; uninstall-hooks takes them out of both files', async () => {
+    assert.equal((await runCli(['install-hooks', '--no-git', '--shared'], { home, cwd: repo })).code, 0);
+    assert.deepEqual(Object.keys(readSettings(repo, 'settings.json').hooks), ['PreToolUse', 'SessionStart', 'SessionEnd']);
+    assert.ok(!existsSync(join(repo, '.claude', 'settings.local.json')), 'moved, not doubled');
+    assert.equal((await runCli(['install-hooks', '--no-git'], { home, cwd: repo })).code, 0);
+    assert.ok(!existsSync(join(repo, '.claude', 'settings.json')));
+    const removed = await runCli(['uninstall-hooks', '--no-git'], { home, cwd: repo });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.ok(!existsSync(join(repo, '.claude')), 'the folder the install created is gone with its files');
+  });
+});
