@@ -7,7 +7,7 @@ import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
-import { eventsOf, keepAlive } from './support.js';
+import { eventsOf, keepAlive, until } from './support.js';
 
 type Settings = { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
 
@@ -131,5 +131,49 @@ describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, S
     const removed = await runCli(['uninstall-hooks', '--no-git'], { home, cwd: repo });
     assert.equal(removed.code, 0, removed.stderr);
     assert.ok(!existsSync(join(repo, '.claude')), 'the folder the install created is gone with its files');
+  });
+});
+
+describe('Claude Code session lifecycle: escrowed claims outlive the session and its agent', () => {
+  const TTL_SECONDS = 1;
+  let plane: PlaneProcess;
+  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+
+  before(async () => {
+    plane = await startPlaneProcess({ env: { FLEET_AGENT_TTL: String(TTL_SECONDS) } });
+    assert.equal((await runCli(['install-hooks', '--no-git'], { home: plane.home, cwd: repo })).code, 0);
+  });
+
+  after(async () => {
+    await plane?.stop();
+    removeHome(plane.home);
+    removeHome(repo);
+  });
+
+  test('after SessionEnd the agent goes silent and lapses, the claims stay in escrow, and the next SessionStart has them back', async () => {
+    const home = plane.home;
+    startSession(repo, home, 'startup', { FLEET_AS: 'ATLAS' });
+    const saved = JSON.parse(readFileSync(join(home, 'sessions', 'ATLAS.json'), 'utf8')) as { sessionToken: string };
+    const atlas = await plane.connect('test-atlas');
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', sessionToken: saved.sessionToken });
+    assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/**'], root: repo })).granted, true);
+    runHook(repo, home, 'SessionEnd', { reason: 'logout' }, { FLEET_AS: 'ATLAS' });
+    atlas.close();
+    // The runtime is gone: nothing heartbeats for ATLAS any more, and the plane lets it lapse.
+    const operator = await plane.connectAsOperator();
+    try {
+      await until(async () => (await operator.call('fleet_roster', {})).agents.every((agent) => agent.callsign !== 'ATLAS'), 20_000, 'ATLAS did not lapse');
+      const bolt = await plane.connect('test-bolt');
+      await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex' });
+      assert.equal((await bolt.call('fleet_claim_path', { patterns: ['src/a.ts'], root: repo })).granted, false, 'the escrow still holds src/**');
+      bolt.close();
+    } finally {
+      operator.close();
+    }
+    const resumed = startSession(repo, home, 'resume', { FLEET_AS: 'ATLAS' });
+    assert.match(resumed, /1 claim\(s\) came back out of escrow/);
+    assert.match(resumed, /- src\/\*\* \(exclusive/);
+    const settled = (await eventsOf(home)).filter((event) => event.type === 'handoff.resolved');
+    assert.deepEqual(settled.map((event) => event.type === 'handoff.resolved' && event.status), ['accepted'], 'taken back by accepting, not by expiry');
   });
 });
