@@ -7,8 +7,15 @@ const HOOK_VERB = ' hook claude-pre-tool-use';
 /** The file tools, the shell, and every MCP tool (the hook checks those whose input names a path to write). */
 export const CLAUDE_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
-/** The session hooks, each on its Claude Code event (no matcher: every source, every reason). */
-const SESSION_HOOKS = [
+/**
+ * PostToolUse on the tools PreToolUse marks the worktree for: the shell and MCP tools (the file
+ * tools are checked exactly before they write; Claude Code's other tools do not write).
+ */
+export const CLAUDE_POST_MATCHER = [CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
+
+/** The hooks after PreToolUse, each on its Claude Code event (the session ones with no matcher: every source, every reason). */
+const LATER_HOOKS = [
+  { event: 'PostToolUse', verb: ' hook claude-post-tool-use', matcher: CLAUDE_POST_MATCHER },
   { event: 'SessionStart', verb: ' hook claude-session-start' },
   { event: 'SessionEnd', verb: ' hook claude-session-end' },
 ] as const;
@@ -35,11 +42,15 @@ export function claudeHookCommand(home: string, launcher: string): string {
 function fleetEntries(home: string, launcher: string): { event: string; verb: string; entry: MatcherEntry }[] {
   return [
     { event: 'PreToolUse', verb: HOOK_VERB, entry: { matcher: CLAUDE_MATCHER, hooks: [{ type: 'command', command: claudeHookCommand(home, launcher), timeout: 30 }] } },
-    ...SESSION_HOOKS.map(({ event, verb }) => ({ event, verb, entry: { hooks: [{ type: 'command', command: `${quote(launcher)}${verb} --home ${quote(home)}`, timeout: 30 }] } })),
+    ...LATER_HOOKS.map((hook) => ({
+      event: hook.event,
+      verb: hook.verb,
+      entry: { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: `${quote(launcher)}${hook.verb} --home ${quote(home)}`, timeout: 30 }] },
+    })),
   ];
 }
 
-const FLEET_VERBS = [HOOK_VERB, ...SESSION_HOOKS.map((hook) => hook.verb)];
+const FLEET_VERBS = [HOOK_VERB, ...LATER_HOOKS.map((hook) => hook.verb)];
 const isOurs = (hook: { command?: string | undefined }, verbs: readonly string[] = FLEET_VERBS) => verbs.some((verb) => hook.command?.includes(verb) === true);
 
 export interface ClaudeInstallResult {
@@ -51,7 +62,7 @@ export interface ClaudeInstallResult {
 
 /**
  * Adds the fleet's Claude Code hooks (PreToolUse on the write tools, the shell and MCP tools;
- * SessionStart; SessionEnd) to one settings file, keeping everything else in it, in its order.
+ * PostToolUse; SessionStart; SessionEnd) to one settings file, keeping everything else in it, in its order.
  * Run again, it replaces its own entries in place.
  */
 export function installClaudeHooks(root: string, home: string, launcher: string, scope: ClaudeSettingsScope): ClaudeInstallResult {

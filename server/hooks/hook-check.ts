@@ -7,7 +7,7 @@ export type CommandVerdict = z.infer<typeof hookCheckCommand.result>;
 
 export interface HookCheckRequest {
   home: string;
-  hook: 'git-pre-commit' | 'claude-pre-tool-use';
+  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'claude-post-tool-use';
   root: string;
   paths: string[];
   /** FLEET_AS, when the writer says who it is. */

@@ -45,7 +45,7 @@ export function installHooks(root: string, home: string, selection: HookSelectio
     const result = installClaudeHooks(root, home, launcher.path, scope);
     if (result.createdFile) manifest[createdKey(scope)] = true;
     if (result.createdDir) manifest.claudeDirCreated = true;
-    report.push(`Claude Code hooks (PreToolUse, SessionStart, SessionEnd) ${result.outcome}: ${result.path}`);
+    report.push(`Claude Code hooks (PreToolUse, PostToolUse, SessionStart, SessionEnd) ${result.outcome}: ${result.path}`);
     // Moved, not doubled: the fleet's hooks in the other settings file (an older install) come out.
     const other = CLAUDE_SETTINGS_SCOPES.find((s) => s !== scope)!;
     const moved = uninstallClaudeHooks(root, other, { file: manifest[createdKey(other)], dir: false });

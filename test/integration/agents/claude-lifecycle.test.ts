@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
-import { removeHome, startPlaneProcess, type PlaneProcess } from '../../support/plane-process.js';
+import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
 import { eventsOf, keepAlive, until } from './support.js';
 
@@ -70,9 +70,9 @@ describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, S
     return client;
   }
 
-  test('install-hooks writes PreToolUse, SessionStart and SessionEnd into settings.local.json, and nothing into the shared settings.json', () => {
+  test('install-hooks writes PreToolUse, PostToolUse, SessionStart and SessionEnd into settings.local.json, and nothing into the shared settings.json', () => {
     const settings = readSettings(repo, 'settings.local.json');
-    assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'SessionStart', 'SessionEnd']);
+    assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
     assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, / hook claude-session-start --home /);
     assert.match(settings.hooks.SessionEnd![0]!.hooks[0]!.command, / hook claude-session-end --home /);
     assert.equal(settings.hooks.SessionStart![0]!.matcher, undefined, 'every source: startup, resume, clear, compact');
@@ -124,7 +124,7 @@ describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, S
 
   test('install-hooks --shared moves the hooks into settings.json; uninstall-hooks takes them out of both files', async () => {
     assert.equal((await runCli(['install-hooks', '--no-git', '--shared'], { home, cwd: repo })).code, 0);
-    assert.deepEqual(Object.keys(readSettings(repo, 'settings.json').hooks), ['PreToolUse', 'SessionStart', 'SessionEnd']);
+    assert.deepEqual(Object.keys(readSettings(repo, 'settings.json').hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
     assert.ok(!existsSync(join(repo, '.claude', 'settings.local.json')), 'moved, not doubled');
     assert.equal((await runCli(['install-hooks', '--no-git'], { home, cwd: repo })).code, 0);
     assert.ok(!existsSync(join(repo, '.claude', 'settings.json')));
@@ -175,5 +175,72 @@ describe('Claude Code session lifecycle: escrowed claims outlive the session and
     assert.match(resumed, /- src\/\*\* \(exclusive/);
     const settled = (await eventsOf(home)).filter((event) => event.type === 'handoff.resolved');
     assert.deepEqual(settled.map((event) => event.type === 'handoff.resolved' && event.status), ['accepted'], 'taken back by accepting, not by expiry');
+  });
+});
+
+describe('Claude Code PostToolUse: what a tool call changed in another agent\'s territory is reported, never reverted', () => {
+  let plane: PlaneProcess;
+  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n', 'docs/guide.md': '# guide\n' });
+  const elsewhere = tempHome('fleet-elsewhere-');
+  const clients: PlaneClient[] = [];
+  const stops: (() => void)[] = [];
+  let call = 0;
+
+  before(async () => {
+    plane = await startPlaneProcess();
+    assert.equal((await runCli(['install-hooks', '--no-git'], { home: plane.home, cwd: repo })).code, 0);
+    const bolt = await plane.connect('test-bolt');
+    clients.push(bolt);
+    await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: elsewhere });
+    await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: repo, reason: 'parser rewrite' });
+    stops.push(keepAlive(bolt, 2000));
+    startSession(repo, plane.home, 'startup', { FLEET_AS: 'ATLAS' });
+    const saved = JSON.parse(readFileSync(join(plane.home, 'sessions', 'ATLAS.json'), 'utf8')) as { sessionToken: string };
+    const atlas = await plane.connect('test-atlas');
+    clients.push(atlas);
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', sessionToken: saved.sessionToken });
+    await atlas.call('fleet_claim_path', { patterns: ['docs/**'], root: repo });
+    stops.push(keepAlive(atlas, 2000));
+  });
+
+  after(async () => {
+    for (const stop of stops) stop();
+    for (const client of clients) client.close();
+    await plane?.stop();
+    removeHome(plane.home);
+    removeHome(repo);
+    removeHome(elsewhere);
+  });
+
+  /** PreToolUse, the command run for real in the session's directory, then PostToolUse: as Claude Code runs a Bash call. */
+  function bashCall(command: string): { pre: string; post: string } {
+    const toolUse = { tool_name: 'Bash', tool_input: { command, description: 'test' }, tool_use_id: `toolu_${++call}` };
+    const env = { FLEET_AS: 'ATLAS' };
+    const pre = runHook(repo, plane.home, 'PreToolUse', toolUse, env);
+    if (pre === '') execFileSync('sh', ['-c', command], { cwd: repo });
+    const post = runHook(repo, plane.home, 'PostToolUse', { ...toolUse, tool_response: { stdout: '', stderr: '', interrupted: false } }, env);
+    return { pre, post };
+  }
+
+  test("a Bash call that writes into BOLT's file unseen by the parser is blocked after the fact, naming path and holder, and recorded as ATLAS's violation", async () => {
+    const { pre, post } = bashCall(`node -e "require('fs').writeFileSync('src/a.ts', 'export const a = 2;\\n')"`);
+    assert.equal(pre, '', 'the parser cannot see this write, so PreToolUse allowed it');
+    const answer = JSON.parse(post) as { decision: string; reason: string };
+    assert.equal(answer.decision, 'block');
+    assert.match(answer.reason, /your Bash call changed a file another agent holds exclusively \(you are ATLAS\)/);
+    assert.match(answer.reason, /src\/a\.ts: held by BOLT \(claim src\/\*\*\)/);
+    assert.match(answer.reason, /Nothing was reverted/);
+    assert.equal(readFileSync(join(repo, 'src', 'a.ts'), 'utf8'), 'export const a = 2;\n', 'never reverted');
+    await until(async () => (await eventsOf(plane.home)).some((e) => e.type === 'territory.violated' && e.path === 'src/a.ts'), 5000, 'no territory.violated for src/a.ts');
+    const violation = (await eventsOf(plane.home)).find((e) => e.type === 'territory.violated');
+    assert.ok(violation?.type === 'territory.violated');
+    assert.equal(violation.writer, 'ATLAS');
+    assert.equal(violation.holder, 'BOLT');
+  });
+
+  test('a Bash call that writes only inside its own territory gets nothing back', () => {
+    const { pre, post } = bashCall(`node -e "require('fs').writeFileSync('docs/guide.md', '# mine\\n')"`);
+    assert.equal(pre, '');
+    assert.equal(post, '');
   });
 });
