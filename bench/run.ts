@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { coldStart } from './sections/cold-start.js';
 import { editor } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { latencyAndScale } from './sections/latency.js';
+import { limits } from './sections/limits.js';
 import { nonReading } from './sections/non-reading.js';
 import { throughput } from './sections/throughput.js';
 
@@ -22,6 +23,7 @@ const SECTIONS = {
   footprint,
   editor,
   'non-reading': nonReading,
+  limits,
 } as const;
 type SectionName = keyof typeof SECTIONS;
 

@@ -1,7 +1,7 @@
 import { connectToPlane } from '../client/connect.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { UsageError } from './cli-error.js';
-import { loadSession, saveSession } from './sessions.js';
+import { loadSession, saveSession } from '../home/sessions.js';
 
 /** The person at the terminal, acting as the operator: presents FLEET_HOME/operator-token. */
 export function connectAsOperator(home: string): Promise<PlaneClient> {

@@ -3,15 +3,6 @@ export function emit(json: boolean | undefined, result: unknown, human: () => st
   process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${human()}\n`);
 }
 
-/** "in 1m 40s" / "3s ago" relative to now, for people reading expiries. */
-export function relativeTime(iso: string, now = Date.now()): string {
-  const delta = Math.round((Date.parse(iso) - now) / 1000);
-  if (delta === 0) return 'now';
-  const magnitude = Math.abs(delta);
-  const text = magnitude >= 3600 ? `${Math.floor(magnitude / 3600)}h ${Math.floor((magnitude % 3600) / 60)}m` : magnitude >= 60 ? `${Math.floor(magnitude / 60)}m ${magnitude % 60}s` : `${magnitude}s`;
-  return delta >= 0 ? `in ${text}` : `${text} ago`;
-}
-
 export function table(rows: string[][]): string {
   if (rows.length === 0) return '';
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));

@@ -3,7 +3,7 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Credential } from '../core/context.js';
-import { homePaths } from '../plane/home.js';
+import { homePaths } from '../home/paths.js';
 import { isAlive } from '../plane/process-identity.js';
 import { HandshakeRefusedError, PlaneClient } from './plane-client.js';
 

@@ -1,7 +1,8 @@
 import type { Ctx } from './context.js';
 import { refusesNewClaims } from './control.js';
-import { overlaps } from './glob/index.js';
-import { findConflicts, grant, type Conflict, type GrantedClaim, type PreparedClaim } from './territory.js';
+import { FleetError } from '../../contracts/index.js';
+import { GlobBudget, overlapWithin, UNDECIDED } from './glob/index.js';
+import { findConflicts, grant, tooMuchGlobWork, type Conflict, type GrantedClaim, type PreparedClaim } from './territory.js';
 import { callsignOf, iso } from './views.js';
 
 export interface ClaimOutcome {
@@ -27,6 +28,10 @@ interface Waiter {
  */
 export class ClaimQueue {
   private readonly waiters = new Map<string, Waiter>();
+  /** Bumped whenever a waiter leaves: the ones behind it may now be grantable. */
+  private departures = 0;
+  /** The state (event sequence, departures) the last retry saw: until it changes, a retry grants nothing. */
+  private retriedAt = '';
 
   get size(): number {
     return this.waiters.size;
@@ -39,8 +44,8 @@ export class ClaimQueue {
     ctx.schedule(deadline, { kind: 'waiter', waiterId: id });
   }
 
-  /** Conflicts with other agents' requests queued ahead of `beforeId` (all of them if undefined). */
-  conflictsWithQueued(ctx: Ctx, request: PreparedClaim, beforeId?: string): Conflict[] {
+  /** Conflicts with other agents' requests queued ahead of `beforeId` (all of them if undefined), within `budget`. */
+  conflictsWithQueued(ctx: Ctx, request: PreparedClaim, beforeId?: string, budget = request.budget): Conflict[] {
     const conflicts: Conflict[] = [];
     for (const waiter of this.waiters.values()) {
       if (waiter.id === beforeId) break;
@@ -48,7 +53,10 @@ export class ClaimQueue {
       if (waiter.request.mode === 'shared' && request.mode === 'shared') continue;
       for (const mine of request.patterns) {
         for (const theirs of waiter.request.patterns) {
-          if (!overlaps(mine, theirs)) continue;
+          // Both were held to the limits when they arrived, so only the request's budget can run out.
+          const outcome = overlapWithin(mine, theirs, budget);
+          if (outcome === UNDECIDED) throw tooMuchGlobWork(`claiming "${mine.source}"`, 'claim fewer patterns per request');
+          if (outcome === undefined) continue;
           conflicts.push({
             pattern: mine.source,
             holder: callsignOf(ctx.state, waiter.request.agentId),
@@ -62,16 +70,25 @@ export class ClaimQueue {
     return conflicts;
   }
 
-  /** Grants, in arrival order, every waiter whose territory has become free. */
+  /**
+   * Grants, in arrival order, every waiter whose territory has become free. Only a recorded event
+   * or a waiter leaving can free territory, so a retry after a read does nothing. One pass shares
+   * one request's glob budget: a waiter it cannot pay for keeps waiting, as if still in conflict.
+   */
   retry(ctx: Ctx): void {
     if (this.waiters.size === 0 || refusesNewClaims(ctx.state.control.state)) return;
+    const at = `${ctx.state.seq}:${this.departures}`;
+    if (at === this.retriedAt) return;
+    this.retriedAt = at;
+    const budget = GlobBudget.forRequest();
     for (const waiter of [...this.waiters.values()]) {
       const agent = ctx.state.agents.get(waiter.request.agentId);
       if (!agent || agent.gone) {
         this.finish(waiter, { granted: false, refusedBy: 'conflict', claims: [], conflicts: waiter.conflicts });
         continue;
       }
-      const conflicts = [...findConflicts(ctx, waiter.request), ...this.conflictsWithQueued(ctx, waiter.request, waiter.id)];
+      const conflicts = conflictsWithin(() => [...findConflicts(ctx, waiter.request, budget), ...this.conflictsWithQueued(ctx, waiter.request, waiter.id, budget)]);
+      if (conflicts === undefined) continue;
       if (conflicts.length > 0) {
         waiter.conflicts = conflicts;
         continue;
@@ -101,6 +118,17 @@ export class ClaimQueue {
 
   private finish(waiter: Waiter, outcome: ClaimOutcome): void {
     this.waiters.delete(waiter.id);
+    this.departures++;
     waiter.resolve(outcome);
+  }
+}
+
+/** The conflicts `find` reports, or undefined when the budget ran out before it knew them. */
+function conflictsWithin(find: () => Conflict[]): Conflict[] | undefined {
+  try {
+    return find();
+  } catch (error) {
+    if (error instanceof FleetError && error.errorName === 'PATTERN_TOO_COMPLEX') return undefined;
+    throw error;
   }
 }

@@ -2,7 +2,8 @@ import type { Result } from '../../contracts/index.js';
 import type { Caller, Ctx } from './context.js';
 import { claimExpiresAt } from './liveness.js';
 import { checkedPath } from './patterns.js';
-import { assertFence, ownedClaims } from './territory.js';
+import { GlobBudget } from './glob/index.js';
+import { assertFence, ownedClaims, tooMuchGlobWork } from './territory.js';
 import { callsignOf, iso } from './views.js';
 
 export type PathVerdict = Result<'fleet_check_path'>['results'][number];
@@ -17,14 +18,17 @@ export function checkPaths(ctx: Ctx, caller: Caller, scope: string, paths: strin
   if (agentId !== undefined && fence !== undefined) {
     assertFence(ownedClaims(ctx, agentId).filter((c) => c.scope === scope), fence);
   }
+  const budget = GlobBudget.forRequest();
   return paths.map((input) => {
     const path = checkedPath(input);
     let mine = false;
     let othersExclusive = false;
     const holders: PathVerdict['holders'] = [];
-    for (const claim of ctx.indexes.territory.covering(scope, path)) {
+    for (const { claim, decided, grandfathered } of ctx.indexes.territory.coveringWithin(scope, path, budget)) {
+      if (!decided && !grandfathered) throw tooMuchGlobWork(`checking ${paths.length} paths`, 'check fewer paths per call');
       // A claim travelling with a handoff lets nobody write, its sender included, until accepted.
-      if (claim.agentId === agentId && claim.escrow === undefined) mine = true;
+      // One the budget could not decide covers the path for everyone else, and for its holder not.
+      if (claim.agentId === agentId && claim.escrow === undefined) mine ||= decided;
       else if (claim.agentId !== agentId && claim.mode === 'exclusive') othersExclusive = true;
       holders.push({
         callsign: callsignOf(ctx.state, claim.agentId),

@@ -1,7 +1,7 @@
 import { FleetError, type ClaimMode, type ClaimReleaseReason, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, isOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
-import type { CompiledPattern } from './glob/index.js';
+import { GlobBudget, REQUEST_GLOB_BUDGET, type CompiledPattern } from './glob/index.js';
 import { claimExpiresAt } from './liveness.js';
 import { canonicalPattern, compileClaimPattern } from './patterns.js';
 import { requestKey, type ClaimRecord } from './state.js';
@@ -28,15 +28,21 @@ export interface PreparedClaim {
   requestId?: string;
   /** Set when a transfer re-grants another agent's claim. */
   transferredFrom?: string;
+  /** The glob work this request may still do (DESIGN §12). */
+  budget: GlobBudget;
 }
 
 export type GrantedClaim = ResultBody<'fleet_claim_path'>['claims'][number];
 export type Conflict = ResultBody<'fleet_claim_path'>['conflicts'][number];
 
-export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim {
+/**
+ * Compiles the request's patterns, once: the compiled forms travel with it to the territory index.
+ * New patterns are held to the limits; a work item's recorded paths pass `compile` to be grandfathered.
+ */
+export function prepareClaim(agentId: string, req: ClaimRequest, compile: (pattern: string) => CompiledPattern = compileClaimPattern): PreparedClaim {
   const seen = new Map<string, CompiledPattern>();
   for (const input of req.patterns) {
-    const compiled = compileClaimPattern(input);
+    const compiled = compile(input);
     seen.set(compiled.source, compiled);
   }
   return {
@@ -44,6 +50,7 @@ export function prepareClaim(agentId: string, req: ClaimRequest): PreparedClaim 
     scope: req.scope,
     patterns: [...seen.values()],
     mode: req.mode ?? 'exclusive',
+    budget: GlobBudget.forRequest(),
     ...(req.ttlSeconds !== undefined && { ttlMs: req.ttlSeconds * 1000 }),
     ...(req.reason !== undefined && { reason: req.reason }),
     ...(req.requestId !== undefined && { requestId: req.requestId }),
@@ -89,13 +96,16 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
 /**
  * Every live claim that some requested pattern collides with: another agent's, or one of the
  * requester's own that travels with a pending handoff (it is no longer the requester's to use).
+ * Overlap with a grandfathered pattern that the budget cannot decide counts as a collision (never
+ * a double grant); running out of budget against any other claim refuses the request.
  */
-export function findConflicts(ctx: Ctx, request: PreparedClaim): Conflict[] {
+export function findConflicts(ctx: Ctx, request: PreparedClaim, budget = request.budget): Conflict[] {
   const conflicts: Conflict[] = [];
+  // Claims the requester may overlap anyway are not compared at all.
+  const matters = (held: ClaimRecord): boolean => held.escrow !== undefined || (held.agentId !== request.agentId && !compatible(held.mode, request.mode));
   for (const pattern of request.patterns) {
-    for (const held of ctx.indexes.territory.overlapping(request.scope, pattern)) {
-      const inEscrow = held.escrow !== undefined;
-      if ((held.agentId === request.agentId && !inEscrow) || (!inEscrow && compatible(held.mode, request.mode))) continue;
+    for (const { claim: held, decided, grandfathered } of ctx.indexes.territory.overlapping(request.scope, pattern, budget, matters)) {
+      if (!decided && !grandfathered) throw tooMuchGlobWork(`claiming "${pattern.source}"`, CLAIM_INSTEAD);
       conflicts.push({
         pattern: pattern.source,
         holder: callsignOf(ctx.state, held.agentId),
@@ -121,7 +131,7 @@ export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
     const fence = (ctx.state.claimFences.get(request.scope) ?? 0) + 1;
     const claimId = ctx.ids.id('cl');
     const expiresAt = request.ttlMs !== undefined ? ctx.now + request.ttlMs : undefined;
-    ctx.emit({
+    const record = (): unknown => ctx.emit({
       type: 'claim.granted',
       by,
       claimId,
@@ -136,6 +146,7 @@ export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
       requestId: request.requestId,
       transferredFrom: request.transferredFrom,
     });
+    ctx.indexes.territory.recordingGrantOf(pattern, record);
     if (expiresAt !== undefined) ctx.schedule(expiresAt, { kind: 'claim', claimId });
     return granted(ctx, ctx.state.claims.get(claimId)!);
   });
@@ -272,9 +283,11 @@ export function assertMovable(ctx: Ctx, claims: ClaimRecord[], toAgentId: string
     throw new FleetError('FORBIDDEN', `${recipient.callsign} is a verifier: verifiers read and test, so they cannot receive write territory`);
   }
   const moving = new Set(claims.map((c) => c.id));
+  const budget = GlobBudget.forRequest();
   for (const claim of claims) {
-    for (const other of ctx.indexes.territory.overlapping(claim.scope, compileClaimPattern(claim.pattern))) {
-      if (moving.has(other.id) || other.agentId === toAgentId || compatible(other.mode, claim.mode)) continue;
+    const matters = (other: ClaimRecord): boolean => !moving.has(other.id) && other.agentId !== toAgentId && !compatible(other.mode, claim.mode);
+    // Undecided counts as overlapping: a move is refused rather than risk two holders.
+    for (const { claim: other } of ctx.indexes.territory.overlapping(claim.scope, ctx.indexes.territory.compiledOf(claim), budget, matters)) {
       throw new FleetError(
         'INVALID_STATE',
         `moving ${claim.pattern} to ${callsignOf(ctx.state, toAgentId)} would overlap ${callsignOf(ctx.state, other.agentId)}'s ${other.mode} claim ${other.pattern}: move or release that one too`,
@@ -290,8 +303,9 @@ export function moveClaim(ctx: Ctx, claim: ClaimRecord, toAgentId: string, by: s
   const prepared: PreparedClaim = {
     agentId: toAgentId,
     scope: claim.scope,
-    patterns: [compileClaimPattern(claim.pattern)],
+    patterns: [ctx.indexes.territory.compiledOf(claim)],
     mode: claim.mode,
+    budget: GlobBudget.forRequest(),
     ...(claim.ttlMs !== undefined && { ttlMs: claim.ttlMs }),
     ...(claim.reason !== undefined && { reason: claim.reason }),
     transferredFrom: claim.id,
@@ -312,4 +326,11 @@ export function sweepClaim(ctx: Ctx, claimId: string): void {
   if (!claim || claim.expiresAt === undefined) return;
   if (ctx.now >= claim.expiresAt) releaseClaim(ctx, claimId, 'expired', 'plane');
   else ctx.schedule(claim.expiresAt, { kind: 'claim', claimId });
+}
+
+const CLAIM_INSTEAD = 'claim fewer patterns per request, or patterns under a literal directory (e.g. "src/api/**" rather than "**/api/**"), which are compared only with the claims under that directory';
+
+/** A request whose glob work the budget cannot pay for: refused rather than decided slowly. */
+export function tooMuchGlobWork(what: string, instead: string): FleetError {
+  return new FleetError('PATTERN_TOO_COMPLEX', `${what} needs more glob-overlap work than one request may do (${REQUEST_GLOB_BUDGET} steps) against the live claims it may meet: ${instead}`, { budget: REQUEST_GLOB_BUDGET });
 }

@@ -3,7 +3,7 @@ import { actorName, requireAgent } from './authority.js';
 import type { ClaimQueue } from './claim-queue.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
-import { canonicalPattern } from './patterns.js';
+import { claimablePattern, compileRecordedPattern } from './patterns.js';
 import type { AgentRecord } from './state.js';
 import { findConflicts, grant, prepareClaim, type GrantedClaim } from './territory.js';
 
@@ -35,7 +35,7 @@ export function addWork(ctx: Ctx, caller: Caller, input: WorkInput): WorkRecord 
     kind,
     ...(input.parent !== undefined && { parent: input.parent }),
     dependsOn: [...new Set(input.dependsOn ?? [])],
-    paths: (input.paths ?? []).map(canonicalPattern),
+    paths: (input.paths ?? []).map(claimablePattern),
     criteria: input.criteria ?? [],
     ...(input.role !== undefined && { role: input.role }),
     ...(input.tier !== undefined && { tier: input.tier }),
@@ -92,7 +92,7 @@ const isBuilder = (role: Role): boolean => role === 'worker' || role === 'builde
 /** The item's paths, claimed exclusively for the agent, or undefined when any is held. */
 function claimPaths(ctx: Ctx, agent: AgentRecord, item: WorkRecord, queue: ClaimQueue): GrantedClaim[] | undefined {
   if (item.paths.length === 0 || item.scope === undefined) return [];
-  const request = prepareClaim(agent.agentId, { scope: item.scope, patterns: item.paths, reason: `work ${item.id}: ${item.title}` });
+  const request = prepareClaim(agent.agentId, { scope: item.scope, patterns: item.paths, reason: `work ${item.id}: ${item.title}` }, compileRecordedPattern);
   if (findConflicts(ctx, request).length > 0 || queue.conflictsWithQueued(ctx, request).length > 0) return undefined;
   return grant(ctx, request);
 }

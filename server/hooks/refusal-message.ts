@@ -1,4 +1,4 @@
-import { relativeTime } from '../cli/output.js';
+import { relativeTime } from '../format/relative-time.js';
 import type { HookVerdict } from './hook-check.js';
 
 type Holder = HookVerdict['results'][number]['holders'][number];

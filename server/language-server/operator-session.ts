@@ -1,6 +1,6 @@
 import { connectToPlane } from '../client/connect.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
-import { loadSession, saveSession } from '../cli/sessions.js';
+import { loadSession, saveSession } from '../home/sessions.js';
 
 const HEARTBEAT_MS = 30_000;
 

@@ -2,7 +2,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import type { PlaneConnectionStatus } from '../../contracts/lsp.js';
 import { connectToPlane, NoPlaneError, readDiscovery } from '../client/connect.js';
 import type { PlaneClient } from '../client/plane-client.js';
-import { homePaths } from '../plane/home.js';
+import { homePaths } from '../home/paths.js';
 import { isAlive } from '../plane/process-identity.js';
 
 export interface PlaneLinkListener {

@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Agent } from '../../contracts/index.js';
-import { saveSession } from '../cli/sessions.js';
-import { homePaths } from '../plane/home.js';
+import { saveSession } from '../home/sessions.js';
+import { homePaths } from '../home/paths.js';
 import { isSameProcess, processStartTime } from '../plane/process-identity.js';
 import { writeFileDurably } from '../store/durable-write.js';
 

@@ -5,7 +5,7 @@ import { buildDigest } from '../core/digest.js';
 import { renderDigestMarkdown } from '../core/digest-markdown.js';
 import type { FleetCore } from '../core/fleet-core.js';
 import { writeFileDurably } from '../store/durable-write.js';
-import type { HomePaths } from './home.js';
+import type { HomePaths } from '../home/paths.js';
 import type { Journal } from './journal.js';
 
 export interface DigestOutput {

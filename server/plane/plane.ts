@@ -10,7 +10,8 @@ import { CLOSE_GRACE_MS, WsEndpoint } from '../transport/ws-endpoint.js';
 import type { PlaneConfig } from './config.js';
 import type { PlaneServices } from './handlers/handler.js';
 import { ShellAnalyzer } from '../gate/shell-analyzer.js';
-import { homePaths } from './home.js';
+import { homePaths } from '../home/paths.js';
+import { dispatch } from './dispatcher.js';
 import { InstanceLock } from './instance-lock.js';
 import { Journal } from './journal.js';
 import { LedgerWriter } from './ledger-writer.js';
@@ -120,7 +121,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     worktrees,
   };
   const notices = new ThrottledLog(log);
-  const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, services, log, notices));
+  const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, (session, method, params) => dispatch(services, session, method, params), log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
   await journal.whenDurable(core.state.seq);

@@ -1,7 +1,5 @@
 import type { WebSocket } from 'ws';
 import { FleetError } from '../../contracts/index.js';
-import { dispatch } from '../plane/dispatcher.js';
-import type { PlaneServices } from '../plane/handlers/handler.js';
 import type { Credential } from '../core/context.js';
 import { unjoinedCaller, type Session } from '../plane/session.js';
 import { FlowControl } from './flow-control.js';
@@ -15,7 +13,10 @@ import type { ServedConnection } from './ws-endpoint.js';
  * plane did not expect are logged and answered as internal errors, never thrown out of the socket
  * handler.
  */
-export function serveConnection(socket: WebSocket, credential: Credential, plane: PlaneServices, log: (message: string) => void, notices: ThrottledLog): ServedConnection {
+/** Runs one call for a session: the plane's dispatcher, handed in so the transport knows no method. */
+export type Dispatch = (session: Session, method: string, params: unknown) => Promise<unknown>;
+
+export function serveConnection(socket: WebSocket, credential: Credential, dispatch: Dispatch, log: (message: string) => void, notices: ThrottledLog): ServedConnection {
   const flow = new FlowControl(socket, (frame) => answer(frame), (what, figures) => notices.note(what, figures));
   const session: Session = {
     caller: unjoinedCaller(credential),
@@ -30,7 +31,7 @@ export function serveConnection(socket: WebSocket, credential: Credential, plane
     try {
       const request = parseRequest(text);
       try {
-        const result = await dispatch(plane, session, request.method, request.params);
+        const result = await dispatch(session, request.method, request.params);
         return request.id === undefined ? undefined : resultReply(request.id, result);
       } catch (error) {
         return request.id === undefined ? undefined : errorReply(request.id, asFleetError(error, log));

@@ -3,7 +3,7 @@ import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { connectAsOperator, connectUnjoined, using } from '../connection.js';
 import { emit } from '../output.js';
-import { loadSession, saveSession } from '../sessions.js';
+import { loadSession, saveSession } from '../../home/sessions.js';
 
 const USAGE = 'fleet join --callsign X --runtime Y [--role R] [--pid N] [--worktree DIR] [--tier local|edge]';
 

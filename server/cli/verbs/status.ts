@@ -2,7 +2,8 @@ import { EVENTS_GAP_NOTIFICATION, type Result } from '../../../contracts/index.j
 import type { PlaneClient } from '../../client/plane-client.js';
 import { pageLimit, parseVerbArgs } from '../args.js';
 import { connectUnjoined, using } from '../connection.js';
-import { emit, moreLines, relativeTime, table } from '../output.js';
+import { relativeTime } from '../../format/relative-time.js';
+import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
 
 type Status = Omit<Result<'fleet_status'>, 'nextCursor'>;

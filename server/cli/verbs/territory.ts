@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseVerbArgs, positiveNumber, requireValue } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 import { connectAs, connectUnjoined, using } from '../connection.js';
-import { emit, relativeTime } from '../output.js';
+import { relativeTime } from '../../format/relative-time.js';
+import { emit } from '../output.js';
 
 const rootOf = (root: string | undefined) => resolve(root ?? process.cwd());
 

@@ -1,4 +1,5 @@
 import { GLOBSTAR, Minimatch } from 'minimatch';
+import { complexityOf } from './complexity.js';
 import { literalTokens, STAR, tokenizeSegment, type SegmentToken } from './segment-tokens.js';
 
 /** The one set of options every claim pattern is matched with (see DESIGN.md §4). */
@@ -30,6 +31,11 @@ export interface CompiledPattern {
   matches(path: string): boolean;
   /** Set when the pattern has no wildcards: the one path it matches. */
   readonly literal: string | undefined;
+  /**
+   * How much glob work this pattern can cause (complexity.ts, glob-budget.ts). 0 for a plain path
+   * or a plain directory's subtree: they cost plain string work, bounded by their length.
+   */
+  readonly complexity: number;
 }
 
 const GLOBSTAR_PART: GlobstarPart = { kind: 'globstar' };
@@ -76,6 +82,8 @@ class LiteralPattern implements CompiledPattern {
     return [this.literal.split('/').map(literalPart)];
   }
 
+  readonly complexity = 0;
+
   matches(path: string): boolean {
     return path === this.literal;
   }
@@ -89,6 +97,7 @@ class GlobPattern implements CompiledPattern {
     readonly source: string,
     readonly literalPrefixes: readonly (readonly string[])[],
     readonly rows: readonly PatternRow[],
+    readonly complexity: number,
     private readonly matcher: Minimatch,
   ) {}
 
@@ -119,6 +128,8 @@ class SubtreePattern implements CompiledPattern {
     return [[...this.dir.split('/').map(literalPart), ANY_SEGMENT, GLOBSTAR_PART]];
   }
 
+  readonly complexity = 0;
+
   matches(path: string): boolean {
     const dir = this.dir;
     // As minimatch reads a final `**`: anything below `dir`, but never through a `.` or `..` segment.
@@ -132,6 +143,11 @@ const SUBTREE_SUFFIX = '/**';
 const isPathSegment = (part: string): boolean => part !== '.' && part !== '..';
 const isNonEmptyPathSegment = (part: string): boolean => part !== '' && isPathSegment(part);
 
+/** Whether the pattern is a plain path or a plain directory's subtree: matched by string work alone. */
+export function isPlainPattern(normalized: string): boolean {
+  return !GLOB_CHARS.test(normalized) || isSubtree(normalized);
+}
+
 /** Compiles a pattern that normalizePattern has accepted. */
 export function compilePattern(normalized: string): CompiledPattern {
   if (!GLOB_CHARS.test(normalized)) return literalPattern(normalized, normalized);
@@ -144,7 +160,8 @@ export function compilePattern(normalized: string): CompiledPattern {
     return (end === -1 ? row : row.slice(0, end)) as string[];
   });
   // Built now: tokenizing is also what refuses segments minimatch would misread.
-  return new GlobPattern(normalized, literalPrefixes, buildRows(matcher, normalized), matcher);
+  const rows = buildRows(matcher, normalized);
+  return new GlobPattern(normalized, literalPrefixes, rows, complexityOf(normalized).weight, matcher);
 }
 
 /** Characters that make a pattern more than a plain path (normalization refuses backslashes). */
@@ -160,16 +177,26 @@ function isSubtree(normalized: string): boolean {
 function literalPattern(normalized: string, literal: string): CompiledPattern {
   const segments = literal.split('/');
   if (segments.every(isPathSegment)) return new LiteralPattern(normalized, literal);
-  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], matches: () => false };
+  return { source: normalized, literal: undefined, literalPrefixes: [segments], rows: [], complexity: 0, matches: () => false };
 }
 
 function buildRows(matcher: Minimatch, normalized: string): PatternRow[] {
+  // Brace expansions repeat segments: each distinct one is made (and tokenized) once and shared, so
+  // an overlap test can tell segments apart by identity.
+  const distinct = new Map<string, SegmentPart>();
+  const shared = (part: SegmentPart): SegmentPart => {
+    const known = distinct.get(part.key);
+    if (known) return known;
+    distinct.set(part.key, part);
+    return part;
+  };
   // With noext minimatch never merges rows, so `set` and `globParts` stay parallel.
   return matcher.set.map((row, r) => {
     const parts = row.map((part, k): SegmentPart | GlobstarPart => {
       if (part === GLOBSTAR) return GLOBSTAR_PART;
-      if (typeof part === 'string') return literalPart(part);
-      return { kind: 'segment', key: matcher.globParts[r]![k]!, tokens: tokenizeSegment(matcher.globParts[r]![k]!, normalized) };
+      if (typeof part === 'string') return shared(literalPart(part));
+      const glob = matcher.globParts[r]![k]!;
+      return distinct.get(glob) ?? shared({ kind: 'segment', key: glob, tokens: tokenizeSegment(glob, normalized) });
     });
     // minimatch lets a final `**` match one or more segments (`a/**` does not match `a`), every other `**` zero or more.
     return parts[parts.length - 1] === GLOBSTAR_PART ? [...parts.slice(0, -1), ANY_SEGMENT, GLOBSTAR_PART] : parts;

@@ -44,9 +44,15 @@ class TrieNode<K, V> {
     return this.entries ? [this.entries.value] : [];
   }
 
-  collectInto(found: Map<K, V>): void {
-    if (this.entries instanceof Map) for (const [key, value] of this.entries) found.set(key, value);
-    else if (this.entries) found.set(this.entries.key, this.entries.value);
+  get(key: K): V | undefined {
+    if (this.entries instanceof Map) return this.entries.get(key);
+    return this.entries?.key === key ? this.entries.value : undefined;
+  }
+
+  /** The entries kept at this node itself, with their keys. */
+  keyed(): Iterable<[K, V]> {
+    if (this.entries instanceof Map) return this.entries.entries();
+    return this.entries ? [[this.entries.key, this.entries.value]] : [];
   }
 }
 
@@ -97,14 +103,24 @@ export class PrefixIndex<K, V> {
     return true;
   }
 
-  /** Entries that may overlap `pattern`: prefixes along one of its prefixes, or below one. Each once. */
-  candidatesOverlapping(pattern: CompiledPattern): Iterable<V> {
-    const found = new Map<K, V>();
+  /** The entry kept under `key`, if any. */
+  get(key: K): V | undefined {
+    const where = this.byKey.get(key);
+    const node = where instanceof TrieNode ? where : where?.[0];
+    return node?.get(key);
+  }
+
+  /**
+   * Entries that may overlap `pattern`: prefixes along one of its prefixes, or below one. Each
+   * once, found as they are read, so a caller that stops early never pays for the rest.
+   */
+  *candidatesOverlapping(pattern: CompiledPattern): Iterable<V> {
+    const seen = new Set<K>();
     for (const prefix of pattern.literalPrefixes) {
-      const end = this.walk(prefix, found);
-      if (end) this.collectBelow(end, found);
+      const along = this.along(prefix);
+      yield* unseen(along.nodes, seen);
+      if (along.end) yield* unseen(this.below(along.end), seen);
     }
-    return found.values();
   }
 
   /** Entries kept exactly at `prefix`: among them, any whose pattern is the same as one with that first prefix. */
@@ -119,28 +135,24 @@ export class PrefixIndex<K, V> {
 
   /** Entries that may match the normalized file `path`: those whose prefix lies along it. Each once. */
   candidatesCovering(path: string): Iterable<V> {
-    const found = new Map<K, V>();
-    this.walk(path.split('/'), found);
-    return found.values();
+    return unseen(this.along(path.split('/')).nodes, new Set());
   }
 
-  // Collects the entries of every node along `segments`; returns the last node if the whole walk exists.
-  private walk(segments: readonly string[], found: Map<K, V>): TrieNode<K, V> | undefined {
-    let node = this.root;
-    node.collectInto(found);
+  // The nodes along `segments` from the root, and the last one if the whole walk exists.
+  private along(segments: readonly string[]): { nodes: TrieNode<K, V>[]; end: TrieNode<K, V> | undefined } {
+    const nodes = [this.root];
     for (const segment of segments) {
-      const child = node.children?.get(segment);
-      if (!child) return undefined;
-      node = child;
-      node.collectInto(found);
+      const child = nodes[nodes.length - 1]!.children?.get(segment);
+      if (!child) return { nodes, end: undefined };
+      nodes.push(child);
     }
-    return node;
+    return { nodes, end: nodes[nodes.length - 1] };
   }
 
-  private collectBelow(node: TrieNode<K, V>, found: Map<K, V>): void {
+  private *below(node: TrieNode<K, V>): Iterable<TrieNode<K, V>> {
     const stack = [...(node.children?.values() ?? [])];
     for (let next = stack.pop(); next; next = stack.pop()) {
-      next.collectInto(found);
+      yield next;
       if (next.children) stack.push(...next.children.values());
     }
   }
@@ -149,6 +161,17 @@ export class PrefixIndex<K, V> {
   private prune(node: TrieNode<K, V>): void {
     for (let current = node; current.parent && current.isEmpty; current = current.parent) {
       current.parent.children?.delete(current.segment);
+    }
+  }
+}
+
+// A key with several brace-expansion prefixes sits at several nodes: it is a candidate once.
+function* unseen<K, V>(nodes: Iterable<TrieNode<K, V>>, seen: Set<K>): Iterable<V> {
+  for (const node of nodes) {
+    for (const [key, value] of node.keyed()) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield value;
     }
   }
 }

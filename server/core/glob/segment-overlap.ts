@@ -1,4 +1,5 @@
 import { hasCodePoint, intersect, pickCodePoint, SEGMENT_CHARS, type CharSet } from './char-set.js';
+import { SearchScratch } from './search-scratch.js';
 import type { SegmentToken } from './segment-tokens.js';
 
 const DOT = 0x2e;
@@ -22,50 +23,74 @@ function afterDot(state: number): number {
 export function segmentWitness(a: readonly SegmentToken[], b: readonly SegmentToken[]): string | undefined {
   const width = b.length + 1;
   const id = (i: number, j: number, read: number): number => ((i * width + j) << 2) | read;
-  const size = (a.length + 1) * width * 4;
-  // Typed arrays rather than maps: a 1,024-character pattern pair means millions of states.
-  const cameFrom = new Int32Array(size).fill(-1);
-  const charRead = new Int32Array(size).fill(-1);
-  const queue = new Int32Array(size);
+  const scratch = SearchScratch.for((a.length + 1) * width * 4, SHARED);
+  const { charRead, queue } = scratch;
   let tail = 0;
   const reach = (to: number, from: number, char: number): void => {
-    if (cameFrom[to] !== -1) return;
-    cameFrom[to] = from;
+    if (!scratch.reach(to, from)) return;
     charRead[to] = char;
     queue[tail++] = to;
   };
-  const consume = (i: number, j: number, read: number, from: number, set: CharSet): void => {
-    if (hasCodePoint(set, DOT)) reach(id(i, j, afterDot(read)), from, DOT);
-    const other = pickCodePoint(set, DOT);
-    if (other !== undefined) reach(id(i, j, OTHER), from, other);
+  // What each token lets a step read, worked out once per token rather than once per state.
+  const readsA = a.map(readsOf);
+  const readsB = b.map(readsOf);
+  const consume = (i: number, j: number, read: number, from: number, reads: TokenReads): void => {
+    if (reads.dot) reach(id(i, j, afterDot(read)), from, DOT);
+    if (reads.other !== undefined) reach(id(i, j, OTHER), from, reads.other);
   };
   const start = id(0, 0, EMPTY);
   const goal = id(a.length, b.length, OTHER);
-  cameFrom[start] = start;
-  queue[tail++] = start;
-  for (let head = 0; head < tail && cameFrom[goal] === -1; head++) {
+  reach(start, start, NO_CHAR);
+  for (let head = 0; head < tail && !scratch.reached(goal); head++) {
     const state = queue[head]!;
     const read = state & 3;
     const i = Math.floor((state >> 2) / width);
     const j = (state >> 2) % width;
     const x = a[i];
     const y = b[j];
-    if (x?.kind === 'star') reach(id(i + 1, j, read), state, -1);
-    if (y?.kind === 'star') reach(id(i, j + 1, read), state, -1);
+    if (x?.kind === 'star') reach(id(i + 1, j, read), state, NO_CHAR);
+    if (y?.kind === 'star') reach(id(i, j + 1, read), state, NO_CHAR);
     if (!x || !y) continue;
     if (x.kind === 'star') {
-      if (y.kind === 'star') consume(i, j, read, state, SEGMENT_CHARS);
-      else consume(i, j + 1, read, state, y.set);
+      consume(i, j + (y.kind === 'star' ? 0 : 1), read, state, readsB[j]!);
     } else if (y.kind === 'star') {
-      consume(i + 1, j, read, state, x.set);
+      consume(i + 1, j, read, state, readsA[i]!);
     } else {
-      consume(i + 1, j + 1, read, state, intersect(x.set, y.set));
+      consume(i + 1, j + 1, read, state, readsOfBoth(x.set, y.set));
     }
   }
-  if (cameFrom[goal] === -1) return undefined;
+  if (!scratch.reached(goal)) return undefined;
   const chars: number[] = [];
-  for (let state = goal; state !== start; state = cameFrom[state]!) {
-    if (charRead[state] !== -1) chars.push(charRead[state]!);
+  for (let state = goal; state !== start; state = scratch.cameFrom[state]!) {
+    if (charRead[state] !== NO_CHAR) chars.push(charRead[state]!);
   }
   return String.fromCodePoint(...chars.reverse());
 }
+
+const SHARED = new SearchScratch();
+const NO_CHAR = -1;
+
+/** What a step can read: a dot, and which other character (if any). */
+interface TokenReads {
+  readonly dot: boolean;
+  readonly other: number | undefined;
+}
+
+const readsOfSet = (set: CharSet): TokenReads => ({ dot: hasCodePoint(set, DOT), other: pickCodePoint(set, DOT) });
+const ANY_READS = readsOfSet(SEGMENT_CHARS);
+
+/** A star reads any character. */
+const readsOf = (token: SegmentToken): TokenReads => (token.kind === 'star' ? ANY_READS : readsOfSet(token.set));
+
+function readsOfBoth(x: CharSet, y: CharSet): TokenReads {
+  // Most tokens are one literal character: two of them meet only if they are the same.
+  const [xlo, xhi] = x.length === 1 ? x[0]! : [NO_CHAR, NO_CHAR];
+  const [ylo, yhi] = y.length === 1 ? y[0]! : [NO_CHAR, NO_CHAR];
+  if (xlo !== NO_CHAR && xlo === xhi && ylo === yhi && ylo !== NO_CHAR) {
+    return xlo !== ylo ? NOTHING : xlo === DOT ? DOT_ONLY : { dot: false, other: xlo };
+  }
+  return readsOfSet(intersect(x, y));
+}
+
+const NOTHING: TokenReads = { dot: false, other: undefined };
+const DOT_ONLY: TokenReads = { dot: true, other: undefined };

@@ -9,9 +9,22 @@ const ANY_CHAR: SegmentToken = { kind: 'chars', set: SEGMENT_CHARS };
 
 const POSIX_CLASS_START = /^\[:(?:alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]/;
 
+// One token per character, shared: long patterns repeat the same few characters thousands of times.
+const charTokens = new Map<number, SegmentToken>();
+function charToken(char: string): SegmentToken {
+  const codePoint = char.codePointAt(0)!;
+  let token = charTokens.get(codePoint);
+  if (!token) {
+    token = { kind: 'chars', set: charSetOf([[codePoint, codePoint]]) };
+    if (charTokens.size < MAX_SHARED_CHAR_TOKENS) charTokens.set(codePoint, token);
+  }
+  return token;
+}
+const MAX_SHARED_CHAR_TOKENS = 4096;
+
 /** The tokens of a segment minimatch keeps as a plain string (it matches exactly that string). */
 export function literalTokens(literal: string): SegmentToken[] {
-  return [...literal].map((char) => ({ kind: 'chars', set: charSetOf([[char.codePointAt(0)!, char.codePointAt(0)!]]) }));
+  return [...literal].map(charToken);
 }
 
 /**
@@ -34,7 +47,7 @@ export function tokenizeSegment(glob: string, pattern: string): SegmentToken[] {
         continue;
       }
     }
-    tokens.push(char === '*' ? STAR : char === '?' ? ANY_CHAR : { kind: 'chars', set: charSetOf([[char.codePointAt(0)!, char.codePointAt(0)!]]) });
+    tokens.push(char === '*' ? STAR : char === '?' ? ANY_CHAR : charToken(char));
     i += char.length;
   }
   return tokens;

@@ -1,5 +1,5 @@
 import type { Result } from '../../../contracts/index.js';
-import { checkedPath, compileClaimPattern } from '../../core/patterns.js';
+import { checkedPath, compileRecordedPattern } from '../../core/patterns.js';
 import { violationOf, violationView } from '../../core/violations.js';
 import { callsignOf, iso } from '../../core/views.js';
 import type { HandlerTable } from './handler.js';
@@ -17,7 +17,7 @@ export const historyHandlers = {
     const upTo = journal.lastDurableSeq;
     for await (const event of history(1)) {
       if (event.seq > upTo) break;
-      if (event.type === 'claim.granted' && event.scope === scope.id && compileClaimPattern(event.pattern).matches(path)) {
+      if (event.type === 'claim.granted' && event.scope === scope.id && compileRecordedPattern(event.pattern).matches(path)) {
         entries.set(event.claimId, {
           claimId: event.claimId,
           holder: callsignOf(core.state, event.agentId),

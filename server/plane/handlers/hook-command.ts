@@ -5,6 +5,7 @@ import { FleetError } from '../../../contracts/index.js';
 import type { hookCheckCommand as spec } from '../../../contracts/methods/hooks.js';
 import type { Caller, Ctx } from '../../core/context.js';
 import { claimExpiresAt, agentStatus } from '../../core/liveness.js';
+import { GlobBudget } from '../../core/glob/index.js';
 import { checkPaths } from '../../core/path-check.js';
 import { compileClaimPattern } from '../../core/patterns.js';
 import type { AgentRecord, ClaimRecord } from '../../core/state.js';
@@ -47,9 +48,10 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
     const agent = findWriter(ctx, params.callsign, params.cwd);
     const identity = agent || params.agentOnly ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
-    // Bounded by the analysis (500 writes, 500 tokens) and the symlink scan's budget.
+    // Bounded by the analysis (500 writes, 500 tokens), the symlink scan's budget and one glob budget for the command.
+    const budget = GlobBudget.forRequest();
     for (const write of located) {
-      const verdict = judge(ctx, write, agent, agent ? { kind: 'agent', agentId: agent.agentId } : session.caller, params.agentOnly === true);
+      const verdict = judge(ctx, write, agent, agent ? { kind: 'agent', agentId: agent.agentId } : session.caller, params.agentOnly === true, budget);
       if (verdict) refused.push(verdict);
     }
     const overridden = refused.length > 0 && identity.length === 0 && params.override !== undefined;
@@ -82,7 +84,7 @@ function locate(check: WriteCheck, scopes: ScopeResolver): Located {
   return { ...check, scope, relative: dir === '' ? check.pattern : `${dir}/${check.pattern}` };
 }
 
-function judge(ctx: Ctx, write: Located, agent: AgentRecord | undefined, writer: Caller, agentOnly: boolean): Refused | undefined {
+function judge(ctx: Ctx, write: Located, agent: AgentRecord | undefined, writer: Caller, agentOnly: boolean, budget: GlobBudget): Refused | undefined {
   if (write.scope === undefined || write.kind === 'unknown') return undefined;
   const refusal = (path: string, holders: Refused['holders']): Refused => ({ path, written: write.shown, via: write.via, holders });
   if (write.kind === 'file') {
@@ -93,13 +95,13 @@ function judge(ctx: Ctx, write: Located, agent: AgentRecord | undefined, writer:
     return allowed ? undefined : refusal(result!.path, result!.holders);
   }
   if (write.kind === 'pattern') {
-    const held = othersExclusive(ctx, write.scope.id, patternOf(write.relative!), agent);
+    const held = othersExclusive(ctx, write.scope.id, patternOf(write.relative!), agent, budget);
     return held.length > 0 ? refusal(write.relative!, held.slice(0, MAX_HOLDERS_LISTED).map((c) => holder(ctx, c))) : undefined;
   }
   // The whole worktree: refused while another live agent working in this same worktree holds files in it.
   const root = realPath(write.scope.worktree);
   const neighbours = new Set([...ctx.state.agents.values()].filter((a) => !a.gone && a !== agent && a.worktree !== undefined && realPath(a.worktree) === root).map((a) => a.agentId));
-  const held = othersExclusive(ctx, write.scope.id, patternOf('**'), agent).filter((c) => neighbours.has(c.agentId));
+  const held = othersExclusive(ctx, write.scope.id, patternOf('**'), agent, budget).filter((c) => neighbours.has(c.agentId));
   return held.length > 0 ? refusal(`${write.scope.worktree} (every file)`, held.slice(0, MAX_HOLDERS_LISTED).map((c) => holder(ctx, c))) : undefined;
 }
 
@@ -113,8 +115,10 @@ function patternOf(glob: string) {
   }
 }
 
-function othersExclusive(ctx: Ctx, scope: string, pattern: ReturnType<typeof compileClaimPattern>, agent: AgentRecord | undefined): ClaimRecord[] {
-  return [...ctx.indexes.territory.overlapping(scope, pattern)].filter((c) => c.mode === 'exclusive' && c.agentId !== agent?.agentId);
+/** Others' exclusive claims a glob may meet; one the budget could not decide counts as met (refuse, never let through unseen). */
+function othersExclusive(ctx: Ctx, scope: string, pattern: ReturnType<typeof compileClaimPattern>, agent: AgentRecord | undefined, budget: GlobBudget): ClaimRecord[] {
+  const matters = (claim: ClaimRecord) => claim.mode === 'exclusive' && claim.agentId !== agent?.agentId;
+  return [...ctx.indexes.territory.overlapping(scope, pattern, budget, matters)].map((meeting) => meeting.claim);
 }
 
 function holder(ctx: Ctx, claim: ClaimRecord): Refused['holders'][number] {

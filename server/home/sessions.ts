@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { nonCallsignChars, roleSchema } from '../../contracts/index.js';
-import { homePaths } from '../plane/home.js';
+import { homePaths } from './paths.js';
 import { writeFileDurably } from '../store/durable-write.js';
 
 const savedSessionSchema = z.object({

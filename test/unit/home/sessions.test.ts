@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadSession, saveSession } from '../../../server/cli/sessions.js';
+import { loadSession, saveSession } from '../../../server/home/sessions.js';
 import { removeHome, tempHome } from '../../support/plane-process.js';
 
 // Every write replaces the file (temp file, fsync, rename): a new inode is a rewrite.
