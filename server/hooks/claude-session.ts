@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Handoff } from '../../contracts/handoff.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { connectAs, connectUnjoined } from '../cli/connection.js';
-import { loadSession, saveSession } from '../cli/sessions.js';
+import { loadSession, saveSession } from '../home/sessions.js';
 import { hookEnvironment } from './hook-check.js';
 import { worktreeRoot } from './git.js';
 

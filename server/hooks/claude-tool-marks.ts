@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { homePaths } from '../plane/home.js';
+import { homePaths } from '../home/paths.js';
 
 /** A tool call whose PostToolUse never comes (interrupted) leaves its mark behind: past this many, the oldest go. */
 const MAX_MARKS = 256;
