@@ -29,7 +29,7 @@ export async function markBeforeTool(stdin: string, home: string, env: NodeJS.Pr
   try {
     const client = await connectToPlane({ home, client: 'fleet-hook-claude-pre-tool-use' });
     try {
-      const taken = await client.call('fleet_worktree_changes', { worktree: cwd, ...(callsign !== undefined && { writer: callsign }) });
+      const taken = await client.call('fleet_worktree_changes', { worktree: cwd, ...(callsign !== undefined && { writer: callsign, source: tool }) });
       saveToolMark(home, toolUseId, { mark: taken.mark, worktree: cwd });
     } finally {
       client.close();

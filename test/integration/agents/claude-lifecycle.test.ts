@@ -236,6 +236,7 @@ describe('Claude Code PostToolUse: what a tool call changed in another agent\'s 
     assert.ok(violation?.type === 'territory.violated');
     assert.equal(violation.writer, 'ATLAS');
     assert.equal(violation.holder, 'BOLT');
+    assert.equal(violation.source, 'Bash', "the hook's tool is the source");
   });
 
   test('a Bash call that writes only inside its own territory gets nothing back', () => {
