@@ -76,6 +76,11 @@ export async function claudePostToolUse(stdin: string, home: string, env: NodeJS
     agentOnly: true,
     ...(callsign !== undefined && { callsign }),
   });
+  return breachAnswer(tool, verdict);
+}
+
+/** The check's verdict on what a call changed, as PostToolUse's answer: a block for paths another agent holds exclusively. */
+export function breachAnswer(tool: string, verdict: HookVerdict): PostToolAnswer {
   const broken = heldByOthers(verdict);
   return broken.length === 0 ? { decision: 'none' } : { decision: 'block', reason: explainBreach(tool, verdict.agent?.callsign, broken) };
 }
