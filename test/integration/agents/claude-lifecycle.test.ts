@@ -245,3 +245,45 @@ describe('Claude Code PostToolUse: what a tool call changed in another agent\'s 
     assert.equal(post, '');
   });
 });
+
+describe('Claude Code hooks: the writer is the session, never the target', () => {
+  let plane: PlaneProcess;
+  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const second = join(tempHome('fleet-w2-'), 'w2');
+  const clients: PlaneClient[] = [];
+  const stops: (() => void)[] = [];
+
+  before(async () => {
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'w2', second], { cwd: repo });
+    plane = await startPlaneProcess();
+    assert.equal((await runCli(['install-hooks', '--no-git'], { home: plane.home, cwd: repo })).code, 0);
+    const bolt = await plane.connect('test-bolt');
+    clients.push(bolt);
+    await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: second });
+    await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: second });
+    const atlas = await plane.connect('test-atlas');
+    clients.push(atlas);
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+    stops.push(keepAlive(bolt, 2000), keepAlive(atlas, 2000));
+  });
+
+  after(async () => {
+    for (const stop of stops) stop();
+    for (const client of clients) client.close();
+    await plane?.stop();
+    removeHome(plane.home);
+    removeHome(join(second, '..'));
+    removeHome(repo);
+  });
+
+  test("ATLAS's session (cwd in W1, no FLEET_AS) writing BOLT's file in W2 is ATLAS writing, and refused", () => {
+    const target = join(second, 'src', 'a.ts');
+    const output = runHook(repo, plane.home, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: `echo x > ${target}` }, tool_use_id: 'toolu_w2' });
+    const answer = JSON.parse(output) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(answer.hookSpecificOutput.permissionDecisionReason, /BOLT/);
+    const write = JSON.parse(runHook(repo, plane.home, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: target, content: 'x' }, tool_use_id: 'toolu_w2w' })) as typeof answer;
+    assert.equal(write.hookSpecificOutput.permissionDecision, 'deny', 'the file tool too');
+    assert.match(write.hookSpecificOutput.permissionDecisionReason, /ATLAS may not write this file/);
+  });
+});
