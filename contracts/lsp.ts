@@ -128,6 +128,10 @@ export const lspRequests = {
 } as const;
 
 /** Notifications the language server sends to the extension. */
+/** A violation in a repository of this workspace, with the absolute `file` it wrote. */
+const workspaceViolationSchema = z.object({ violation: violationSchema, file: z.string() });
+export type WorkspaceViolation = z.infer<typeof workspaceViolationSchema>;
+
 export const lspNotifications = {
   'fleet/didChangeState': fleetViewStateSchema,
   /** Only the files whose ownership changed, among those the extension asked about or has open. */
@@ -140,7 +144,9 @@ export const lspNotifications = {
   /** The plane published a heartbeat digest (every FLEET_DIGEST_INTERVAL, or on demand). */
   'fleet/didPublishDigest': z.object({ digest: digestSchema }),
   /** The plane saw a write in another agent's exclusive territory, in a repository of this workspace; `file` is absolute. */
-  'fleet/didSeeViolation': z.object({ violation: violationSchema, file: z.string() }),
+  'fleet/didSeeViolation': workspaceViolationSchema,
+  /** Every unacknowledged violation in this workspace's repositories, after each change (an acknowledged one is gone). */
+  'fleet/didChangeViolations': z.object({ violations: z.array(workspaceViolationSchema) }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

@@ -40,6 +40,7 @@ export const agentSchema = z.object({
   joinedAt: isoTime,
   lastSeenAt: isoTime,
   claimCount: z.number().int(),
+  hooksSeen: z.object({ hook: z.string(), at: isoTime }).optional().describe('The last call of its runtime\'s tool hook (claude-pre-tool-use, codex-pre-tool-use) since it joined: absent means its hooks have not run this session (for Codex: installed but not yet trusted, or not installed)'),
 });
 export type Agent = z.infer<typeof agentSchema>;
 

@@ -62,7 +62,7 @@
     const head = el('div', 'head');
     head.append(el('strong', '', agent.callsign), el('span', 'badge', agent.status));
     card.append(head);
-    card.append(el('div', 'muted', `${agent.runtime} · ${agent.role} · heartbeat ${ago(agent.lastSeenAt)} · ${agent.claims} claim(s) · ${agent.workCompleted} done`));
+    card.append(el('div', 'muted', `${agent.runtime} · ${agent.role} · heartbeat ${ago(agent.lastHeartbeatAt)} · ${agent.claims} claim(s) · ${agent.workCompleted} done`));
     if (agent.task) card.append(el('div', '', `Task: ${agent.task}`));
     if (agent.note) card.append(el('div', '', `Progress: ${agent.note}`));
     return card;

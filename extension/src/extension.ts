@@ -18,6 +18,7 @@ import { FleetStatusBar } from './status-bar.js';
 import { DigestView } from './views/digest-view.js';
 import { RosterView } from './views/roster-view.js';
 import { TerritoryView } from './views/territory-view.js';
+import { ViolatedFiles } from './violated-files.js';
 import { WorkView } from './views/work-view.js';
 
 let readonlyGuard: ReadonlyGuard | undefined;
@@ -27,7 +28,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const config = new FleetConfig();
   const ctx = new FleetContext(extension, config);
   const ownership = new OwnershipCache(ctx);
-  const decorations = new FleetFileDecorations(ownership);
+  const violated = new ViolatedFiles(ctx);
+  const decorations = new FleetFileDecorations(ownership, violated);
   const statusBar = new FleetStatusBar(ctx);
   const territory = new TerritoryView(ctx);
   const editGuard = new EditGuard(config, ownership);
@@ -41,6 +43,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     config,
     ctx,
     ownership,
+    violated,
+    decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     statusBar,
     new RosterView(ctx),

@@ -10,6 +10,7 @@ import {
   type LspRequestParams,
   type LspRequestResult,
   type OwnershipEntry,
+  type WorkspaceViolation,
 } from '../../contracts/lsp.js';
 import type { Control, ControlState, Digest } from '../../contracts/index.js';
 import type { FleetConfig } from './config.js';
@@ -19,7 +20,7 @@ const OPERATOR_KEY = 'fleet.operator.joinedAs';
 
 function serverStopped(home: string): FleetViewState {
   return {
-    connection: { status: 'failed', home, message: 'The Fleet language server stopped; see the Fleet Coordination output, then run "Fleet: Start or Reconnect the Plane".' },
+    connection: { status: 'failed', home, message: 'The Fleet language server stopped; see the Fleet Coordination output, then run "Fleet: Connect to the Plane (Launch It If Needed)".' },
     control: null,
     agents: [],
     claims: [],
@@ -54,6 +55,9 @@ export class FleetContext implements vscode.Disposable {
   private readonly violationSeen = new vscode.EventEmitter<LspNotificationParams<'fleet/didSeeViolation'>>();
   /** Each write the plane saw in another agent's exclusive territory, in this workspace. */
   readonly onDidSeeViolation = this.violationSeen.event;
+  private readonly violationsChanged = new vscode.EventEmitter<WorkspaceViolation[]>();
+  /** The whole list of unacknowledged violations in this workspace, after each change. */
+  readonly onDidChangeViolations = this.violationsChanged.event;
   private readonly serverStarted = new vscode.EventEmitter<void>();
   /** A (re)started server knows nothing the previous one was asked: caches must start over. */
   readonly onDidStartServer = this.serverStarted.event;
@@ -114,6 +118,7 @@ export class FleetContext implements vscode.Disposable {
       }),
       this.onNotification(client, 'fleet/didPublishDigest', ({ digest }) => this.digestPublished.fire(digest)),
       this.onNotification(client, 'fleet/didSeeViolation', (seen) => this.violationSeen.fire(seen)),
+      this.onNotification(client, 'fleet/didChangeViolations', ({ violations }) => this.violationsChanged.fire(violations)),
       client.onDidChangeState(({ newState }) => {
         if (newState === State.Running) this.serverStarted.fire();
         // Stopped for good (vscode-languageclient gave up restarting it): say so instead of "connecting".
@@ -165,6 +170,7 @@ export class FleetContext implements vscode.Disposable {
     this.readonlyGlobsChanged.dispose();
     this.digestPublished.dispose();
     this.violationSeen.dispose();
+    this.violationsChanged.dispose();
     this.serverStarted.dispose();
     this.log.dispose();
   }

@@ -7,9 +7,10 @@ import type { FleetContext } from './fleet-context.js';
 const SHOW_DIGEST = 'Show Digest';
 const SHOW_ROSTER = 'Show Roster';
 const OPEN_FILE = 'Open File';
+const CONNECT = 'Connect Again';
 
 export interface FleetNotice {
-  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations';
+  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations' | 'planeShutdown';
   message: string;
 }
 
@@ -17,9 +18,12 @@ export interface FleetNotice {
  * Tells the person what a glance at the sidebar would: when a published heartbeat digest reports
  * new blockers or stale agents, and when someone else moves the fleet switch. Each kind is a
  * setting (`fleet.notifications.*`); what the previous digest already reported is not repeated.
+ * Also logs which plane this window joined, and says when that plane was shut down.
  */
 export class FleetNotifications implements vscode.Disposable {
   private control: { state: ControlState; setAt: string } | undefined;
+  /** The plane this window joined last, until it is shut down. */
+  private joined: { pid: number } | undefined;
   private knownBlockers = new Set<string>();
   private knownStale = new Set<string>();
   private readonly notices = new vscode.EventEmitter<FleetNotice>();
@@ -32,7 +36,10 @@ export class FleetNotifications implements vscode.Disposable {
     private readonly config: FleetConfig,
   ) {
     this.subscriptions = [
-      ctx.onDidChangeState((state) => this.controlMoved(state)),
+      ctx.onDidChangeState((state) => {
+        this.connectionChanged(state.connection);
+        this.controlMoved(state);
+      }),
       ctx.onDidPublishDigest((digest) => this.digestPublished(digest)),
       ctx.onDidSeeViolation(({ violation, file }) => this.violationSeen(violation, file)),
     ];
@@ -59,6 +66,20 @@ export class FleetNotifications implements vscode.Disposable {
     }
   }
 
+  /** The Output names the plane joined (pid, FLEET_HOME, socket, port); a shutdown is a notification. */
+  private connectionChanged(connection: FleetViewState['connection']): void {
+    const plane = connection.plane;
+    if (connection.status === 'connected' && plane && plane.pid !== this.joined?.pid) {
+      this.joined = { pid: plane.pid };
+      this.ctx.log.info(`joined the plane pid ${plane.pid} (version ${plane.version}, started ${plane.startedAt}): FLEET_HOME ${connection.home}, socket ${plane.socket ?? 'none'}, port ${plane.port}`);
+    }
+    if (connection.status === 'stopped' && this.joined) {
+      const { pid } = this.joined;
+      this.joined = undefined;
+      this.show('planeShutdown', `Fleet: the coordination plane (pid ${pid}, FLEET_HOME ${connection.home}) was shut down; agents cannot claim, check or hand off work until it runs again.`, CONNECT);
+    }
+  }
+
   private controlMoved(state: FleetViewState): void {
     if (state.connection.status !== 'connected' || !state.control) return;
     const previous = this.control;
@@ -78,6 +99,7 @@ export class FleetNotifications implements vscode.Disposable {
       if (choice === SHOW_DIGEST) void vscode.commands.executeCommand('fleet.showDigest');
       else if (choice === SHOW_ROSTER) void vscode.commands.executeCommand('fleet.roster.focus');
       else if (choice === OPEN_FILE && file !== undefined) void vscode.window.showTextDocument(vscode.Uri.file(file));
+      else if (choice === CONNECT) void vscode.commands.executeCommand('fleet.startPlane');
     });
   }
 

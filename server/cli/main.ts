@@ -16,10 +16,10 @@ import { mcpVerb } from './verbs/mcp.js';
 import { hookVerb } from './verbs/hook.js';
 import { installHooksVerb, uninstallHooksVerb } from './verbs/install-hooks.js';
 import { initVerb } from './verbs/init.js';
-import { demoVerb } from './verbs/demo.js';
+import { DEMO_HELP, demoVerb } from './verbs/demo.js';
 import { EXIT, exitCodeFor } from './cli-error.js';
 
-const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary: string }> = {
+const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary: string; /** Flags and what they do, printed under the summary by --help. */ help?: string }> = {
   serve: { run: serve, summary: 'run the coordination plane in the foreground (npm start does this)' },
   status: { run: statusVerb, summary: 'show the fleet switch, the roster and the claims (--watch: live)' },
   join: { run: joinVerb, summary: 'join the roster as an agent: --callsign X --runtime Y' },
@@ -43,7 +43,7 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   hook: { run: hookVerb, summary: 'the write gates: hook claude-pre-tool-use | git-pre-commit (called by the installed hooks)' },
   'install-hooks': { run: installHooksVerb, summary: 'install the git pre-commit and Claude Code PreToolUse hooks in this repository' },
   'uninstall-hooks': { run: uninstallHooksVerb, summary: 'remove exactly what install-hooks installed' },
-  demo: { run: demoVerb, summary: 'a simulated fleet on a sample repository, to watch (fleet status --watch) and steer (pause, drain, resume)' },
+  demo: { run: demoVerb, help: DEMO_HELP, summary: 'a simulated fleet on a sample repository, to watch (fleet status --watch) and steer (pause, drain, resume)' },
   init: { run: initVerb, summary: 'set up this repository for Claude Code and Codex (MCP entries, AGENTS.md/CLAUDE.md block); --remove undoes it' },
 };
 
@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.badInput;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`fleet ${verbName}: ${verb.summary}\n`);
+    process.stdout.write(`fleet ${verbName}: ${verb.summary}\n${verb.help ? `\n${verb.help}\n` : ''}`);
     return EXIT.ok;
   }
   try {

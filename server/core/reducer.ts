@@ -63,6 +63,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       agent.goneAt = undefined;
       agent.markedUnknown = false;
       agent.markedStalled = false;
+      agent.hooksSeen = undefined;
       agent.lastSeen = event.at;
       agent.heartbeatAt = event.at;
       if (event.worktree !== undefined) agent.worktree = event.worktree;

@@ -43,6 +43,8 @@ export const agentRecordSchema = z.object({
   markedUnknown: z.boolean().optional(),
   /** Set once the `agent.stalled` event has been recorded for the current silence. */
   markedStalled: z.boolean().optional(),
+  /** The last runtime hook call checked for it since it joined (hooks-seen.ts): its hooks run. */
+  hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 

@@ -22,6 +22,7 @@ export function agentView(agent: AgentRecord, indexes: Indexes, now: number, con
     joinedAt: iso(agent.joinedAt),
     lastSeenAt: iso(agent.lastSeen),
     claimCount: indexes.claimsByAgent.get(agent.agentId)?.size ?? 0,
+    ...(agent.hooksSeen !== undefined && { hooksSeen: { hook: agent.hooksSeen.hook, at: iso(agent.hooksSeen.at) } }),
   };
 }
 

@@ -1,10 +1,5 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { PlaneCallError } from '../client/plane-client.js';
-import { existingDirectory, realPath } from '../gate/real-path.js';
-import { hookEnvironment, runCommandCheck, runHookCheck } from './hook-check.js';
-import { explainCommandRefusal } from './command-refusal.js';
-import { explainRefusal } from './refusal-message.js';
+import { deny, gateToolCall } from './tool-call-gate.js';
 
 /** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
 export const CLAUDE_WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;
@@ -37,29 +32,11 @@ export async function claudePreToolUse(stdin: string, home: string, env: NodeJS.
     return deny(`The fleet hook could not read the PreToolUse input (${(error as Error).message.split('\n')[0]}), so it cannot tell whether this write is inside your territory.`);
   }
   const cwd = event.cwd ?? process.cwd();
-  const { callsign, override } = hookEnvironment(env);
-  const writer = { home, hook: 'claude-pre-tool-use' as const, agentOnly: true, ...(callsign !== undefined && { callsign }), ...(override !== undefined && { override }) };
-  try {
-    if (event.tool_name === CLAUDE_SHELL_TOOL) {
-      const command = event.tool_input?.command;
-      if (typeof command !== 'string' || command.trim() === '') return { decision: 'allow' };
-      const verdict = await runCommandCheck({ ...writer, command, cwd });
-      return verdict.allowed ? { decision: 'allow' } : deny(explainCommandRefusal(verdict));
-    }
-    const targets = writtenPaths(event.tool_name, event.tool_input ?? {});
-    if (targets.length === 0) return { decision: 'allow' };
-    // Checked as real paths, in the repository they really are in (a link may lead out of one into another).
-    const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
-    const verdict = await runHookCheck({ ...writer, root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd });
-    if (verdict.allowed || verdict.overridden) return { decision: 'allow' };
-    return deny(explainRefusal(verdict, { hook: 'claude-pre-tool-use' }));
-  } catch (error) {
-    // Territory is per repository: a file outside every repository is nobody's.
-    if (error instanceof PlaneCallError && error.errorName === 'OUTSIDE_REPOSITORY') return { decision: 'allow' };
-    if (override !== undefined) return { decision: 'allow' };
-    const message = error instanceof Error ? error.message : String(error);
-    return deny(`The fleet could not check this write (${message}). Writes stay refused until the check works; the operator can let one through with FLEET_OVERRIDE="<reason>".`);
+  if (event.tool_name === CLAUDE_SHELL_TOOL) {
+    const command = event.tool_input?.command;
+    return gateToolCall('claude-pre-tool-use', home, env, cwd, { command: typeof command === 'string' ? command : '' });
   }
+  return gateToolCall('claude-pre-tool-use', home, env, cwd, { paths: writtenPaths(event.tool_name, event.tool_input ?? {}) });
 }
 
 /** The answer as Claude Code reads it from stdout. */
@@ -68,12 +45,8 @@ export function claudeHookOutput(answer: ClaudeHookAnswer): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`;
 }
 
-function deny(reason: string): ClaudeHookAnswer {
-  return { decision: 'deny', reason };
-}
-
-/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). */
-function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
+/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). Codex's hook reads MCP tools through it too. */
+export function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
   if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
     const target = input.file_path ?? input.notebook_path;
     return typeof target === 'string' && target !== '' ? [target] : [];

@@ -7,7 +7,7 @@ export type CommandVerdict = z.infer<typeof hookCheckCommand.result>;
 
 export interface HookCheckRequest {
   home: string;
-  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'claude-post-tool-use';
+  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'claude-post-tool-use' | 'codex-pre-tool-use';
   root: string;
   paths: string[];
   /** FLEET_AS, when the writer says who it is. */
@@ -53,7 +53,7 @@ export async function runHookCheck(request: HookCheckRequest): Promise<HookVerdi
 
 export interface CommandCheckRequest {
   home: string;
-  hook: 'claude-pre-tool-use';
+  hook: 'claude-pre-tool-use' | 'codex-pre-tool-use';
   command: string;
   /** The session's directory: relative paths resolve here, and it finds the writing agent. */
   cwd: string;

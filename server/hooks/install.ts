@@ -2,6 +2,7 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CLAUDE_SETTINGS_SCOPES, installClaudeHooks, uninstallClaudeHooks, type ClaudeSettingsScope } from './claude-settings.js';
+import { installCodexHooks, uninstallCodexHooks } from './codex-hooks-file.js';
 import { commonDirectory, worktreeRoot } from './git.js';
 import { installGitHook, uninstallGitHook } from './git-hook-install.js';
 import { ensureLauncher } from './launcher.js';
@@ -11,12 +12,14 @@ const manifestSchema = z.object({
   claudeSettingsCreated: z.boolean().default(false),
   claudeLocalSettingsCreated: z.boolean().default(false),
   claudeDirCreated: z.boolean().default(false),
+  codexHooksCreated: z.boolean().default(false),
 });
 type Manifest = z.infer<typeof manifestSchema>;
 
 export interface HookSelection {
   git: boolean;
   claude: boolean;
+  codex: boolean;
   /** Where the Claude Code hooks go: settings.local.json (default: absolute paths stay on this machine) or the shared settings.json. */
   claudeScope?: ClaudeSettingsScope;
 }
@@ -31,7 +34,7 @@ export function repositoryRoot(cwd: string): string {
 }
 
 /** Installs the git pre-commit hook and the Claude Code hook; running it again changes nothing. */
-export function installHooks(root: string, home: string, selection: HookSelection): string[] {
+export function installHooks(root: string, home: string, selection: HookSelection, env: NodeJS.ProcessEnv = process.env): string[] {
   const report: string[] = [];
   const launcher = ensureLauncher(home);
   if (launcher.created) report.push(`wrote the launcher ${launcher.path} (it runs this checkout's CLI)`);
@@ -52,12 +55,17 @@ export function installHooks(root: string, home: string, selection: HookSelectio
     if (moved.outcome === 'removed') report.push(`Claude Code hooks removed from ${moved.path}`);
     manifest[createdKey(other)] = false;
   }
+  if (selection.codex) {
+    const result = installCodexHooks(root, home, launcher.path, env);
+    if (result.createdFile) manifest.codexHooksCreated = true;
+    report.push(`Codex PreToolUse hook ${result.outcome}: ${result.path} (Codex runs it only once you trust it: review it in Codex's /hooks)`);
+  }
   writeManifest(root, manifest);
   return report;
 }
 
 /** Removes what installHooks put in, leaving everything else as it was. */
-export function uninstallHooks(root: string, selection: HookSelection): string[] {
+export function uninstallHooks(root: string, selection: HookSelection, env: NodeJS.ProcessEnv = process.env): string[] {
   const report: string[] = [];
   const manifest = readManifest(root);
   if (selection.git) {
@@ -71,6 +79,11 @@ export function uninstallHooks(root: string, selection: HookSelection): string[]
       manifest[createdKey(scope)] = false;
     }
     manifest.claudeDirCreated = false;
+  }
+  if (selection.codex) {
+    const { path, outcome } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
+    report.push(`Codex PreToolUse hook ${outcome === 'removed' ? 'removed' : 'was not installed'}: ${path}`);
+    manifest.codexHooksCreated = false;
   }
   writeManifest(root, manifest);
   return report;

@@ -1,7 +1,7 @@
 import { join, sep } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
-import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type FleetEvent } from '../../contracts/index.js';
-import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry } from '../../contracts/lsp.js';
+import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, MAX_VIOLATIONS_LISTED, type FleetEvent, type Violation } from '../../contracts/index.js';
+import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry, type WorkspaceViolation } from '../../contracts/lsp.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { violationOf, violationView } from '../core/violations.js';
 import { defaultHome } from '../plane/config.js';
@@ -16,6 +16,7 @@ import { gatherPages } from '../client/gather-pages.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
 import { WatchedFiles } from './watched-files.js';
 import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
+import { WorkspaceViolations } from './workspace-violations.js';
 
 /** Events that change nothing a file, the roster or the control shows right away. */
 const CHATTER = new Set(['agent.heartbeat', 'memo.written', 'lease.acquired', 'lease.renewed', 'lease.released', 'message.sent', 'message.status', 'digest.published', 'build.requested', 'build.started', 'override.used']);
@@ -29,6 +30,7 @@ const GLOB_MAGIC = /[*?[\]{}]/;
 export class FleetLanguageServer implements FleetServices {
   readonly scopes = new WorkspaceScopes();
   readonly mirror = new FleetMirror();
+  private readonly violations = new WorkspaceViolations();
   operator!: OperatorSession;
   private link!: PlaneLink;
   private home = '';
@@ -96,6 +98,7 @@ export class FleetLanguageServer implements FleetServices {
     await client.call('fleet_events_subscribe', {});
     this.workStale = true;
     await this.refresh();
+    await this.loadViolations(client);
     if (operatorCallsign && !this.operator.current) await this.operator.join(operatorCallsign).catch((error: Error) => this.log(`joining as ${operatorCallsign} failed: ${error.message}`));
     else await this.operator.rejoin();
   }
@@ -109,6 +112,7 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type.startsWith('work.') || event.type.startsWith('handoff.')) this.workStale = true;
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
     if (event.type === 'territory.violated') this.violationSeen(event);
+    if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
     if (!CHATTER.has(event.type)) this.scheduler.now();
     else if (event.type === 'agent.heartbeat') this.scheduler.soon();
   }
@@ -121,6 +125,7 @@ export class FleetLanguageServer implements FleetServices {
     this.log(`fell behind the plane's events after seq ${gap.data.fromSeq}: subscribing again from there and reloading`);
     try {
       await client.call('fleet_events_subscribe', { fromSeq: gap.data.fromSeq });
+      await this.loadViolations(client);
     } catch (error) {
       this.log(`subscribing again after a gap failed: ${String(error)}`);
     }
@@ -130,8 +135,26 @@ export class FleetLanguageServer implements FleetServices {
 
   /** Only violations in this workspace's repositories reach the person. */
   private violationSeen(event: Extract<FleetEvent, { type: 'territory.violated' }>): void {
-    const root = this.scopes.rootFor(event.scope);
-    if (root !== undefined) this.notify('fleet/didSeeViolation', { violation: violationView(violationOf(event)), file: join(root, event.path) });
+    const seen = this.inWorkspace(violationView(violationOf(event)));
+    if (!seen) return;
+    this.notify('fleet/didSeeViolation', seen);
+    if (this.violations.add(seen)) this.publishViolations();
+  }
+
+  /** The unacknowledged violations the plane holds, for the Explorer's marks (a reload keeps them). */
+  private async loadViolations(client: PlaneClient): Promise<void> {
+    const { violations } = await client.call('fleet_violations', { limit: MAX_VIOLATIONS_LISTED });
+    this.violations.replace(violations.flatMap((violation) => this.inWorkspace(violation) ?? []));
+    this.publishViolations();
+  }
+
+  private inWorkspace(violation: Violation): WorkspaceViolation | undefined {
+    const root = this.scopes.rootFor(violation.scope);
+    return root === undefined ? undefined : { violation, file: join(root, violation.path) };
+  }
+
+  private publishViolations(): void {
+    this.notify('fleet/didChangeViolations', { violations: this.violations.list() });
   }
 
   private async digestPublished(toSeq: number): Promise<void> {

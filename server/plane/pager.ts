@@ -8,6 +8,11 @@ import { DEFAULT_PAGE_SIZE, FleetError, PAGE_BYTES } from '../../contracts/index
  */
 export interface PagedList<T, V> {
   items: Iterable<T>;
+  /**
+   * Names this list with its filter (e.g. `claims:<scope>:<holder>`) so that its order, computed
+   * once, serves every page asked while the state is unchanged. Without it each page scans.
+   */
+  orderKey?: string;
   /** Leaves out what this call filters away (the totals count only what is kept). */
   keep?(item: T): boolean;
   createdAt(item: T): number;
@@ -31,7 +36,7 @@ const compare = (a: Position, b: Position): number => a[0] - b[0] || (a[1] < b[1
  * the last item sent (or null once the list is done), so the next page starts right after it
  * whatever was added or removed meanwhile. Each list stops at `limit` items or PAGE_BYTES of them.
  */
-export function page<L extends Lists>(lists: L, request: { cursor?: string | undefined; limit?: number | undefined }): Page<L> {
+export function page<L extends Lists>(lists: L, request: { cursor?: string | undefined; limit?: number | undefined }, state?: VersionedState): Page<L> {
   const names = Object.keys(lists);
   const after = request.cursor === undefined ? {} : decodeCursor(request.cursor, names);
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
@@ -41,7 +46,7 @@ export function page<L extends Lists>(lists: L, request: { cursor?: string | und
   const next: Record<string, Position | null> = {};
   for (const name of names) {
     const list = lists[name]!;
-    const { total, picked, rest } = pick(list, after[name], limit);
+    const { total, picked, rest } = list.orderKey !== undefined && state !== undefined ? pickInOrder(orderOf(list, list.orderKey, state), after[name], limit) : pick(list, after[name], limit);
     const views: unknown[] = [];
     let bytes = 0;
     for (const { item } of picked) {
@@ -87,6 +92,54 @@ function pick<T>(list: PagedList<T, unknown>, after: Position | null | undefined
   }
   trim();
   return { total, picked: kept, rest: beyond - kept.length };
+}
+
+/**
+ * Gathering a list of n items in pages of k scans it n/k times; kept in order while the state does
+ * not change (a gather's pages come back to back), each page is a binary search and a slice. Measured
+ * with 146k claims gathered page by page: the scan per page held another client ~30 ms (issue 14).
+ * A few orders are kept, the most recently asked; a new state version replaces them.
+ */
+const MAX_CACHED_ORDERS = 8;
+/** The state the lists come from: its seq moves with every event, so an order is current while it stays. */
+export interface VersionedState {
+  readonly seq: number;
+}
+const ordersByState = new WeakMap<VersionedState, Map<string, { version: number; entries: { at: Position; item: unknown }[] }>>();
+
+function orderOf<T>(list: PagedList<T, unknown>, key: string, state: VersionedState): { at: Position; item: T }[] {
+  const version = state.seq;
+  let orders = ordersByState.get(state);
+  if (!orders) ordersByState.set(state, (orders = new Map()));
+  const cached = orders.get(key);
+  if (cached?.version === version) {
+    orders.delete(key);
+    orders.set(key, cached); // most recently asked last
+    return cached.entries as { at: Position; item: T }[];
+  }
+  const entries: { at: Position; item: T }[] = [];
+  for (const item of list.items) if (!list.keep || list.keep(item)) entries.push({ at: [list.createdAt(item), list.id(item)], item });
+  entries.sort((a, b) => compare(a.at, b.at));
+  for (const [other, order] of orders) if (order.version !== version) orders.delete(other);
+  orders.delete(key);
+  orders.set(key, { version, entries });
+  if (orders.size > MAX_CACHED_ORDERS) orders.delete(orders.keys().next().value!);
+  return entries;
+}
+
+/** The page after `after` in a list already in order: binary search, then a slice. */
+function pickInOrder<T>(entries: { at: Position; item: T }[], after: Position | null | undefined, limit: number) {
+  const total = entries.length;
+  if (after === null) return { total, picked: [], rest: 0 };
+  let low = 0;
+  let high = entries.length;
+  while (after !== undefined && low < high) {
+    const mid = (low + high) >>> 1;
+    if (compare(entries[mid]!.at, after) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  const picked = entries.slice(low, low + limit);
+  return { total, picked, rest: entries.length - low - picked.length };
 }
 
 /** Whether the item comes after `position`; its id is looked at only on a tie of times (a list of thousands is scanned per page). */

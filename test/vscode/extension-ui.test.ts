@@ -2,29 +2,36 @@
 // badge and the out-of-territory warning, checked by what is on screen and saved as screenshots in
 // test-results/screenshots/<vscode version>/. Also measures claim granted → badge painted.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { readDiscovery } from '../../server/client/connect.js';
-import { ENGINE_VERSIONS, loadEngine, openWorkbench, type EngineId, type Workbench } from './harness/index.js';
+import type { Locator, Page } from 'playwright-core';
+import { connectToPlane, readDiscovery } from '../../server/client/connect.js';
+import type { PlaneClient } from '../../server/client/plane-client.js';
+import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Workbench } from './harness/index.js';
 import { armBadgeWatch, badgeSeenAt, explorerBadge, waitForExplorerRow } from './support/explorer-page.js';
 import { webviewText } from './support/webview-frame.js';
-import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
+import { answerInputBox, closeQuickInput, paletteMatches, runFromPalette, setColorTheme } from './support/command-palette.js';
+import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { TestAgent } from './suite/test-agent.js';
 
 const LATENCY_SAMPLES = 10;
 
 before(() => bundleForTests());
 
-for (const id of Object.keys(ENGINE_VERSIONS) as EngineId[]) {
+for (const id of selectedEngineIds()) {
   describe(`Fleet extension on screen, VS Code ${ENGINE_VERSIONS[id].vscode} (${id})`, { timeout: 300_000 }, () => {
     const home = makeHome();
     const workspace = makeWorkspace();
     const shots = join(REPO_ROOT, 'test-results', 'screenshots', ENGINE_VERSIONS[id].vscode);
     let workbench: Workbench | undefined;
     let agent: TestAgent | undefined;
+    let demo: ChildProcess | undefined;
+    let writer: PlaneClient | undefined;
     after(async () => {
+      demo?.kill();
+      writer?.close();
       agent?.close();
       await workbench?.close();
       await stopPlane(home);
@@ -51,6 +58,8 @@ for (const id of Object.keys(ENGINE_VERSIONS) as EngineId[]) {
       await page.mouse.move(640, 700); // no tooltip over the view in the screenshot
       const digestText = await webviewText(page, '#digest', 'BOREAS');
       for (const expected of ['Fleet running', 'Claims acquired', 'src/**']) assert.ok(digestText.toUpperCase().includes(expected.toUpperCase()), `the Digest view shows ${expected}:\n${digestText}`);
+      assert.doesNotMatch(digestText, /NaN|undefined/, 'every field the Digest view shows is one the digest has');
+      assert.match(digestText, /heartbeat \d+ s ago/, "the agent's last heartbeat, in words");
       const sidebarText = await sidebar.innerText();
       for (const expected of ['ROSTER', 'TERRITORY', 'BOREAS', 'src/**', 'exclusive']) assert.ok(sidebarText.toUpperCase().includes(expected.toUpperCase()), `the sidebar shows ${expected}`);
       await sidebar.screenshot({ path: join(shots, 'sidebar.png') });
@@ -94,8 +103,132 @@ for (const id of Object.keys(ENGINE_VERSIONS) as EngineId[]) {
       assert.match(toastText, /BOREAS/);
       assert.match(toastText, /Revert File/);
       await page.screenshot({ path: join(shots, 'territory-warning.png') });
+      await page.keyboard.press('Escape');
+    });
+
+    test('the palette, a reason, a violated file, the Output and a shutdown, in light, dark and high-contrast themes with a busy fleet', async () => {
+      assert.ok(workbench && agent, 'the first test opened the workbench');
+      const { page } = workbench;
+      const found = readDiscovery(home)!;
+
+      // "Fleet: Stop" + Enter runs Stop: nothing VS Code ranks first for it is another command.
+      const ranked = await paletteMatches(page, 'Fleet: Stop');
+      assert.equal(ranked[0], 'Fleet: Stop', `VS Code ranks first: ${ranked.join(' | ')}`);
+      await closeQuickInput(page);
+
+      // Pause from the palette asks for the operator's reason; the agents read it.
+      assert.equal(await runFromPalette(page, 'Fleet: Pause'), 'Fleet: Pause');
+      await answerInputBox(page, /Why is the fleet set to pause/, 'reviewing the night merges');
+      await page.locator('.statusbar-item', { hasText: 'Fleet: paused' }).first().waitFor({ timeout: 20_000 });
+      assert.equal((await agent.heartbeat()).control.reason, 'reviewing the night merges');
+      assert.equal(await runFromPalette(page, 'Fleet: Resume'), 'Fleet: Resume');
+      await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 20_000 });
+
+      // The Output names the plane this window joined.
+      const log = await waitForFile(workbench.server.dataDir, 'Fleet Coordination.log', new RegExp(`joined the plane pid ${found.discovery.pid} .*FLEET_HOME ${home}, socket `));
+      assert.match(log, /socket \S+, port \d+/);
+
+      // A busy fleet: the demo's agents on the same plane.
+      demo = spawn(process.execPath, [CLI_BUNDLE, 'demo', '--home', home, '--seed', '7', '--duration', '600'], { env: { ...process.env, FLEET_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        demo!.stdout!.on('data', (chunk: Buffer) => /seeded wave/.test(chunk.toString()) && resolve());
+        demo!.once('exit', (code) => reject(new Error(`fleet demo exited with ${code}`)));
+      });
+      console.log(`[vscode ${ENGINE_VERSIONS[id].vscode}] fleet demo --seed 7 runs (pid ${demo.pid})`);
+
+      // A violation: WRITER writes src/c.ts, which BOREAS holds (src/**): the Explorer marks it.
+      writer = await connectToPlane({ home, client: 'ui-test-writer', autoStart: false });
+      await writer.call('fleet_agent_join', { callsign: 'WRITER', runtime: 'script', worktree: workspace });
+      const operator = await connectToPlane({ home, client: 'ui-test-operator', autoStart: false, credential: 'operator' });
+      await operator.call('fleet_worktree_changes', { worktree: workspace }); // resolves once the worktree is watched
+      await showExplorer(page);
+      await waitForExplorerRow(page, 'c.ts');
+      await armBadgeWatch(page, 'c.ts', '⚠');
+      writeFileSync(join(workspace, 'src', 'c.ts'), 'export const c = "WRITER was here";\n');
+      await badgeSeenAt(page, 20_000);
+
+      for (const [theme, bodyClass] of THEMES) {
+        await setColorTheme(page, theme);
+        await page.locator(`.monaco-workbench.${bodyClass}`).first().waitFor({ timeout: 20_000 });
+        const slug = bodyClass;
+        // The violated file, its tooltip shown (hover the row; VS Code's hover names writer and holder).
+        await showExplorer(page);
+        const row = page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: /^c\.ts$/ }) }).first();
+        const tooltip = page.locator('.monaco-hover, .workbench-hover', { hasText: 'WRITER wrote this file' }).first();
+        await hoverUntil(page, row, tooltip);
+        assert.match(await tooltip.innerText(), /WRITER wrote this file, which BOREAS holds exclusively/);
+        await page.screenshot({ path: join(shots, `violation-${slug}.png`) });
+        // The Fleet sidebar with the demo fleet at work.
+        await page.mouse.move(640, 700);
+        await page.locator('.statusbar-item', { hasText: 'Fleet:' }).first().click();
+        await page.locator('.part.sidebar').getByText('BOREAS').first().waitFor({ timeout: 20_000 });
+        // The Digest webview is built again each time the Fleet sidebar comes back: wait for its content.
+        assert.doesNotMatch(await webviewText(page, '#digest', 'Fleet running'), /NaN|undefined/);
+        await page.screenshot({ path: join(shots, `sidebar-${slug}.png`) });
+      }
+
+      // Acknowledged: the mark gives way to BOREAS's badge again.
+      await showExplorer(page);
+      await armBadgeWatch(page, 'c.ts', 'BO');
+      await operator.call('fleet_violation_ack', { all: true });
+      operator.close();
+      await badgeSeenAt(page, 20_000);
+
+      // A plane shut down: a notification says so.
+      demo.kill();
+      await stopPlane(home);
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'was shut down' }).first();
+      await toast.waitFor({ timeout: 20_000 });
+      assert.match(await toast.innerText(), new RegExp(`pid ${found.discovery.pid}`));
+      await page.screenshot({ path: join(shots, 'plane-shutdown.png'), animations: 'disabled' });
     });
   });
+}
+
+/** Hovers `target` until `shown` appears: a hover that opened while the list re-rendered is moved away and tried again (3 times). */
+async function hoverUntil(page: Page, target: Locator, shown: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.move(0, 0);
+    await target.hover();
+    try {
+      await shown.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/** Shows the Explorer (clicking its activity bar icon would hide it when it is showing already). */
+async function showExplorer(page: Page): Promise<void> {
+  assert.equal(await runFromPalette(page, 'View: Show Explorer'), 'View: Show Explorer');
+  await page.locator('.explorer-folders-view').first().waitFor({ state: 'visible', timeout: 20_000 });
+}
+
+/** Light, dark and both high-contrast themes, with the class VS Code puts on the workbench for each. */
+const THEMES: [string, string][] = [
+  ['Light Modern', 'vs'],
+  ['Dark Modern', 'vs-dark'],
+  ['Dark High Contrast', 'hc-black'],
+  ['Light High Contrast', 'hc-light'],
+];
+
+/** Resolves with the text of the file named `name` under `dir` once it matches `want` (the log is written as the extension runs). */
+async function waitForFile(dir: string, name: string, want: RegExp, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    for (const path of findFiles(dir, name)) {
+      last = readFileSync(path, 'utf8');
+      if (want.test(last)) return last;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100)); // no event for a log line landing on disk: look again
+  }
+  throw new Error(`no ${name} under ${dir} matched ${want} within ${timeoutMs} ms; last seen:\n${last}`);
+}
+
+function findFiles(dir: string, name: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((path) => basename(path) === name).map((path) => join(dir, path));
 }
 
 async function expandFolder(page: Page, folder: string): Promise<void> {

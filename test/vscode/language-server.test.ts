@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-languageserver/node';
 import { PlaneClient } from '../../server/client/plane-client.js';
-import { readDiscovery } from '../../server/client/connect.js';
+import { connectToPlane, readDiscovery } from '../../server/client/connect.js';
 import { lspNotifications, lspRequests, type LspNotificationName, type LspNotificationParams } from '../../contracts/lsp.js';
 import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { TestAgent } from './suite/test-agent.js';
@@ -49,10 +49,9 @@ after(async () => {
   for (const dir of [home, repoA, repoB]) removeDir(dir);
 });
 
-/** The first notification `name` (parsed with its contracts/lsp.ts schema) for which `check` holds. */
-function notification<N extends LspNotificationName>(name: N, check: (params: LspNotificationParams<N>) => boolean, timeoutMs = 15_000): Promise<LspNotificationParams<N>> {
+/** The first notification `name` (parsed with its contracts/lsp.ts schema) for which `check` holds, among those from the `from`th on. */
+function notification<N extends LspNotificationName>(name: N, check: (params: LspNotificationParams<N>) => boolean, timeoutMs = 15_000, from = 0): Promise<LspNotificationParams<N>> {
   return new Promise((resolve, reject) => {
-    let from = 0;
     const look = () => {
       for (; from < seen.length; from++) {
         const { method, params } = seen[from]!;
@@ -144,8 +143,17 @@ test("a write the plane's watcher sees in another agent's territory reaches the 
     await operator.call('fleet_worktree_changes', { worktree: repoB }); // resolves once repoB is watched
     const seenByEditor = notification('fleet/didSeeViolation', ({ violation }) => violation.path === 'src/b.ts');
     writeFileSync(join(repoB, 'src/b.ts'), 'export const b = "WRITER was here";\n');
+    const listed = notification('fleet/didChangeViolations', ({ violations }) => violations.some((seen) => seen.violation.path === 'src/b.ts'));
     const { violation, file } = await seenByEditor;
     assert.deepEqual([violation.writer, violation.holder, file], ['WRITER', 'HOLDER', join(repoB, 'src/b.ts')]);
+    assert.deepEqual((await listed).violations.map((seen) => seen.file), [join(repoB, 'src/b.ts')], 'the unacknowledged list the Explorer marks');
+
+    // The operator acknowledges it: the list the editor keeps drops it.
+    const cleared = notification('fleet/didChangeViolations', ({ violations }) => violations.length === 0, 15_000, seen.length);
+    const acknowledger = await connectToPlane({ home, client: 'test-acknowledger', autoStart: false, credential: 'operator' });
+    assert.deepEqual((await acknowledger.call('fleet_violation_ack', { ids: [violation.id] })).acknowledged, [violation.id]);
+    acknowledger.close();
+    await cleared;
   } finally {
     await writer.call('fleet_agent_leave', {});
     for (const client of [writer, operator]) client.close();

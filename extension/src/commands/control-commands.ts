@@ -1,30 +1,43 @@
 import * as vscode from 'vscode';
 import type { ControlState } from '../../../contracts/index.js';
+import { lspRequests } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
 import { flag, showCommandError, text } from './command-args.js';
 
 const WORD: Record<ControlState, string> = { run: 'running', drain: 'draining', pause: 'paused', stop: 'stopped' };
 const STOP = 'Stop the Fleet';
+/** The longest reason fleet/setControl takes. */
+const REASON_MAX = lspRequests['fleet/setControl'].params.shape.reason.unwrap().maxLength ?? Infinity;
 
 /**
  * Fleet: Pause / Drain / Resume / Stop, acting as the operator (the plane records the callsign
  * when the person joined). Stop asks first: after the grace period the plane ends agents that
- * ignore it. Arguments (other extensions, tests): `{ reason?: string, confirmed?: boolean }`.
+ * ignore it. Pause, Drain and Stop ask for the operator's reason (optional: Enter skips it, Escape
+ * cancels); the plane records it with the switch. Arguments (other extensions, tests):
+ * `{ reason?: string, confirmed?: boolean }`; a reason passed is not asked for.
  */
 export function registerControlCommands(ctx: FleetContext): vscode.Disposable[] {
-  const move = async (state: ControlState, arg: unknown) => {
+  const move = async (state: ControlState, arg: unknown, reason = text(arg, 'reason')) => {
     try {
-      const control = await ctx.setControl(state, text(arg, 'reason') ?? `${state === 'run' ? 'resumed' : `set to ${state}`} from VS Code`);
+      const control = await ctx.setControl(state, reason ?? `${state === 'run' ? 'resumed' : `set to ${state}`} from VS Code`);
       vscode.window.setStatusBarMessage(`$(check) Fleet ${WORD[control.state]}`, 4000);
     } catch (error) {
       showCommandError(ctx, `The fleet could not be set to ${state}`, error);
     }
   };
   return [
-    vscode.commands.registerCommand('fleet.pause', (arg?: unknown) => move('pause', arg)),
-    vscode.commands.registerCommand('fleet.drain', (arg?: unknown) => move('drain', arg)),
+    vscode.commands.registerCommand('fleet.pause', async (arg?: unknown) => {
+      const reason = await askReason('pause', arg);
+      if (reason !== undefined) await move('pause', arg, reason || undefined);
+    }),
+    vscode.commands.registerCommand('fleet.drain', async (arg?: unknown) => {
+      const reason = await askReason('drain', arg);
+      if (reason !== undefined) await move('drain', arg, reason || undefined);
+    }),
     vscode.commands.registerCommand('fleet.resume', (arg?: unknown) => move('run', arg)),
     vscode.commands.registerCommand('fleet.stop', async (arg?: unknown) => {
+      const reason = await askReason('stop', arg);
+      if (reason === undefined) return;
       if (!flag(arg, 'confirmed')) {
         const choice = await vscode.window.showWarningMessage(
           'Stop the fleet?',
@@ -37,7 +50,20 @@ export function registerControlCommands(ctx: FleetContext): vscode.Disposable[] 
         );
         if (choice !== STOP) return;
       }
-      await move('stop', arg);
+      await move('stop', arg, reason || undefined);
     }),
   ];
+}
+
+/** The reason passed, else the one the operator types ('' when skipped), undefined when cancelled. */
+async function askReason(state: ControlState, arg: unknown): Promise<string | undefined> {
+  const passed = text(arg, 'reason');
+  if (passed !== undefined) return passed;
+  const typed = await vscode.window.showInputBox({
+    title: `Fleet: ${state[0]!.toUpperCase()}${state.slice(1)}`,
+    prompt: `Why is the fleet set to ${state}? Agents and the digest show your reason (optional: Enter to skip, Escape to cancel).`,
+    placeHolder: 'e.g. reviewing the night\'s merges',
+    validateInput: (value) => (value.length > REASON_MAX ? `At most ${REASON_MAX} characters` : undefined),
+  });
+  return typed?.trim();
 }

@@ -3,7 +3,7 @@ import { callsignPattern, callsignRule } from '../../../contracts/index.js';
 import type { FleetContext } from '../fleet-context.js';
 import { showCommandError, text } from './command-args.js';
 
-/** Join as Operator, Start or Reconnect the Plane, Show Log, Show Digest. */
+/** Join as Operator, Connect to the Plane, Show Log, Show Digest. */
 export function registerOperatorCommands(ctx: FleetContext): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('fleet.joinAsOperator', async (arg?: unknown) => {

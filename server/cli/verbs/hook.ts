@@ -1,15 +1,16 @@
 import { claudeHookOutput, claudePreToolUse } from '../../hooks/claude-pre-tool-use.js';
 import { claudePostToolUse, markBeforeTool, postToolUseOutput } from '../../hooks/claude-post-tool-use.js';
 import { claudeSessionEnd, claudeSessionStart } from '../../hooks/claude-session.js';
+import { codexPreToolUse } from '../../hooks/codex-pre-tool-use.js';
 import { gitPreCommit } from '../../hooks/git-pre-commit.js';
-import { parseVerbArgs } from '../args.js';
+import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet hook claude-pre-tool-use | claude-post-tool-use | claude-session-start | claude-session-end | git-pre-commit [--home DIR]   (installed by `fleet install-hooks`; they read FLEET_AS and FLEET_OVERRIDE)';
+const USAGE = 'fleet hook claude-pre-tool-use | claude-post-tool-use | claude-session-start | claude-session-end | codex-pre-tool-use --root REPO | git-pre-commit [--home DIR]   (installed by `fleet install-hooks`; they read FLEET_AS and FLEET_OVERRIDE)';
 
 /** `fleet hook …`: speaks its caller's protocol (Claude Code's JSON, git's exit code), not the CLI's exit codes. */
 export async function hookVerb(argv: string[]): Promise<number> {
-  const { positionals, home } = parseVerbArgs(argv, {}, USAGE);
+  const { positionals, home, values } = parseVerbArgs(argv, { root: { type: 'string' } }, USAGE);
   const [which] = positionals;
   switch (which) {
     case 'claude-pre-tool-use': {
@@ -30,6 +31,12 @@ export async function hookVerb(argv: string[]): Promise<number> {
       // Claude Code shows a failing SessionEnd hook's stderr to the user only; the session ends either way.
       await claudeSessionEnd(await readStdin(), home, process.env);
       return 0;
+    case 'codex-pre-tool-use': {
+      // Codex reads the same deny shape Claude Code does (hookSpecificOutput.permissionDecision).
+      const answer = await codexPreToolUse(await readStdin(), home, requireValue(values.root, '--root', USAGE), process.env);
+      process.stdout.write(claudeHookOutput(answer));
+      return 0;
+    }
     case 'git-pre-commit':
       return gitPreCommit(home, process.cwd(), process.env, (text) => process.stderr.write(text));
     default:

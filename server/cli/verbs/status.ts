@@ -59,6 +59,11 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
 }
 
 /** Writes seen in another agent's exclusive territory, until the operator acknowledges them. */
+/** Whether the agent's runtime hooks have run since it joined: "none" for Codex usually means not yet trusted. */
+function hooksColumn(seen: { hook: string; at: string } | undefined): string {
+  return seen === undefined ? 'none' : `${seen.hook.replace(/-pre-tool-use$/, '')} ${relativeTime(seen.at)}`;
+}
+
 function renderViolations({ total, violations }: Violations): string {
   if (total === 0) return '';
   const shown = table([['PATH', 'WRITER', 'HOLDER', 'SEEN', 'ID'], ...violations.map((v) => [v.path, v.writer, v.holder, relativeTime(v.at), v.id])]);
@@ -77,8 +82,8 @@ export function render(status: Status): string {
   if (status.agents.length > 0) {
     lines.push(
       table([
-        ['CALLSIGN', 'RUNTIME', 'ROLE', 'STATUS', 'SEEN', 'CLAIMS', 'TASK'],
-        ...status.agents.map((a) => [a.callsign, a.runtime, a.role, a.status, relativeTime(a.lastSeenAt), String(a.claimCount), a.task ?? '']),
+        ['CALLSIGN', 'RUNTIME', 'ROLE', 'STATUS', 'SEEN', 'CLAIMS', 'HOOKS', 'TASK'],
+        ...status.agents.map((a) => [a.callsign, a.runtime, a.role, a.status, relativeTime(a.lastSeenAt), String(a.claimCount), hooksColumn(a.hooksSeen), a.task ?? '']),
       ]),
     );
   }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { FleetError } from '../../../contracts/index.js';
 import type { hookCheckCommand as spec } from '../../../contracts/methods/hooks.js';
 import type { Caller, Ctx } from '../../core/context.js';
+import { noteHookSeen } from '../../core/hooks-seen.js';
 import { claimExpiresAt, agentStatus } from '../../core/liveness.js';
 import { GlobBudget } from '../../core/glob/index.js';
 import { checkPaths } from '../../core/path-check.js';
@@ -46,6 +47,7 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
 
   return core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, params.callsign, params.cwd);
+    if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const identity = agent || params.agentOnly ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
     // Bounded by the analysis (500 writes, 500 tokens), the symlink scan's budget and one glob budget for the command.

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { FleetError } from '../../../contracts/index.js';
 import type { hookCheck as hookCheckSpec } from '../../../contracts/methods/hooks.js';
 import type { Caller } from '../../core/context.js';
+import { noteHookSeen } from '../../core/hooks-seen.js';
 import { agentStatus } from '../../core/liveness.js';
 import { checkPaths } from '../../core/path-check.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
@@ -21,6 +22,7 @@ export const hookCheck = (params: Params, session: Session, { core, scopes }: Pl
   const located = params.paths.map((p) => locate(scopes, scope, p));
   return core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, params.callsign, params.worktree);
+    if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
       // A link out of every repository writes a file that is nobody's territory.

@@ -9,16 +9,19 @@ import { pagedList } from '../pager.js';
 export const agentList = (ctx: Ctx, includeGone: boolean | undefined) =>
   pagedList({
     items: ctx.state.agents.values(),
+    orderKey: `agents:${includeGone === true}`,
     keep: (agent) => includeGone === true || !agent.gone,
     createdAt: (agent) => agent.joinedAt,
     id: (agent) => agent.agentId,
     view: (agent) => agentView(agent, ctx.indexes, ctx.now, ctx.config),
   });
 
-export const claimList = (ctx: Ctx, keep?: (claim: ClaimRecord) => boolean) =>
+/** `filter` names what `keep` keeps (e.g. scope and holder), so pages of one filter share one order. */
+export const claimList = (ctx: Ctx, keep?: { filter: string; keep: (claim: ClaimRecord) => boolean }) =>
   pagedList({
     items: ctx.state.claims.values(),
-    ...(keep && { keep }),
+    orderKey: `claims:${keep?.filter ?? ''}`,
+    ...(keep && { keep: keep.keep }),
     createdAt: (claim) => claim.grantedAt,
     id: (claim) => claim.id,
     view: (claim) => claimView(claim, ctx.state, ctx.config),
@@ -27,6 +30,7 @@ export const claimList = (ctx: Ctx, keep?: (claim: ClaimRecord) => boolean) =>
 export const workList = (ctx: Ctx, status: string | undefined) =>
   pagedList({
     items: ctx.state.work.values(),
+    orderKey: `work:${status ?? ''}`,
     keep: (item) => status === undefined || item.status === status,
     createdAt: (item) => item.createdAt,
     id: (item) => item.id,

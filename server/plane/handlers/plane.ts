@@ -24,7 +24,7 @@ export const planeHandlers = {
       return {
         plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), startedAt: iso(plane.startedAt), seq: ctx.state.seq },
         controlDetail: controlView(ctx.state.control),
-        ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx) }, params),
+        ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx) }, params, ctx.state),
       };
     }),
 

@@ -25,5 +25,5 @@ export const rosterHandlers = {
   fleet_agent_leave: (_params, session, { core }) =>
     core.run(session.caller, (ctx) => ({ left: true, released: leave(ctx, session.caller) })),
 
-  fleet_roster: (params, session, { core }) => core.run(session.caller, (ctx) => page({ agents: agentList(ctx, params.includeGone) }, params)),
+  fleet_roster: (params, session, { core }) => core.run(session.caller, (ctx) => page({ agents: agentList(ctx, params.includeGone) }, params, ctx.state)),
 } satisfies Partial<HandlerTable>;

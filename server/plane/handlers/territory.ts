@@ -44,7 +44,7 @@ export const territoryHandlers = {
     return core.run(session.caller, (ctx) => {
       const holderId = params.holder !== undefined ? ctx.indexes.liveCallsigns.get(params.holder) : undefined;
       const keep = (c: ClaimRecord) => (scopeId === undefined || c.scope === scopeId) && (params.holder === undefined || c.agentId === holderId);
-      return page({ claims: claimList(ctx, keep) }, params);
+      return page({ claims: claimList(ctx, { filter: JSON.stringify([scopeId, holderId ?? params.holder]), keep }) }, params, ctx.state);
     });
   },
 } satisfies Partial<HandlerTable>;

@@ -30,5 +30,5 @@ export const workHandlers = {
     }),
 
   fleet_work_list: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params)),
+    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params, ctx.state)),
 } satisfies Partial<HandlerTable>;

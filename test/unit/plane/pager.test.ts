@@ -60,3 +60,26 @@ test('filtered items are neither listed nor counted', () => {
   assert.equal(odd.totals.items, 25);
   assert.equal(odd.items.length, 25);
 });
+
+test('an ordered list kept per state version pages like a scan, and a new version sees what changed', async () => {
+  const random = seeded();
+  const items = shuffledItems(301, random);
+  const state = { seq: 1 };
+  const ordered = (list: Item[]) => pagedList({ ...listOf(list), orderKey: 'items' });
+  let scans = 0;
+  const counted = (list: Item[]) => ({ ...ordered(list), get items() { scans++; return list; } });
+  const all = await gatherPages(async (request) => page({ items: counted(items) }, { ...request, limit: 4 }, state));
+  assert.deepEqual(all.items.map((item) => item.id), inOrder(items));
+  assert.equal(scans, 1, 'the order is computed once for all 76 pages of one version');
+
+  // A new item and a later version: the next gather sees it, in its place.
+  const added = { id: 'it_new', at: 1000 };
+  const more = [...items, added];
+  state.seq = 2;
+  const again = await gatherPages(async (request) => page({ items: ordered(more) }, { ...request, limit: 50 }, state));
+  assert.deepEqual(again.items.map((item) => item.id), inOrder(more));
+  assert.deepEqual(again.totals, { items: 302 });
+  // Another state object with the same seq never shares the first one's order.
+  const other = page({ items: ordered(items.slice(0, 3)) }, {}, { seq: 2 });
+  assert.equal(other.totals.items, 3);
+});

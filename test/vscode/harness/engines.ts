@@ -52,3 +52,16 @@ export function loadEngine(id: EngineId): Engine {
 export function loadEngines(): Engine[] {
   return (Object.keys(ENGINE_VERSIONS) as EngineId[]).map(loadEngine);
 }
+
+/**
+ * The engines a run covers: both by default; FLEET_VSCODE_ENGINES=current (or minimum) narrows a
+ * local run on a busy machine. CI leaves it unset.
+ */
+export function selectedEngineIds(): EngineId[] {
+  const all = Object.keys(ENGINE_VERSIONS) as EngineId[];
+  const wanted = process.env.FLEET_VSCODE_ENGINES?.split(',').map((id) => id.trim()).filter(Boolean);
+  if (!wanted || wanted.length === 0) return all;
+  const unknown = wanted.filter((id) => !all.includes(id as EngineId));
+  if (unknown.length > 0) throw new Error(`FLEET_VSCODE_ENGINES names unknown engine(s) ${unknown.join(', ')}; engines are ${all.join(', ')}`);
+  return all.filter((id) => wanted.includes(id));
+}

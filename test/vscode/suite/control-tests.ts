@@ -13,20 +13,22 @@ export function controlTests(fx: () => Fixture, agent: () => TestAgent): void {
     for (const command of ['fleet.pause', 'fleet.drain', 'fleet.resume', 'fleet.stop', 'fleet.showDigest', 'fleet.claimFile', 'fleet.releaseClaim', 'fleet.joinAsOperator']) {
       assert.ok(palette.includes(command), `${command} is registered`);
     }
-    const moveTo = async (command: string, state: ControlState, arg?: object) => {
+    const moveTo = async (command: string, state: ControlState, arg?: { reason?: string; confirmed?: boolean }) => {
       await vscode.commands.executeCommand(command, arg);
-      assert.equal((await agent().heartbeat()).control.state, state, `after ${command} the agent's next call says ${state}`);
+      const control = (await agent().heartbeat()).control;
+      assert.equal(control.state, state, `after ${command} the agent's next call says ${state}`);
+      if (arg?.reason) assert.equal(control.reason, arg.reason, `the agent reads the operator's reason for ${state}`);
       await fx().state((s) => s.control?.state === state, `the view state to show ${state}`);
     };
-    await moveTo('fleet.pause', 'pause');
+    await moveTo('fleet.pause', 'pause', { reason: 'reviewing the night merges' });
     assert.match(api.statusBar().text, /Fleet: paused/);
     assert.equal(api.statusBar().warning, true, 'the status bar turns to the warning colour');
     const refused = await agent().claim(['src/new.ts'], workspace);
     assert.equal(refused.granted, false);
     assert.equal(refused.refusedBy, 'control');
-    await moveTo('fleet.drain', 'drain');
+    await moveTo('fleet.drain', 'drain', { reason: 'end of shift' });
     assert.match(api.statusBar().text, /Fleet: draining/);
-    await moveTo('fleet.stop', 'stop', { confirmed: true });
+    await moveTo('fleet.stop', 'stop', { reason: 'release freeze', confirmed: true });
     assert.match(api.statusBar().text, /Fleet: stopped/);
     await moveTo('fleet.resume', 'run');
     assert.match(api.statusBar().text, /Fleet: running/);

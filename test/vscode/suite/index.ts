@@ -9,6 +9,7 @@ import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
 import { territoryTests } from './territory-tests.js';
 import { TestAgent } from './test-agent.js';
+import { violationTests } from './violation-tests.js';
 
 export async function run(): Promise<void> {
   let atlas: TestAgent | undefined;
@@ -26,6 +27,7 @@ export async function run(): Promise<void> {
     });
     territoryTests(fx, agent);
     controlTests(fx, agent);
+    violationTests(fx, agent);
     orchestrationTests(fx, agent);
     mcpTests(fx);
     crashTests(fx, agent);

@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { codexConfigPath } from '../mcp/runtime-config.js';
+import { CODEX_MATCHER } from './codex-pre-tool-use.js';
+
+/**
+ * Where the fleet puts Codex's hooks: the user's $CODEX_HOME/hooks.json, never the repository's
+ * .codex/hooks.json. The command names one user's FLEET_HOME and launcher (absolute paths that must
+ * not reach teammates' clones), and a repository file would be missing from the other worktrees the
+ * agents work in. Codex has no per-directory matcher, so each entry carries `--root REPO` and the
+ * hook answers only for sessions in that repository's worktrees.
+ */
+export function codexHooksPath(env: NodeJS.ProcessEnv): string {
+  return join(dirname(codexConfigPath(env)), 'hooks.json');
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+export function codexHookCommand(launcher: string, home: string, root: string): string {
+  return `${quote(launcher)} hook codex-pre-tool-use --home ${quote(home)} --root ${quote(root)}`;
+}
+
+const hookSchema = z.looseObject({ command: z.string().optional() });
+const groupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(hookSchema).optional() });
+const fileSchema = z.looseObject({ hooks: z.record(z.string(), z.array(groupSchema)).optional() });
+type HooksFile = z.infer<typeof fileSchema>;
+type Group = z.infer<typeof groupSchema>;
+
+/** Ours for this repository: the fleet's Codex hook verb with this `--root` (another repository's entry is left alone). */
+const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command?.includes(' hook codex-') === true && hook.command.endsWith(` --root ${quote(root)}`);
+
+/** Adds (or replaces in place) this repository's PreToolUse entry, keeping every other hook in the file. */
+export function installCodexHooks(root: string, home: string, launcher: string, env: NodeJS.ProcessEnv): { path: string; outcome: 'created' | 'updated' | 'unchanged'; createdFile: boolean } {
+  const path = codexHooksPath(env);
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const file = before !== undefined ? parseHooksFile(path, before) : {};
+  const entry: Group = { matcher: CODEX_MATCHER, hooks: [{ type: 'command', command: codexHookCommand(launcher, home, root), timeout: 30 }] };
+  const events = (file.hooks ??= {});
+  const kept = withoutOurs(events.PreToolUse ?? [], root);
+  const at = (events.PreToolUse ?? []).findIndex((group) => group.hooks?.some(oursFor(root)));
+  events.PreToolUse = at >= 0 ? [...kept.slice(0, at), entry, ...kept.slice(at)] : [...kept, entry];
+  const next = `${JSON.stringify(file, null, 2)}\n`;
+  if (next === before) return { path, outcome: 'unchanged', createdFile: false };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, next);
+  return { path, outcome: before === undefined ? 'created' : 'updated', createdFile: before === undefined };
+}
+
+/** Takes out exactly this repository's fleet hooks; a file the install created goes when nothing else is left in it. */
+export function uninstallCodexHooks(root: string, env: NodeJS.ProcessEnv, createdFile: boolean): { path: string; outcome: 'removed' | 'absent' } {
+  const path = codexHooksPath(env);
+  if (!existsSync(path)) return { path, outcome: 'absent' };
+  const file = parseHooksFile(path, readFileSync(path, 'utf8'));
+  const events = file.hooks ?? {};
+  if (!Object.values(events).some((groups) => groups.some((group) => group.hooks?.some(oursFor(root))))) return { path, outcome: 'absent' };
+  for (const [event, groups] of Object.entries(events)) {
+    const kept = withoutOurs(groups, root);
+    if (kept.length > 0) events[event] = kept;
+    else delete events[event];
+  }
+  if (Object.keys(events).length === 0) delete file.hooks;
+  if (createdFile && Object.keys(file).length === 0) unlinkSync(path);
+  else writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+  return { path, outcome: 'removed' };
+}
+
+/** The groups with our hooks taken out; a group left with none goes. */
+function withoutOurs(groups: Group[], root: string): Group[] {
+  return groups.flatMap((group) => {
+    if (!group.hooks?.some(oursFor(root))) return [group];
+    const hooks = group.hooks.filter((hook) => !oursFor(root)(hook));
+    return hooks.length > 0 ? [{ ...group, hooks }] : [];
+  });
+}
+
+/** Checked against the shape Codex reads, but kept as written: key order and unknown keys survive. */
+function parseHooksFile(path: string, text: string): HooksFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON (${(error as Error).message}): fix it, then run this again; nothing was changed`);
+  }
+  const checked = fileSchema.safeParse(raw);
+  if (!checked.success) throw new Error(`${path} does not look like Codex's hooks.json (${checked.error.issues[0]?.message}): fix it, then run this again; nothing was changed`);
+  return raw as HooksFile;
+}

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { PlaneClient } from '../../../server/client/plane-client.js';
+import { makeRepo } from '../../support/git-repo.js';
+import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
+import { keepAlive } from './support.js';
+
+interface HooksFile {
+  hooks?: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]>;
+}
+interface Decision {
+  hookSpecificOutput: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
+}
+
+const userHook = { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo my-own-audit', timeout: 5 }] };
+
+describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs them, against a real plane', () => {
+  let plane: PlaneProcess;
+  let home: string;
+  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n', 'docs/guide.md': '# guide\n', 'README.md': '# repo\n' });
+  const otherRepo = makeRepo({ 'src/a.ts': 'export {};\n' });
+  const codexHome = tempHome('fleet-codex-home-');
+  const hooksPath = join(codexHome, 'hooks.json');
+  const env = { CODEX_HOME: codexHome };
+  let atlas: PlaneClient;
+  let bolt: PlaneClient;
+  const stops: (() => void)[] = [];
+
+  /** Runs the installed PreToolUse hook exactly as hooks.json tells Codex to: the command through a shell, Codex's payload on stdin. */
+  function codexPreToolUse(cwd: string, tool_name: string, tool_input: unknown): { status: number | null; decision?: Decision; stderr: string } {
+    const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
+    const ours = file.hooks!.PreToolUse!.flatMap((group) => group.hooks).find((hook) => hook.command.includes('codex-pre-tool-use'))!;
+    const run = spawnSync('sh', ['-c', ours.command], {
+      cwd,
+      env: { ...process.env, FLEET_HOME: home, FLEET_PORT: '0', FLEET_AS: '', FLEET_OVERRIDE: '' },
+      // The fields of codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json.
+      input: JSON.stringify({ session_id: 'thread-1', turn_id: 'turn-1', transcript_path: null, cwd, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', permission_mode: 'default', tool_name, tool_input, tool_use_id: 'call-1' }),
+      encoding: 'utf8',
+    });
+    return { status: run.status, stderr: run.stderr, ...(run.stdout.trim() !== '' && { decision: JSON.parse(run.stdout) as Decision }) };
+  }
+
+  const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+
+  function assertDenied(result: ReturnType<typeof codexPreToolUse>, pattern: RegExp) {
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.decision?.hookSpecificOutput.hookEventName, 'PreToolUse');
+    assert.equal(result.decision?.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(result.decision!.hookSpecificOutput.permissionDecisionReason, pattern);
+  }
+
+  function assertAllowed(result: ReturnType<typeof codexPreToolUse>) {
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.decision, undefined, JSON.stringify(result.decision));
+  }
+
+  before(async () => {
+    plane = await startPlaneProcess();
+    home = plane.home;
+    // The user's own Codex hook is there first and must survive install and uninstall.
+    writeFileSync(hooksPath, `${JSON.stringify({ hooks: { PreToolUse: [userHook] } }, null, 2)}\n`);
+    const installed = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stdout, /Codex PreToolUse hook updated: .*hooks\.json .*trust/);
+    atlas = await plane.connect('test-atlas');
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'codex', worktree: repo });
+    bolt = await plane.connect('test-bolt');
+    await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: join(codexHome, 'elsewhere') });
+    stops.push(keepAlive(atlas, 5000), keepAlive(bolt, 5000));
+    await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: repo, reason: 'parser rewrite' });
+    await atlas.call('fleet_claim_path', { patterns: ['docs/**'], root: repo });
+  });
+
+  after(async () => {
+    for (const stop of stops) stop();
+    for (const client of [atlas, bolt]) client?.close();
+    await plane?.stop();
+    for (const dir of [home, repo, otherRepo, codexHome]) removeHome(dir);
+  });
+
+  test('the file written keeps the user hook and adds ours on Bash, apply_patch and MCP tools, with nothing machine-specific in the repository', () => {
+    const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
+    assert.deepEqual(file.hooks!.PreToolUse![0], userHook);
+    assert.equal(file.hooks!.PreToolUse![1]!.matcher, 'Bash|apply_patch|mcp__.*');
+    assert.match(file.hooks!.PreToolUse![1]!.hooks[0]!.command, /hook codex-pre-tool-use --home .* --root /);
+    assert.equal(existsSync(join(repo, '.codex')), false);
+  });
+
+  test('fleet status and the roster show whether the agent\'s hooks have run this session: none before, codex after its hook checked a call', async () => {
+    const agentsIn = async () => (JSON.parse((await runCli(['status', '--json'], { home, cwd: repo })).stdout) as { agents: { callsign: string; hooksSeen?: { hook: string; at: string } }[] }).agents;
+    assert.equal((await agentsIn()).find((a) => a.callsign === 'ATLAS')!.hooksSeen, undefined);
+    assert.match((await runCli(['status'], { home, cwd: repo })).stdout, /ATLAS .* none\s*$/m);
+    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'ls' }));
+    assert.equal((await agentsIn()).find((a) => a.callsign === 'ATLAS')!.hooksSeen?.hook, 'codex-pre-tool-use');
+    assert.match((await runCli(['status'], { home, cwd: repo })).stdout, /ATLAS .* codex \S+ ago/);
+    const roster = (await atlas.call('fleet_roster', {})) as { agents: { callsign: string; hooksSeen?: { hook: string } }[] };
+    assert.equal(roster.agents.find((a) => a.callsign === 'ATLAS')!.hooksSeen?.hook, 'codex-pre-tool-use');
+    assert.equal(roster.agents.find((a) => a.callsign === 'BOLT')!.hooksSeen, undefined);
+  });
+
+  test('shell commands: a write in the agent own territory passes, one into another agent territory is denied naming the holder', () => {
+    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'echo more >> docs/guide.md' }));
+    assertDenied(codexPreToolUse(repo, 'Bash', { command: 'echo x > src/theirs.ts' }), /src\/theirs\.ts[\s\S]*BOLT/);
+    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'cat src/a.ts' }));
+  });
+
+  test('apply_patch: add, update and delete in the own territory pass; an add, a delete or a move into another territory is denied', () => {
+    assertAllowed(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Add File: docs/new.md', '+hello', '*** Update File: docs/guide.md', '@@', '-# guide', '+# Guide', '*** Delete File: docs/old.md') }));
+    assertDenied(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+export const b = 2;') }), /src\/b\.ts[\s\S]*BOLT/);
+    assertDenied(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Delete File: src/a.ts') }), /src\/a\.ts/);
+    assertDenied(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Update File: docs/guide.md', '*** Move to: src/guide.md', '@@', '+moved') }), /src\/guide\.md[\s\S]*BOLT/);
+  });
+
+  test("an MCP write tool naming a path in another agent's territory is denied; a read tool and the fleet's own tools are not checked", () => {
+    assertDenied(codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'src/c.ts'), content: 'x' }), /src\/c\.ts/);
+    assertAllowed(codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'docs/c.md'), content: 'x' }));
+    assertAllowed(codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
+  });
+
+  test('one entry gates every worktree of the repository: an agent in a second git worktree is judged as itself', async () => {
+    const second = join(tempHome('fleet-codex-wt-'), 'second');
+    spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'base'], { encoding: 'utf8' });
+    const added = spawnSync('git', ['-C', repo, 'worktree', 'add', '-q', second], { encoding: 'utf8' });
+    assert.equal(added.status, 0, added.stderr);
+    const carol = await plane.connect('test-carol');
+    try {
+      await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'codex', worktree: second });
+      assertDenied(codexPreToolUse(second, 'apply_patch', { command: patch('*** Add File: src/w.ts', '+w') }), /CAROL[\s\S]*src\/w\.ts[\s\S]*BOLT/);
+      assertDenied(codexPreToolUse(second, 'Bash', { command: 'echo x > docs/guide.md' }), /docs\/guide\.md[\s\S]*ATLAS/);
+    } finally {
+      carol.close();
+      removeHome(join(second, '..'));
+    }
+  });
+
+  test("a session in another repository is not this install's business: it stays silent, even for a write the plane would refuse there", async () => {
+    await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: otherRepo });
+    assertAllowed(codexPreToolUse(otherRepo, 'Bash', { command: 'echo x > src/a.ts' }));
+    assertAllowed(codexPreToolUse(otherRepo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+b') }));
+  });
+
+  test('input Codex would never send is refused with the reason, not allowed', () => {
+    const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
+    const ours = file.hooks!.PreToolUse!.flatMap((group) => group.hooks).find((hook) => hook.command.includes('codex-pre-tool-use'))!;
+    const run = spawnSync('sh', ['-c', ours.command], { cwd: repo, env: { ...process.env, FLEET_HOME: home }, input: '{"tool_name": 3}', encoding: 'utf8' });
+    assert.match((JSON.parse(run.stdout) as Decision).hookSpecificOutput.permissionDecisionReason, /could not read Codex's PreToolUse input/);
+  });
+
+  test('install again changes nothing; uninstall removes exactly ours and keeps the user hook', async () => {
+    const before = readFileSync(hooksPath, 'utf8');
+    const again = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
+    assert.match(again.stdout, /Codex PreToolUse hook unchanged/);
+    assert.equal(readFileSync(hooksPath, 'utf8'), before);
+    const removed = await runCli(['uninstall-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(removed.stdout, /Codex PreToolUse hook removed/);
+    assert.deepEqual(JSON.parse(readFileSync(hooksPath, 'utf8')), { hooks: { PreToolUse: [userHook] } });
+  });
+
+  test('a hooks.json the install created goes with the uninstall; a broken one is refused and left untouched', async () => {
+    const fresh = tempHome('fleet-codex-fresh-');
+    try {
+      const freshEnv = { CODEX_HOME: join(fresh, 'codex') };
+      assert.equal((await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env: freshEnv })).code, 0);
+      assert.equal(existsSync(join(fresh, 'codex', 'hooks.json')), true);
+      assert.equal((await runCli(['uninstall-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env: freshEnv })).code, 0);
+      assert.equal(existsSync(join(fresh, 'codex', 'hooks.json')), false);
+      mkdirSync(join(fresh, 'broken'));
+      writeFileSync(join(fresh, 'broken', 'hooks.json'), '{ not json');
+      const refused = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env: { CODEX_HOME: join(fresh, 'broken') } });
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /hooks\.json is not valid JSON .*nothing was changed/);
+      assert.equal(readFileSync(join(fresh, 'broken', 'hooks.json'), 'utf8'), '{ not json');
+    } finally {
+      removeHome(fresh);
+    }
+  });
+});
