@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, limits } from '../limits.js';
 import { defineMethod, withControl } from '../method.js';
 import { callsignSchema } from '../records.js';
 import { violationSchema } from '../violations.js';
@@ -41,6 +42,7 @@ export const worktreeChanges = defineMethod({
     worktree: pathParam.describe('Absolute path of (a folder in) the worktree'),
     since: z.number().int().min(0).optional().describe('A mark an earlier call returned'),
     writer: callsignSchema.optional().describe('The agent about to write there (a hook names its session\'s agent)'),
+    source: boundedText(limits.label).min(1).optional().describe('With writer: the tool it writes with (a hook names its tool), recorded as the source of a violation it causes'),
   }),
   result: withControl({
     mark: z.number().int(),

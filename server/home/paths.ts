@@ -16,6 +16,8 @@ export function homePaths(home: string) {
     sessions: join(home, 'sessions'),
     /** The MCP bridge's own notes of which agent it held in which worktree (never the CLI's sessions). */
     bridgeSessions: join(home, 'bridge-sessions'),
+    /** Claude Code hooks: the watcher's mark PreToolUse took, kept per tool call until PostToolUse asks what changed since. */
+    toolMarks: join(home, 'tool-marks'),
     log: join(home, 'plane.log'),
   };
 }

@@ -9,42 +9,82 @@ const HOOK_VERB = ' claude-pre-tool-use --home ';
 /** The file tools, the shell, and every MCP tool (the hook checks those whose input names a path to write). */
 export const CLAUDE_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
+/**
+ * PostToolUse on the tools PreToolUse marks the worktree for: the shell and MCP tools (the file
+ * tools are checked exactly before they write; Claude Code's other tools do not write).
+ */
+export const CLAUDE_POST_MATCHER = [CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
+
+/** The hooks after PreToolUse, each on its Claude Code event (the session ones with no matcher: every source, every reason). */
+const LATER_HOOKS = [
+  { event: 'PostToolUse', verb: ' hook claude-post-tool-use', matcher: CLAUDE_POST_MATCHER },
+  { event: 'SessionStart', verb: ' hook claude-session-start' },
+  { event: 'SessionEnd', verb: ' hook claude-session-end' },
+] as const;
+
 const hookEntrySchema = z.looseObject({ command: z.string().optional() });
 const matcherEntrySchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(hookEntrySchema).optional() });
-const settingsSchema = z.looseObject({ hooks: z.looseObject({ PreToolUse: z.array(matcherEntrySchema).optional() }).optional() });
+const settingsSchema = z.looseObject({ hooks: z.record(z.string(), z.array(matcherEntrySchema)).optional() });
 
-export function claudeSettingsPath(root: string): string {
-  return join(root, '.claude', 'settings.json');
+/** Which settings file: the local one (not committed, the default) or the shared one teammates get. */
+export type ClaudeSettingsScope = 'local' | 'shared';
+export const CLAUDE_SETTINGS_SCOPES: readonly ClaudeSettingsScope[] = ['local', 'shared'];
+
+export function claudeSettingsPath(root: string, scope: ClaudeSettingsScope): string {
+  return join(root, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The lean hook runner's launcher beside `launcher` (it decides through the plane itself, without loading the CLI), else `fleet hook`. */
 export function claudeHookCommand(home: string, launcher: string): string {
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const lean = hookLauncherBeside(launcher);
   return existsSync(lean) ? `${quote(lean)}${HOOK_VERB}${quote(home)}` : `${quote(launcher)} hook${HOOK_VERB}${quote(home)}`;
 }
 
-const isOurs = (hook: { command?: string | undefined }) => hook.command?.includes(HOOK_VERB) === true;
+/** Every entry the fleet writes: event, matcher (if any) and the hook command. */
+function fleetEntries(home: string, launcher: string): { event: string; verb: string; entry: MatcherEntry }[] {
+  return [
+    { event: 'PreToolUse', verb: HOOK_VERB, entry: { matcher: CLAUDE_MATCHER, hooks: [{ type: 'command', command: claudeHookCommand(home, launcher), timeout: 30 }] } },
+    ...LATER_HOOKS.map((hook) => ({
+      event: hook.event,
+      verb: hook.verb,
+      entry: { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: `${quote(launcher)}${hook.verb} --home ${quote(home)}`, timeout: 30 }] },
+    })),
+  ];
+}
+
+const FLEET_VERBS = [HOOK_VERB, ...LATER_HOOKS.map((hook) => hook.verb)];
+const isOurs = (hook: { command?: string | undefined }, verbs: readonly string[] = FLEET_VERBS) => verbs.some((verb) => hook.command?.includes(verb) === true);
+
+export interface ClaudeInstallResult {
+  path: string;
+  outcome: 'created' | 'updated' | 'unchanged';
+  createdFile: boolean;
+  createdDir: boolean;
+}
 
 /**
- * Adds the PreToolUse hook on Claude Code's write tools, its shell and MCP tools to the repository's .claude/settings.json,
- * keeping everything else in it, in its order. Run again, it replaces its own entry in place.
+ * Adds the fleet's Claude Code hooks (PreToolUse on the write tools, the shell and MCP tools;
+ * PostToolUse; SessionStart; SessionEnd) to one settings file, keeping everything else in it, in its order.
+ * Run again, it replaces its own entries in place.
  */
-export function installClaudeHook(root: string, home: string, launcher: string): { path: string; outcome: 'created' | 'updated' | 'unchanged'; createdFile: boolean; createdDir: boolean } {
-  const path = claudeSettingsPath(root);
+export function installClaudeHooks(root: string, home: string, launcher: string, scope: ClaudeSettingsScope): ClaudeInstallResult {
+  const path = claudeSettingsPath(root, scope);
   const createdDir = !existsSync(dirname(path));
   const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const settings = before !== undefined ? parseSettings(path, before) : {};
-  const entry = { matcher: CLAUDE_MATCHER, hooks: [{ type: 'command', command: claudeHookCommand(home, launcher), timeout: 30 }] };
   const hooks = (settings.hooks ??= {});
-  const entries = (hooks.PreToolUse ??= []);
-  const at = entries.findIndex((e) => e.hooks?.some(isOurs));
-  if (at >= 0) {
-    const others = (entries[at]!.hooks ?? []).filter((hook) => !isOurs(hook));
-    // Our entry is ours alone; a hook someone added beside ours keeps an entry of its own.
-    entries.splice(at, 1, entry, ...(others.length > 0 ? [{ ...entries[at]!, hooks: others }] : []));
-  } else {
-    entries.push(entry);
+  for (const { event, verb, entry } of fleetEntries(home, launcher)) {
+    const entries = (hooks[event] ??= []);
+    const at = entries.findIndex((e) => e.hooks?.some((hook) => isOurs(hook, [verb])));
+    if (at >= 0) {
+      const others = (entries[at]!.hooks ?? []).filter((hook) => !isOurs(hook, [verb]));
+      // Our entry is ours alone; a hook someone added beside ours keeps an entry of its own.
+      entries.splice(at, 1, entry, ...(others.length > 0 ? [{ ...entries[at]!, hooks: others }] : []));
+    } else {
+      entries.push(entry);
+    }
   }
   const next = `${JSON.stringify(settings, null, 2)}\n`;
   if (next === before) return { path, outcome: 'unchanged', createdFile: false, createdDir: false };
@@ -53,21 +93,23 @@ export function installClaudeHook(root: string, home: string, launcher: string):
   return { path, outcome: before === undefined ? 'created' : 'updated', createdFile: before === undefined, createdDir };
 }
 
-/** Takes out exactly the fleet hook; a file (and folder) the install created goes when nothing else is left in it. */
-export function uninstallClaudeHook(root: string, created: { file: boolean; dir: boolean }): { path: string; outcome: 'removed' | 'absent' } {
-  const path = claudeSettingsPath(root);
+/** Takes out exactly the fleet's hooks; a file (and folder) the install created goes when nothing else is left in it. */
+export function uninstallClaudeHooks(root: string, scope: ClaudeSettingsScope, created: { file: boolean; dir: boolean }): { path: string; outcome: 'removed' | 'absent' } {
+  const path = claudeSettingsPath(root, scope);
   if (!existsSync(path)) return { path, outcome: 'absent' };
   const settings = parseSettings(path, readFileSync(path, 'utf8'));
-  const entries = settings.hooks?.PreToolUse;
-  if (!settings.hooks || !entries?.some((entry) => entry.hooks?.some(isOurs))) return { path, outcome: 'absent' };
-  const kept = entries.flatMap((entry) => {
-    if (!entry.hooks?.some(isOurs)) return [entry];
-    const hooks = entry.hooks.filter((hook) => !isOurs(hook));
-    return hooks.length > 0 ? [{ ...entry, hooks }] : [];
-  });
-  if (kept.length > 0) settings.hooks.PreToolUse = kept;
-  else delete settings.hooks.PreToolUse;
-  if (Object.keys(settings.hooks).length === 0) delete settings.hooks;
+  const hooks = settings.hooks;
+  if (!hooks || !Object.values(hooks).some((entries) => entries.some((entry) => entry.hooks?.some((hook) => isOurs(hook))))) return { path, outcome: 'absent' };
+  for (const [event, entries] of Object.entries(hooks)) {
+    const kept = entries.flatMap((entry) => {
+      if (!entry.hooks?.some((hook) => isOurs(hook))) return [entry];
+      const rest = entry.hooks.filter((hook) => !isOurs(hook));
+      return rest.length > 0 ? [{ ...entry, hooks: rest }] : [];
+    });
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (Object.keys(hooks).length === 0) delete settings.hooks;
   if (created.file && Object.keys(settings).length === 0) {
     unlinkSync(path);
     if (created.dir && readdirSync(dirname(path)).length === 0) rmdirSync(dirname(path));
@@ -87,7 +129,7 @@ interface MatcherEntry {
   [key: string]: unknown;
 }
 interface Settings {
-  hooks?: { PreToolUse?: MatcherEntry[]; [event: string]: unknown };
+  hooks?: Record<string, MatcherEntry[]>;
   [key: string]: unknown;
 }
 

@@ -3,7 +3,7 @@
 
 export interface HookCheckRequest {
   home: string;
-  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'codex-pre-tool-use';
+  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'claude-post-tool-use' | 'codex-pre-tool-use';
   root: string;
   paths: string[];
   /** FLEET_AS, when the writer says who it is. */

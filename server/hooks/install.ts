@@ -1,21 +1,30 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { installClaudeHook, uninstallClaudeHook } from './claude-settings.js';
+import { CLAUDE_SETTINGS_SCOPES, installClaudeHooks, uninstallClaudeHooks, type ClaudeSettingsScope } from './claude-settings.js';
 import { installCodexHooks, uninstallCodexHooks } from './codex-hooks-file.js';
 import { commonDirectory, worktreeRoot } from './git.js';
 import { installGitHook, uninstallGitHook } from './git-hook-install.js';
 import { ensureLauncher } from './launcher.js';
 
 /** What the install created (rather than edited), so the uninstall takes out exactly that. */
-const manifestSchema = z.object({ claudeSettingsCreated: z.boolean().default(false), claudeDirCreated: z.boolean().default(false), codexHooksCreated: z.boolean().default(false) });
+const manifestSchema = z.object({
+  claudeSettingsCreated: z.boolean().default(false),
+  claudeLocalSettingsCreated: z.boolean().default(false),
+  claudeDirCreated: z.boolean().default(false),
+  codexHooksCreated: z.boolean().default(false),
+});
 type Manifest = z.infer<typeof manifestSchema>;
 
 export interface HookSelection {
   git: boolean;
   claude: boolean;
   codex: boolean;
+  /** Where the Claude Code hooks go: settings.local.json (default: absolute paths stay on this machine) or the shared settings.json. */
+  claudeScope?: ClaudeSettingsScope;
 }
+
+const createdKey = (scope: ClaudeSettingsScope) => (scope === 'local' ? 'claudeLocalSettingsCreated' : 'claudeSettingsCreated');
 
 /** The repository root of `cwd`, or an error that says what to do. */
 export function repositoryRoot(cwd: string): string {
@@ -35,10 +44,16 @@ export function installHooks(root: string, home: string, selection: HookSelectio
     report.push(`git pre-commit hook ${outcome}: ${target.path}${target.mode === 'husky' ? ' (husky: as a block in your hook)' : ''}${outcome === 'chained' && target.mode === 'file' ? ' (your hook runs after the check)' : ''}`);
   }
   if (selection.claude) {
-    const result = installClaudeHook(root, home, launcher.path);
-    if (result.createdFile) manifest.claudeSettingsCreated = true;
+    const scope = selection.claudeScope ?? 'local';
+    const result = installClaudeHooks(root, home, launcher.path, scope);
+    if (result.createdFile) manifest[createdKey(scope)] = true;
     if (result.createdDir) manifest.claudeDirCreated = true;
-    report.push(`Claude Code PreToolUse hook ${result.outcome}: ${result.path}`);
+    report.push(`Claude Code hooks (PreToolUse, PostToolUse, SessionStart, SessionEnd) ${result.outcome}: ${result.path}`);
+    // Moved, not doubled: the fleet's hooks in the other settings file (an older install) come out.
+    const other = CLAUDE_SETTINGS_SCOPES.find((s) => s !== scope)!;
+    const moved = uninstallClaudeHooks(root, other, { file: manifest[createdKey(other)], dir: false });
+    if (moved.outcome === 'removed') report.push(`Claude Code hooks removed from ${moved.path}`);
+    manifest[createdKey(other)] = false;
   }
   if (selection.codex) {
     const result = installCodexHooks(root, home, launcher.path, env);
@@ -58,9 +73,11 @@ export function uninstallHooks(root: string, selection: HookSelection, env: Node
     report.push(`git pre-commit hook ${outcome === 'restored' ? 'removed, and the hook it chained is back' : outcome === 'removed' ? 'removed' : 'was not installed'}: ${target.path}`);
   }
   if (selection.claude) {
-    const { path, outcome } = uninstallClaudeHook(root, { file: manifest.claudeSettingsCreated, dir: manifest.claudeDirCreated });
-    report.push(`Claude Code PreToolUse hook ${outcome === 'removed' ? 'removed' : 'was not installed'}: ${path}`);
-    manifest.claudeSettingsCreated = false;
+    for (const scope of CLAUDE_SETTINGS_SCOPES) {
+      const { path, outcome } = uninstallClaudeHooks(root, scope, { file: manifest[createdKey(scope)], dir: manifest.claudeDirCreated });
+      report.push(`Claude Code hooks ${outcome === 'removed' ? 'removed' : 'were not installed'}: ${path}`);
+      manifest[createdKey(scope)] = false;
+    }
     manifest.claudeDirCreated = false;
   }
   if (selection.codex) {
@@ -80,13 +97,13 @@ function readManifest(root: string): Manifest {
   try {
     return manifestSchema.parse(JSON.parse(readFileSync(manifestPath(root), 'utf8')));
   } catch {
-    return { claudeSettingsCreated: false, claudeDirCreated: false, codexHooksCreated: false };
+    return manifestSchema.parse({});
   }
 }
 
 function writeManifest(root: string, manifest: Manifest): void {
   const path = manifestPath(root);
-  if (!manifest.claudeSettingsCreated && !manifest.claudeDirCreated && !manifest.codexHooksCreated) {
+  if (!Object.values(manifest).some(Boolean)) {
     if (existsSync(path)) unlinkSync(path);
     return;
   }

@@ -94,7 +94,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
 
     const installed = await runCli(['install-hooks'], { home, cwd: repo });
     assert.equal(installed.code, 0, installed.stderr);
-    const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { matcher: string; hooks: { command: string }[] }[] } };
+    const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')) as { hooks: { PreToolUse: { matcher: string; hooks: { command: string }[] }[] } };
     const entry = settings.hooks.PreToolUse.find((e) => e.hooks.some((h) => h.command.includes('claude-pre-tool-use')))!;
     for (const tool of ['Bash', 'Write', 'Edit', 'mcp__files__write_file']) assert.match(tool, new RegExp(`^(${entry.matcher})$`), `the installed matcher covers ${tool}`);
     hookCommand = entry.hooks[0]!.command;

@@ -4,17 +4,20 @@ import { parseVerbArgs } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { emit } from '../output.js';
 
-const options = { root: { type: 'string' }, 'no-git': { type: 'boolean' }, 'no-claude': { type: 'boolean' }, 'no-codex': { type: 'boolean' } } as const;
+const options = { root: { type: 'string' }, 'no-git': { type: 'boolean' }, 'no-claude': { type: 'boolean' }, 'no-codex': { type: 'boolean' }, shared: { type: 'boolean' } } as const;
 
-function selection(values: { 'no-git'?: boolean; 'no-claude'?: boolean; 'no-codex'?: boolean }): HookSelection {
-  const chosen = { git: !values['no-git'], claude: !values['no-claude'], codex: !values['no-codex'] };
+function selection(values: { 'no-git'?: boolean; 'no-claude'?: boolean; 'no-codex'?: boolean; shared?: boolean }): HookSelection {
+  const chosen = { git: !values['no-git'], claude: !values['no-claude'], codex: !values['no-codex'], claudeScope: values.shared ? ('shared' as const) : ('local' as const) };
   if (!chosen.git && !chosen.claude && !chosen.codex) throw new UsageError('--no-git, --no-claude and --no-codex together leave nothing to do');
   return chosen;
 }
 
-/** `fleet install-hooks`: the git pre-commit hook and the Claude Code and Codex PreToolUse hooks, idempotently. */
+/**
+ * `fleet install-hooks`: the git pre-commit hook and the Claude Code and Codex hooks, idempotently;
+ * Claude Code's go into .claude/settings.local.json (absolute paths of this machine) unless --shared asks for settings.json.
+ */
 export async function installHooksVerb(argv: string[]): Promise<number> {
-  const { values, home } = parseVerbArgs(argv, options, 'fleet install-hooks [--root DIR] [--no-git] [--no-claude] [--no-codex]');
+  const { values, home } = parseVerbArgs(argv, options, 'fleet install-hooks [--root DIR] [--no-git] [--no-claude] [--no-codex] [--shared]');
   const root = rootOf(values.root);
   const report = installHooks(root, home, selection(values));
   emit(values.json, { root, home, report }, () =>
@@ -23,7 +26,7 @@ export async function installHooksVerb(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** `fleet uninstall-hooks`: removes exactly what install-hooks put in. */
+/** `fleet uninstall-hooks`: removes exactly what install-hooks put in (from both Claude Code settings files). */
 export async function uninstallHooksVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(argv, options, 'fleet uninstall-hooks [--root DIR] [--no-git] [--no-claude] [--no-codex]');
   const root = rootOf(values.root);

@@ -10,6 +10,7 @@ import { errorNameForCode } from '../../../contracts/errors.js';
 import { answerForCommandVerdict, answerForFailure, answerForVerdict, CLAUDE_SHELL_TOOL, claudeHookOutput, planCommandCheck, planWriteCheck, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
 import type { CommandVerdict, HookVerdict } from '../hook-check.js';
 import { commandCheckParams, HOOK_CHECK_BATCH, hookCheckParams } from '../hook-check-request.js';
+import { markRequest, saveToolMark } from '../claude-tool-marks.js';
 import { callPlaneOnce } from './plane-call.js';
 import { readStdin } from '../read-stdin.js';
 
@@ -20,7 +21,9 @@ const args = process.argv.slice(2);
 
 void (async () => {
   const stdin = await readStdin();
-  const answer = args.length === 3 && args[0] === 'claude-pre-tool-use' && args[1] === '--home' ? await decideWrite(stdin, args[2]!).catch(() => undefined) : undefined;
+  const home = args[2]!;
+  const answer = args.length === 3 && args[0] === 'claude-pre-tool-use' && args[1] === '--home' ? await decideWrite(stdin, home).catch(() => undefined) : undefined;
+  if (answer?.decision === 'allow') await markBeforeTool(stdin, home);
   if (answer) process.stdout.write(claudeHookOutput(answer));
   else process.exitCode = runFullVerb(stdin);
 })();
@@ -43,6 +46,16 @@ async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswe
   const reply = await callPlaneOnce(home, client, 'fleet_hook_check', hookCheckParams(plan.request, plan.request.paths));
   if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);
   return answerForVerdict(reply.result as HookVerdict);
+}
+
+/** As the full verb does once it allows (claude-post-tool-use.ts): the watcher's mark for PostToolUse, never a refusal. */
+async function markBeforeTool(input: string, home: string): Promise<void> {
+  const event = toolEvent(input);
+  const request = event && markRequest(event, process.env);
+  if (!request) return;
+  const reply = await callPlaneOnce(home, 'fleet-hook-claude-pre-tool-use', 'fleet_worktree_changes', request.params).catch(() => undefined);
+  const mark = (reply?.result as { mark?: unknown } | undefined)?.mark;
+  if (typeof mark === 'number') saveToolMark(home, request.toolUseId, { mark, worktree: request.params.worktree });
 }
 
 /** The event, shaped as the full verb's schema expects; else undefined. */

@@ -12,6 +12,6 @@ export const violationHandlers = {
 
   fleet_worktree_changes: async (params, session, { core, worktrees }) => {
     core.run(session.caller, () => undefined); // any call counts as a heartbeat
-    return worktrees.changes(params.worktree, params.since, params.writer);
+    return worktrees.changes(params.worktree, params.since, params.writer, params.source);
   },
 } satisfies Partial<HandlerTable>;

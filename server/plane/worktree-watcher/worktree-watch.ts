@@ -4,10 +4,15 @@ import { DirectoryTree } from './directory-tree.js';
 import { GitActivity } from './git-activity.js';
 import { gitDirOf, ignoredAmong, ignoredDirectories } from './git-queries.js';
 
-/** A write seen in the worktree: its path and the agents that may have made it. */
-export interface SeenWrite {
-  path: string;
+/** Who may be writing in a worktree now, and who says so (`watcher`, or the tool a hook named). */
+export interface Writers {
   writers: string[];
+  source: string;
+}
+
+/** A write seen in the worktree: its path, the agents that may have made it, and who says so. */
+export interface SeenWrite extends Writers {
+  path: string;
 }
 
 export interface WorktreeWatchOptions {
@@ -18,7 +23,7 @@ export interface WorktreeWatchOptions {
   now(): number;
   nextMark(): number;
   /** Who may be writing in this worktree now: asked when the change is seen, not when it is judged. */
-  writersNow(): string[];
+  writersNow(): Writers;
   /** Changes that are neither git's nor ignored, a debounce window at a time. */
   onWrites(writes: SeenWrite[]): Promise<void>;
   log(message: string): void;
@@ -37,7 +42,7 @@ export class WorktreeWatch {
   private readonly changes: ChangeLog;
   private readonly tree: DirectoryTree;
   private git: GitActivity | undefined;
-  private pending = new Map<string, string[]>();
+  private pending = new Map<string, Writers>();
   private firstPendingAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private judging: Promise<void> = Promise.resolve();
@@ -104,7 +109,7 @@ export class WorktreeWatch {
     this.judging = this.judging.then(async () => {
       if (this.closed) return;
       const ignored = await ignoredAmong(this.options.root, [...burst.keys()]);
-      const writes = [...burst].filter(([path]) => !ignored.has(path)).map(([path, writers]) => ({ path, writers }));
+      const writes = [...burst].filter(([path]) => !ignored.has(path)).map(([path, writers]) => ({ path, ...writers }));
       if (writes.length > 0 && !this.closed) await this.options.onWrites(writes);
     }).catch((error: Error) => this.options.log(`watcher: ${this.options.root}: ${error.message}`));
   }

@@ -6,7 +6,7 @@ import { recordViolation, violatedClaim } from '../../core/violations.js';
 import type { ScopeResolver } from '../scope-resolver.js';
 import { contentFingerprint } from './content-fingerprint.js';
 import { PerSecondCap } from './per-second-cap.js';
-import { WorktreeWatch, type SeenWrite } from './worktree-watch.js';
+import { WorktreeWatch, type SeenWrite, type Writers } from './worktree-watch.js';
 
 /** Bounds: directories watched per worktree, violations judged per second per worktree, open attributions. */
 const MAX_DIRECTORIES_PER_WORKTREE = 5000;
@@ -29,6 +29,8 @@ interface Attribution {
   root: string;
   agentId: string;
   until: number;
+  /** The tool the hook's call writes with, recorded as a violation's source. */
+  source?: string;
 }
 
 /**
@@ -91,7 +93,7 @@ export class WorktreeWatchers {
    * worktree's changes to that agent until the next call with this mark); with `since`, the paths
    * changed after it.
    */
-  async changes(worktree: string, since: number | undefined, writer: string | undefined): Promise<ResultBody<'fleet_worktree_changes'>> {
+  async changes(worktree: string, since: number | undefined, writer: string | undefined, source?: string): Promise<ResultBody<'fleet_worktree_changes'>> {
     if (!isAbsolute(worktree)) throw new FleetError('INVALID_PARAMS', `worktree "${worktree}" must be an absolute path`, { worktree });
     this.reconcile();
     const root = this.worktreeOf(worktree)?.root;
@@ -103,7 +105,7 @@ export class WorktreeWatchers {
     if (since !== undefined) this.attributions.delete(since);
     const found = since === undefined ? { changes: [], truncated: false } : await watched.watch.changesSince(since, MAX_WORKTREE_CHANGES);
     const mark = this.mark;
-    if (writer !== undefined) this.attribute(root, writer, mark);
+    if (writer !== undefined) this.attribute(root, writer, mark, source);
     return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated };
   }
 
@@ -130,20 +132,26 @@ export class WorktreeWatchers {
   }
 
   /** A hook's attribution wins; else the agents that registered the worktree (one of them is the writer). */
-  private writersNow(root: string): string[] {
+  private writersNow(root: string): Writers {
     const now = this.now();
     const attributed = new Set<string>();
+    const sources = new Set<string>();
     for (const [mark, attribution] of this.attributions) {
       if (attribution.until < now) this.attributions.delete(mark);
-      else if (attribution.root === root) attributed.add(attribution.agentId);
+      else if (attribution.root === root) {
+        attributed.add(attribution.agentId);
+        sources.add(attribution.source ?? 'watcher');
+      }
     }
-    return attributed.size > 0 ? [...attributed] : [...(this.watched.get(root)?.agents ?? [])];
+    if (attributed.size === 0) return { writers: [...(this.watched.get(root)?.agents ?? [])], source: 'watcher' };
+    // One hook's call in flight names its tool; several at once leave it to the watcher.
+    return { writers: [...attributed], source: sources.size === 1 ? [...sources][0]! : 'watcher' };
   }
 
-  private attribute(root: string, callsign: string, mark: number): void {
+  private attribute(root: string, callsign: string, mark: number, source: string | undefined): void {
     const agentId = this.core.indexes.liveCallsigns.get(callsign);
     if (agentId === undefined) throw new FleetError('NOT_FOUND', `no live agent ${callsign}: the writer must be on the roster`, { callsign });
-    this.attributions.set(mark, { root, agentId, until: this.now() + ATTRIBUTION_MS });
+    this.attributions.set(mark, { root, agentId, until: this.now() + ATTRIBUTION_MS, ...(source !== undefined && { source }) });
     if (this.attributions.size > MAX_ATTRIBUTIONS) this.attributions.delete(this.attributions.keys().next().value!);
   }
 
@@ -157,7 +165,7 @@ export class WorktreeWatchers {
       if (!cap.take(this.now())) continue;
       const fingerprint = await contentFingerprint(join(root, write.path));
       if (fingerprint === undefined || this.closed) continue;
-      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path: write.path, writers: write.writers, source: 'watcher', fingerprint }));
+      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path: write.path, writers: write.writers, source: write.source, fingerprint }));
     }
   }
 

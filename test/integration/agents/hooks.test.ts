@@ -33,7 +33,7 @@ function commitChange(repo: string, home: string, path: string, extra: Record<st
 
 /** Runs the Claude Code hook exactly as settings.json tells Claude Code to: the command through a shell, the event on stdin. */
 function claudeHook(repo: string, home: string, event: Record<string, unknown>, extra: Record<string, string> = {}) {
-  const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { matcher: string; hooks: { command: string }[] }[] } };
+  const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')) as { hooks: { PreToolUse: { matcher: string; hooks: { command: string }[] }[] } };
   const entry = settings.hooks.PreToolUse.find((e) => e.hooks.some((h) => h.command.includes('claude-pre-tool-use')))!;
   const run = spawnSync('sh', ['-c', entry.hooks[0]!.command], {
     cwd: repo,
@@ -83,7 +83,7 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     const hook = join(repo, '.git', 'hooks', 'pre-commit');
     accessSync(hook, constants.X_OK);
     accessSync(join(home, 'bin', 'fleet'), constants.X_OK);
-    const settingsPath = join(repo, '.claude', 'settings.json');
+    const settingsPath = join(repo, '.claude', 'settings.local.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: { PreToolUse: { matcher: string }[] } };
     assert.equal(settings.hooks.PreToolUse[0]!.matcher, 'Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*');
     const before = [readFileSync(hook, 'utf8'), readFileSync(settingsPath, 'utf8')];
@@ -269,7 +269,7 @@ describe('install-hooks chains with what is there, and uninstall-hooks takes out
     }
   });
 
-  test('existing Claude Code settings are merged with, and restored on uninstall', async () => {
+  test('existing shared Claude Code settings (--shared) are merged with, and restored on uninstall', async () => {
     const repo = makeRepo();
     try {
       const existing = {
@@ -278,7 +278,7 @@ describe('install-hooks chains with what is there, and uninstall-hooks takes out
       };
       mkdirSync(join(repo, '.claude'));
       writeFileSync(join(repo, '.claude', 'settings.json'), `${JSON.stringify(existing, null, 2)}\n`);
-      assert.equal((await runCli(['install-hooks', '--no-git'], { home, cwd: repo })).code, 0);
+      assert.equal((await runCli(['install-hooks', '--no-git', '--shared'], { home, cwd: repo })).code, 0);
       const merged = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')) as typeof existing;
       assert.deepEqual(merged.permissions, existing.permissions);
       assert.deepEqual(merged.hooks.Stop, existing.hooks.Stop);

@@ -13,9 +13,9 @@ import { runCli } from '../../support/run-cli.js';
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** The command Claude Code runs, as install-hooks wrote it into .claude/settings.json. */
+/** The command Claude Code runs, as install-hooks wrote it into .claude/settings.local.json. */
 function installedCommand(repo: string): string {
-  const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+  const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
   const commands = settings.hooks.PreToolUse.flatMap((entry) => entry.hooks.map((hook) => hook.command)).filter((command) => command.includes('claude-pre-tool-use'));
   assert.equal(commands.length, 1, `one fleet hook entry, found ${JSON.stringify(commands)}`);
   return commands[0]!;
@@ -125,7 +125,7 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
   });
 
   test('a command installed before (bin/fleet hook …) is replaced in place by install-hooks, and still answers meanwhile', async () => {
-    const settingsPath = join(repo, '.claude', 'settings.json');
+    const settingsPath = join(repo, '.claude', 'settings.local.json');
     const current = readFileSync(settingsPath, 'utf8');
     writeFileSync(settingsPath, current.replace(JSON.stringify(lean).slice(1, -1), JSON.stringify(full).slice(1, -1)));
     assert.equal(installedCommand(repo), full);

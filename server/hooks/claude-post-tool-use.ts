@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { connectToPlane } from '../client/connect.js';
+import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
+import { hookEnvironment, runHookCheck, type HookVerdict } from './hook-check.js';
+
+/** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones). */
+const toolEventSchema = z.looseObject({
+  tool_name: z.string(),
+  tool_use_id: z.string().optional(),
+  cwd: z.string().optional(),
+});
+
+const MAX_LISTED = 20;
+
+/**
+ * Before a tool runs (PreToolUse, once it is allowed): takes the watcher's mark of the session's
+ * worktree and names the writer, so PostToolUse can ask what this call changed. The file tools are
+ * checked exactly before they write and take no mark (their allow path stays lean). Never refuses:
+ * a worktree no live agent registered is simply not watched.
+ */
+export async function markBeforeTool(stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const parsed = toolEventSchema.safeParse(safeJson(stdin));
+  const request = parsed.success ? markRequest(parsed.data, env) : undefined;
+  if (!request) return;
+  try {
+    const client = await connectToPlane({ home, client: 'fleet-hook-claude-pre-tool-use' });
+    try {
+      const taken = await client.call('fleet_worktree_changes', request.params);
+      saveToolMark(home, request.toolUseId, { mark: taken.mark, worktree: request.params.worktree });
+    } finally {
+      client.close();
+    }
+  } catch {
+    // Nothing to compare against later; the watcher still sees the writes.
+  }
+}
+
+/** What PostToolUse prints: nothing, or a block whose reason the model reads. */
+export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason: string };
+
+/**
+ * `fleet hook claude-post-tool-use`: asks the plane what changed in the worktree since the mark
+ * PreToolUse took for this call, checks those paths as the writing agent, and reports each one
+ * another agent holds exclusively (the watcher records it as `territory.violated`, attributed to
+ * this agent). It never reverts: the holder's own uncommitted work may be in that file.
+ */
+export async function claudePostToolUse(stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<PostToolAnswer> {
+  const parsed = toolEventSchema.safeParse(safeJson(stdin));
+  if (!parsed.success || parsed.data.tool_use_id === undefined) return { decision: 'none' };
+  const { tool_name: tool, tool_use_id: toolUseId } = parsed.data;
+  const taken = takeToolMark(home, toolUseId);
+  if (!taken) return { decision: 'none' };
+  const { callsign } = hookEnvironment(env);
+  const client = await connectToPlane({ home, client: 'fleet-hook-claude-post-tool-use' });
+  let changed: string[];
+  try {
+    const found = await client.call('fleet_worktree_changes', { worktree: taken.worktree, since: taken.mark });
+    // Repository-relative; a checkout or merge moving files is not a write.
+    changed = found.changes.filter((change) => !change.viaGit).map((change) => change.path);
+  } catch {
+    return { decision: 'none' };
+  } finally {
+    client.close();
+  }
+  if (changed.length === 0) return { decision: 'none' };
+  const verdict = await runHookCheck({
+    home,
+    hook: 'claude-post-tool-use',
+    root: taken.worktree,
+    paths: changed,
+    worktree: taken.worktree,
+    agentOnly: true,
+    ...(callsign !== undefined && { callsign }),
+  });
+  return breachAnswer(tool, verdict);
+}
+
+/** The check's verdict on what a call changed, as PostToolUse's answer: a block for paths another agent holds exclusively. */
+export function breachAnswer(tool: string, verdict: HookVerdict): PostToolAnswer {
+  const broken = heldByOthers(verdict);
+  return broken.length === 0 ? { decision: 'none' } : { decision: 'block', reason: explainBreach(tool, verdict.agent?.callsign, broken) };
+}
+
+/** PostToolUse's answer as Claude Code reads it from stdout. */
+export function postToolUseOutput(answer: PostToolAnswer): string {
+  return answer.decision === 'none' ? '' : `${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`;
+}
+
+type Breach = { path: string; holders: string[] };
+
+function heldByOthers(verdict: HookVerdict): Breach[] {
+  const self = verdict.agent?.callsign;
+  return verdict.results.flatMap((result) => {
+    const holders = result.holders.filter((h) => h.mode === 'exclusive' && h.callsign !== self).map((h) => `${h.callsign} (claim ${h.pattern})`);
+    return !result.allowed && holders.length > 0 ? [{ path: result.path, holders }] : [];
+  });
+}
+
+function explainBreach(tool: string, self: string | undefined, broken: Breach[]): string {
+  const lines = [`Fleet territory: your ${tool} call changed ${broken.length === 1 ? 'a file' : `${broken.length} files`} another agent holds exclusively${self ? ` (you are ${self})` : ''}; recorded as a territory violation:`];
+  for (const { path, holders } of broken.slice(0, MAX_LISTED)) lines.push(`  ${path}: held by ${holders.join(', ')}`);
+  if (broken.length > MAX_LISTED) lines.push(`  … and ${broken.length - MAX_LISTED} more`);
+  const first = broken[0]!.holders[0]!.split(' ')[0]!;
+  lines.push(
+    'Nothing was reverted: the holder\'s own uncommitted work may be in these files. Do not release or take their claim.',
+    `Tell the holder what you changed (fleet_message_send {"to": {"callsign": "${first}"}, "type": "INFO", "body": "…"}), or revert exactly your own change by hand, then claim before writing again.`,
+  );
+  return lines.join('\n');
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
