@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Handoff } from '../../contracts/handoff.js';
 import type { PlaneClient } from '../client/plane-client.js';
-import { connectAs, connectUnjoined } from '../cli/connection.js';
+import { connectToPlane } from '../client/connect.js';
 import { loadSession, saveSession } from '../home/sessions.js';
 import { hookEnvironment } from './hook-check.js';
 import { worktreeRoot } from './git.js';
@@ -52,7 +52,7 @@ export async function claudeSessionEnd(stdin: string, home: string, env: NodeJS.
   const event = parseEvent(stdin);
   const { callsign } = hookEnvironment(env);
   if (callsign === undefined || loadSession(home, callsign) === undefined) return;
-  const client = await connectAs(home, callsign);
+  const client = await attach(home, callsign, undefined);
   try {
     const resume = await client.call('fleet_agent_resume', {});
     const travelling = new Set(resume.handoffsFromMe.filter((h) => h.status === 'pending').flatMap((h) => h.envelope.claims));
@@ -82,13 +82,21 @@ function parseEvent(stdin: string): z.infer<typeof sessionEventSchema> {
   }
 }
 
-/** Re-attaches with the saved session token, or joins fresh (and saves the token for the next session's hooks). */
+/**
+ * Re-attaches with the saved session token, or joins fresh (and saves the token for the next
+ * session's hooks). A hook holds the plane token only: an operator's agent is never continued here.
+ */
 async function attach(home: string, callsign: string, worktree: string | undefined): Promise<PlaneClient> {
-  if (loadSession(home, callsign) !== undefined) return connectAs(home, callsign);
-  const client = await connectUnjoined(home);
+  const saved = loadSession(home, callsign);
+  const client = await connectToPlane({ home, client: 'fleet-hook-claude-session' });
   try {
-    const joined = await client.call('fleet_agent_join', { callsign, runtime: RUNTIME, ...(worktree !== undefined && { worktree }) });
-    await saveSession(home, { callsign, runtime: RUNTIME, agentId: joined.agentId, sessionToken: joined.sessionToken });
+    const joined = await client.call('fleet_agent_join', {
+      callsign,
+      runtime: saved?.runtime ?? RUNTIME,
+      ...(saved !== undefined && { sessionToken: saved.sessionToken }),
+      ...(saved === undefined && worktree !== undefined && { worktree }),
+    });
+    if (saved === undefined) await saveSession(home, { callsign, runtime: RUNTIME, agentId: joined.agentId, sessionToken: joined.sessionToken });
     return client;
   } catch (error) {
     client.close();
