@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { parseConfigJson } from './config-json.js';
 import { CLAUDE_MCP_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
 import { hookLauncherBeside } from './launcher.js';
 
@@ -133,15 +134,6 @@ interface Settings {
   [key: string]: unknown;
 }
 
-/** Checked against the shape Claude Code reads, but kept as written: key order and unknown keys survive. */
 function parseSettings(path: string, text: string): Settings {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message}): fix it, then run this again; nothing was changed`);
-  }
-  const checked = settingsSchema.safeParse(raw);
-  if (!checked.success) throw new Error(`${path} does not look like Claude Code settings (${checked.error.issues[0]?.message}): fix it, then run this again; nothing was changed`);
-  return raw as Settings;
+  return parseConfigJson<Settings>(path, text, settingsSchema, "Claude Code settings");
 }

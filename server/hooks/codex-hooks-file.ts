@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { parseConfigJson } from './config-json.js';
 import { codexConfigPath } from '../mcp/runtime-config.js';
 import { CODEX_MATCHER } from './codex-pre-tool-use.js';
 
@@ -74,15 +75,6 @@ function withoutOurs(groups: Group[], root: string): Group[] {
   });
 }
 
-/** Checked against the shape Codex reads, but kept as written: key order and unknown keys survive. */
 function parseHooksFile(path: string, text: string): HooksFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message}): fix it, then run this again; nothing was changed`);
-  }
-  const checked = fileSchema.safeParse(raw);
-  if (!checked.success) throw new Error(`${path} does not look like Codex's hooks.json (${checked.error.issues[0]?.message}): fix it, then run this again; nothing was changed`);
-  return raw as HooksFile;
+  return parseConfigJson<HooksFile>(path, text, fileSchema, "Codex's hooks.json");
 }
