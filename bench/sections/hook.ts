@@ -1,6 +1,6 @@
 // The write gate as agents pay it (DESIGN §7, §11): the installed Claude Code PreToolUse hook runs
 // before every edit of every agent. Timed as Claude Code runs it (the command from
-// .claude/settings.json through `sh -c`, the event on stdin), interleaved with a bare `node -e 0`,
+// .claude/settings.local.json through `sh -c`, the event on stdin), interleaved with a bare `node -e 0`,
 // against a running plane holding some claims. The hook is installed by the bundled CLI, as the
 // VS Code extension ships it (FLEET_HOME/bin/fleet-hook → dist/fleet-hook.cjs).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlaneClient } from '../../server/client/plane-client.js';
+import { claudeSettingsPath } from '../../server/hooks/claude-settings.js';
 import { makeRepo } from '../../test/support/git-repo.js';
 import { removeHome, startPlaneProcess, tempHome } from '../../test/support/plane-process.js';
 import { track } from '../lib/children.js';
@@ -42,7 +43,7 @@ export async function hook(options: Options, report: Report): Promise<void> {
   const clients: PlaneClient[] = [];
   try {
     execFileSync(process.execPath, [join(ROOT, 'dist', 'fleet.cjs'), 'install-hooks', '--home', plane.home, '--root', repo], { env: { ...process.env, FLEET_HOME: plane.home }, stdio: 'ignore' });
-    const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const settings = JSON.parse(readFileSync(claudeSettingsPath(repo, 'local'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
     const installed = settings.hooks.PreToolUse.flatMap((entry) => entry.hooks).find((h) => h.command.includes('claude-pre-tool-use'))!.command;
 
     const writer = await plane.connect('bench-hook-writer');
