@@ -1,7 +1,7 @@
 import { FleetError, type ClaimMode, type ClaimReleaseReason, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, isOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
-import { GlobBudget, REQUEST_GLOB_BUDGET, type CompiledPattern } from './glob/index.js';
+import { GlobBudget, MAX_REQUEST_COMPLEXITY, REQUEST_GLOB_BUDGET, type CompiledPattern } from './glob/index.js';
 import { claimExpiresAt } from './liveness.js';
 import { canonicalPattern, compileClaimPattern } from './patterns.js';
 import { requestKey, type ClaimRecord } from './state.js';
@@ -41,9 +41,19 @@ export type Conflict = ResultBody<'fleet_claim_path'>['conflicts'][number];
  */
 export function prepareClaim(agentId: string, req: ClaimRequest, compile: (pattern: string) => CompiledPattern = compileClaimPattern): PreparedClaim {
   const seen = new Map<string, CompiledPattern>();
+  let weight = 0;
   for (const input of req.patterns) {
     const compiled = compile(input);
     seen.set(compiled.source, compiled);
+    weight += compiled.complexity;
+    // Recorded patterns (a work item's, compiled by the caller's `compile`) are never refused.
+    if (compile === compileClaimPattern && weight > MAX_REQUEST_COMPLEXITY) {
+      throw new FleetError(
+        'PATTERN_TOO_COMPLEX',
+        `the patterns of this request together weigh more than one request may compile and compare (complexity ${MAX_REQUEST_COMPLEXITY}, about eight patterns full of wildcards and brace groups): claim them over several requests, or claim their directories instead (e.g. src/api/**)`,
+        { limit: MAX_REQUEST_COMPLEXITY },
+      );
+    }
   }
   return {
     agentId,

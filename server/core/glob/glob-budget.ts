@@ -28,6 +28,14 @@ export const PAIR_BASE_STEPS = 32;
 export const MAX_PATTERN_COMPLEXITY = 192;
 
 /**
+ * The most the new patterns of one request may weigh together. Compiling is work the step budget
+ * does not see: about 2 ms a pattern at the limit, so 64 of them held every other client ~138 ms
+ * (bench section `limits`, quiet machine). Eight at the limit stay well inside 50 ms with the
+ * overlap budget on top; plain paths weigh nothing.
+ */
+export const MAX_REQUEST_COMPLEXITY = 8 * MAX_PATTERN_COMPLEXITY;
+
+/**
  * The most one overlap test may take. A test of patterns of complexity A and B takes at most
  * 4(A+2)(B+2) segment-search states (distinct segment pairs, ANY_SEGMENT included, 4 states per
  * position pair) plus ROW_STATE_STEPS·(A/2)(B/2) for the row searches: within 8(A+2)(B+2).

@@ -93,3 +93,16 @@ test('a work item whose path is too complex is refused when added, not when pull
   const h = makeHarness();
   expectRefusedUnchanged(h, OPERATOR, 'PATTERN_TOO_COMPLEX', (ctx) => addWork(ctx, OPERATOR, { title: 't', scope: SCOPE, paths: [PATHOLOGICAL] }));
 });
+
+test('the new patterns of one request are bounded together: nine at the complexity limit are refused before the plane compares any, eight are not', () => {
+  const h = makeHarness();
+  const mallory = joinAgent(h, 'MALLORY');
+  // Distinct patterns at the limit: each edge shape with other endings.
+  const atLimit = (count: number) => Array.from({ length: count }, (_, i) => `${edgePattern(i % 6).slice(0, -1)}${'abcdefghij'[Math.floor(i / 6)]}`);
+  const error = expectRefusedUnchanged(h, mallory.caller, 'PATTERN_TOO_COMPLEX', (ctx) => claim(ctx, mallory.caller, { scope: SCOPE, patterns: atLimit(9) }, h.core.queue));
+  assert.match(error.message, /together weigh more than one request may compile and compare.*several requests/);
+  const eight = claimNow(h, mallory.caller, { patterns: atLimit(8) });
+  assert.equal(eight.granted, true);
+  // A work item's recorded paths are grandfathered: the request bound is for new patterns only.
+  assert.doesNotThrow(() => prepareClaim(mallory.agentId, { scope: SCOPE, patterns: atLimit(9) }, (pattern) => prepareClaim(mallory.agentId, { scope: SCOPE, patterns: [pattern] }).patterns[0]!));
+});
