@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { connectToPlane } from '../client/connect.js';
 import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
-import { hookEnvironment, runHookCheck, type HookVerdict } from './hook-check.js';
+import { runHookCheck, type HookVerdict } from './hook-check.js';
+import { hookEnvironment } from './hook-check-request.js';
 
 /** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones). */
 const toolEventSchema = z.looseObject({

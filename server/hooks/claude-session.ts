@@ -3,7 +3,7 @@ import type { Handoff } from '../../contracts/handoff.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { connectToPlane } from '../client/connect.js';
 import { loadSession, saveSession } from '../home/sessions.js';
-import { hookEnvironment } from './hook-check.js';
+import { hookEnvironment } from './hook-check-request.js';
 import { worktreeRoot } from './git.js';
 
 /** The fields of Claude Code's SessionStart / SessionEnd input the fleet reads (common fields, plus source or reason). */

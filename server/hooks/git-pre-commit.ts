@@ -1,4 +1,5 @@
-import { hookEnvironment, runHookCheck } from './hook-check.js';
+import { runHookCheck } from './hook-check.js';
+import { hookEnvironment } from './hook-check-request.js';
 import { stagedPaths, worktreeRoot } from './git.js';
 import { explainRefusal } from './refusal-message.js';
 

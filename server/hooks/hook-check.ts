@@ -3,7 +3,6 @@ import { hookCheck, hookCheckCommand } from '../../contracts/methods/hooks.js';
 import { connectToPlane } from '../client/connect.js';
 import { commandCheckParams, HOOK_CHECK_BATCH as BATCH, hookCheckParams, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 
-export { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 
 export type HookVerdict = z.infer<typeof hookCheck.result>;
 export type CommandVerdict = z.infer<typeof hookCheckCommand.result>;
