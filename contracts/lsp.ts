@@ -25,15 +25,21 @@ export const ownershipHolderSchema = z.object({
   reason: z.string().optional(),
   /** Held by the agent this window joined as (Fleet: Join as Operator). */
   mine: z.boolean(),
+  /** The holder's mark, unique among live agents (see agent-marks.ts). */
+  mark: z.string().min(1).max(2).optional(),
 });
 export type OwnershipHolder = z.infer<typeof ownershipHolderSchema>;
 
-export const ownershipKindSchema = z.enum(['mine', 'other', 'contested']);
+export const ownershipKindSchema = z.enum(['mine', 'other', 'shared', 'contested']);
 export type OwnershipKind = z.infer<typeof ownershipKindSchema>;
 
 /** Who holds a file. A file nobody holds has no ownership (null). */
 export const ownershipSchema = z.object({
-  /** mine: only this window's operator holds it; other: one other agent; contested: several holders. */
+  /**
+   * mine: only this window's operator holds it; other: another agent holds it exclusively;
+   * shared: only shared claims (one or several agents, which may all write it); contested: a real
+   * conflict, an exclusive claim beside another agent's claim.
+   */
   kind: ownershipKindSchema,
   /** The Explorer badge: two characters at most. */
   mark: z.string().min(1).max(2),
@@ -47,7 +53,12 @@ export const ownershipSchema = z.object({
 });
 export type Ownership = z.infer<typeof ownershipSchema>;
 
-export const ownershipEntrySchema = z.object({ uri: z.string(), ownership: ownershipSchema.nullable() });
+export const ownershipEntrySchema = z.object({
+  uri: z.string(),
+  ownership: ownershipSchema.nullable(),
+  /** For a folder: how many live claims lie inside it without covering it (the collapsed folder's hint). */
+  heldInside: z.number().int().positive().optional(),
+});
 export type OwnershipEntry = z.infer<typeof ownershipEntrySchema>;
 
 /**
@@ -64,6 +75,14 @@ export const viewClaimSchema = claimSchema.extend({
 });
 export type ViewClaim = z.infer<typeof viewClaimSchema>;
 
+/** A roster entry with the mark its files show in the Explorer. */
+export const viewAgentSchema = agentSchema.extend({
+  mark: z.string().min(1).max(2),
+  /** When its claims without a TTL lapse unless it heartbeats (2 × FLEET_AGENT_TTL after the last one). */
+  claimsLapseAt: isoTime.optional(),
+});
+export type ViewAgent = z.infer<typeof viewAgentSchema>;
+
 /** Everything the extension's views, status bar and notifications show. */
 export const fleetViewStateSchema = z.object({
   connection: z.object({
@@ -73,7 +92,7 @@ export const fleetViewStateSchema = z.object({
     plane: z.object({ pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), version: z.string(), startedAt: isoTime }).optional(),
   }),
   control: controlSchema.nullable(),
-  agents: z.array(agentSchema),
+  agents: z.array(viewAgentSchema),
   claims: z.array(viewClaimSchema),
   /** The work queue, every status. */
   work: z.array(workItemSchema),
@@ -132,8 +151,25 @@ export const lspRequests = {
 const workspaceViolationSchema = z.object({ violation: violationSchema, file: z.string() });
 export type WorkspaceViolation = z.infer<typeof workspaceViolationSchema>;
 
+/**
+ * What the plane's events changed since the last notification, applied by the extension to the
+ * state it holds: upserted agents, claims and work items, ended claims and dropped agents, and the
+ * switch. Only `fleet/didChangeState` carries the whole state (start-up, reconnect, after a gap).
+ */
+export const fleetChangesSchema = z.object({
+  agents: z.array(viewAgentSchema),
+  /** Agents gone from the roster (left, expired, pruned), as `fleet_status` without includeGone. */
+  removedAgents: z.array(z.string()),
+  claims: z.array(viewClaimSchema),
+  releasedClaims: z.array(z.string()),
+  work: z.array(workItemSchema),
+  control: controlSchema.optional(),
+});
+export type FleetChanges = z.infer<typeof fleetChangesSchema>;
+
 export const lspNotifications = {
   'fleet/didChangeState': fleetViewStateSchema,
+  'fleet/didChangeFleet': fleetChangesSchema,
   /** Only the files whose ownership changed, among those the extension asked about or has open. */
   'fleet/didChangeOwnership': z.object({ entries: z.array(ownershipEntrySchema) }),
   /**

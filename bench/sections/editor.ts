@@ -3,7 +3,7 @@
 // plane, and two figures: claim granted → Explorer badge painted, and the decoration provider's
 // cost per file over every file of the workspace.
 import { existsSync, rmSync } from 'node:fs';
-import { callsignMark } from '../../server/language-server/ownership.js';
+import { callsignMark } from '../../server/language-server/agent-marks.js';
 import { CHROMIUM_PATH } from '../../test/vscode/harness/index.js';
 import { startPlaneProcess, tempHome, type PlaneProcess } from '../../test/support/plane-process.js';
 import { bundleForBench } from '../editor/bundle.js';

@@ -20,7 +20,7 @@ export const planeStatus = defineMethod({
   summary: 'One view of the plane: the control switch, the roster and the live claims.',
   params: z.strictObject({ includeGone: z.boolean().optional(), ...pageParams }),
   result: withControl({
-    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), startedAt: z.iso.datetime(), seq: z.number().int() }),
+    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), startedAt: z.iso.datetime(), seq: z.number().int(), agentTtlSeconds: z.number().positive().optional().describe('FLEET_AGENT_TTL: an agent-bound claim lapses 2 × this after its agent\'s last heartbeat') }),
     controlDetail: controlSchema,
     agents: z.array(agentSchema),
     claims: z.array(claimSchema),

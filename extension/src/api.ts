@@ -1,10 +1,11 @@
 import type * as vscode from 'vscode';
-import type { FleetViewState, Ownership } from '../../contracts/lsp.js';
+import type { FleetChanges, FleetViewState, Ownership } from '../../contracts/lsp.js';
 import type { TerritoryWarning } from './edit-guard.js';
 import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
 import type { StatusBarSnapshot } from './status-bar.js';
 import type { DigestModel } from './views/digest-view.js';
+import type { TreeName } from './views/tree-counter.js';
 
 /**
  * What `activate` returns: a read-only window on the extension for other extensions and for the
@@ -21,6 +22,10 @@ export interface FleetApi {
   fileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined>;
   /** Fired with the URIs whose badge changed, as the Explorer is told. */
   readonly onDidChangeFileDecorations: vscode.Event<vscode.Uri[]>;
+  /** What each change from the language server carried (or 'all' when the whole state was replaced). */
+  readonly onDidChangeFleet: vscode.Event<FleetChanges | 'all'>;
+  /** How many tree items each Fleet view has built so far (its work, counted per change by the tests). */
+  treeItemsBuilt(): Readonly<Record<TreeName, number>>;
   statusBar(): StatusBarSnapshot;
   /** Globs in force in files.readonlyInclude for this window (block mode), after each update. */
   readonlyGlobs(): readonly string[];

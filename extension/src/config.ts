@@ -39,6 +39,13 @@ export class FleetConfig {
     return callsignPattern.test(name) ? name : 'OPERATOR';
   }
 
+  /** The theme colour the person chose for an agent's badges (fleet.agentColors), if any. */
+  agentColor(callsign: string): string | undefined {
+    const colors = this.section.get<Record<string, unknown>>('agentColors', {});
+    const color = colors[callsign];
+    return typeof color === 'string' && color.trim() !== '' ? color.trim() : undefined;
+  }
+
   notify(kind: 'staleAgents' | 'blockers' | 'controlChanges' | 'violations'): boolean {
     return this.section.get<boolean>(`notifications.${kind}`, true);
   }

@@ -18,6 +18,7 @@ import { FleetStatusBar } from './status-bar.js';
 import { DigestView } from './views/digest-view.js';
 import { RosterView } from './views/roster-view.js';
 import { TerritoryView } from './views/territory-view.js';
+import { TreeCounter } from './views/tree-counter.js';
 import { ViolatedFiles } from './violated-files.js';
 import { WorkView } from './views/work-view.js';
 
@@ -29,9 +30,10 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const ctx = new FleetContext(extension, config);
   const ownership = new OwnershipCache(ctx);
   const violated = new ViolatedFiles(ctx);
-  const decorations = new FleetFileDecorations(ownership, violated);
+  const decorations = new FleetFileDecorations(ownership, violated, config);
   const statusBar = new FleetStatusBar(ctx);
-  const territory = new TerritoryView(ctx);
+  const trees = new TreeCounter();
+  const territory = new TerritoryView(ctx, config, trees);
   const editGuard = new EditGuard(config, ownership);
   const notifications = new FleetNotifications(ctx, config);
   const digest = new DigestView(ctx);
@@ -47,9 +49,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     statusBar,
-    new RosterView(ctx),
+    new RosterView(ctx, config, trees),
     territory,
-    new WorkView(ctx),
+    new WorkView(ctx, trees),
     digest,
     editGuard,
     readonlyGuard,
@@ -88,6 +90,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     ownership: (uri) => ownership.lookup(uri),
     fileDecoration: async (uri) => (await decorations.provideFileDecoration(uri)) ?? undefined,
     onDidChangeFileDecorations: decorations.onDidChangeFileDecorations,
+    onDidChangeFleet: ctx.onDidChangeFleet,
+    treeItemsBuilt: () => trees.snapshot,
     statusBar: () => statusBar.snapshot,
     readonlyGlobs: () => readonlyGuard?.globs ?? [],
     onDidApplyReadonlyGlobs: readonlyGuard.onDidApply,

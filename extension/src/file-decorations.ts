@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
 import { UNKNOWN_WRITER, type Violation } from '../../contracts/index.js';
 import type { Ownership } from '../../contracts/lsp.js';
+import type { FleetConfig } from './config.js';
 import type { OwnershipCache } from './ownership-cache.js';
 import type { ViolatedFiles } from './violated-files.js';
 
-const COLORS = { mine: 'fleet.ownedByMe', other: 'fleet.ownedByOther', contested: 'fleet.contested' } as const;
+const COLORS = { mine: 'fleet.ownedByMe', other: 'fleet.ownedByOther', shared: 'fleet.sharedByOther', contested: 'fleet.contested' } as const;
+const HELD_INSIDE_COLOR = 'fleet.heldInside';
 const VIOLATED_COLOR = 'fleet.violated';
 /** Not a callsign's two letters: a violated file's badge cannot be read as a holder's mark. */
 const VIOLATED_BADGE = '⚠';
 
 /**
- * Explorer badges: the holder's two-letter mark in a colour that tells mine, another agent's and
- * contested apart, with a tooltip naming callsign, pattern, mode and expiry. A file with an
+ * Explorer badges: the holder's two-letter mark (unique among live agents) in a colour that tells
+ * mine, another agent's exclusive, shared and contested apart (or the agent's own colour from
+ * fleet.agentColors), with a tooltip naming callsign, pattern, mode and expiry. A folder nobody
+ * holds with claims inside shows their count, so a collapsed folder hints at what it hides. A file with an
  * unacknowledged violation shows a warning badge in a colour of its own (its folders take the
  * colour), the tooltip naming writer and holder, until the operator acknowledges it. Changes come
  * from the ownership cache and the violated files, for exactly the URIs that changed.
@@ -24,8 +28,14 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
   constructor(
     private readonly ownership: OwnershipCache,
     private readonly violated: ViolatedFiles,
+    private readonly config: FleetConfig,
   ) {
-    this.subscriptions = [ownership.onDidChange((uris) => this.changed.fire(uris)), violated.onDidChange((uris) => this.changed.fire(uris))];
+    this.subscriptions = [
+      ownership.onDidChange((uris) => this.changed.fire(uris)),
+      violated.onDidChange((uris) => this.changed.fire(uris)),
+      // A new colour: every badge shown is asked again.
+      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.changed.fire(ownership.knownUris())),
+    ];
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.ProviderResult<vscode.FileDecoration> {
@@ -33,8 +43,17 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
     const violations = this.violated.at(uri);
     if (violations.length > 0) return violationDecoration(violations, this.ownership.peek(uri));
     const known = this.ownership.peek(uri);
-    if (known !== undefined) return decorationFor(known);
-    return this.ownership.lookup(uri).then(decorationFor);
+    if (known !== undefined) return this.decorate(uri, known);
+    return this.ownership.lookup(uri).then((ownership) => this.decorate(uri, ownership));
+  }
+
+  private decorate(uri: vscode.Uri, ownership: Ownership | null): vscode.FileDecoration | undefined {
+    if (ownership) return decorationFor(ownership, (callsign) => this.config.agentColor(callsign));
+    const inside = this.ownership.heldInside(uri);
+    if (inside === 0) return undefined;
+    const decoration = new vscode.FileDecoration(inside > 9 ? '9+' : String(inside), `Fleet: ${inside} claim${inside === 1 ? '' : 's'} held inside`, new vscode.ThemeColor(HELD_INSIDE_COLOR));
+    decoration.propagate = false;
+    return decoration;
   }
 
   dispose(): void {
@@ -43,11 +62,26 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
   }
 }
 
-export function decorationFor(ownership: Ownership | null): vscode.FileDecoration | undefined {
-  if (!ownership) return undefined;
-  const decoration = new vscode.FileDecoration(ownership.mark, `Fleet: ${ownership.summary}`, new vscode.ThemeColor(COLORS[ownership.kind]));
+export function decorationFor(ownership: Ownership, agentColor: (callsign: string) => string | undefined = () => undefined): vscode.FileDecoration {
+  const callsigns = [...new Set(ownership.holders.filter((holder) => !holder.mine).map((holder) => holder.callsign))];
+  const own = callsigns.length === 1 && ownership.kind !== 'contested' ? agentColor(callsigns[0]!) : undefined;
+  const decoration = new vscode.FileDecoration(ownership.mark, `Fleet: ${headline(ownership, callsigns)}\n${ownership.summary}`, new vscode.ThemeColor(own ?? COLORS[ownership.kind]));
   decoration.propagate = false;
   return decoration;
+}
+
+/** The tooltip's first line: whose, and whether a person may write it. */
+function headline(ownership: Ownership, others: readonly string[]): string {
+  switch (ownership.kind) {
+    case 'mine':
+      return 'yours';
+    case 'other':
+      return `${others.join(', ')} holds it exclusively`;
+    case 'shared':
+      return `shared by ${others.join(', ')}${ownership.holders.some((holder) => holder.mine) ? ' and you' : ''} (shared claims: each may write it)`;
+    case 'contested':
+      return `contested: an exclusive claim beside another agent's`;
+  }
 }
 
 function violationDecoration(violations: readonly Violation[], ownership: Ownership | null | undefined): vscode.FileDecoration {

@@ -3,6 +3,7 @@ import { State, type LanguageClient } from 'vscode-languageclient/node';
 import {
   lspNotifications,
   lspRequests,
+  type FleetChanges,
   type FleetViewState,
   type LspNotificationName,
   type LspNotificationParams,
@@ -14,6 +15,7 @@ import {
 } from '../../contracts/lsp.js';
 import type { Control, ControlState, Digest } from '../../contracts/index.js';
 import type { FleetConfig } from './config.js';
+import { FleetState } from './fleet-state.js';
 import { createLanguageClient } from './language-client.js';
 
 const OPERATOR_KEY = 'fleet.operator.joinedAs';
@@ -38,13 +40,19 @@ export class FleetContext implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   private client: LanguageClient | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
-  private current: FleetViewState | undefined;
+  private current: FleetState | undefined;
   private globs: readonly string[] = [];
   private ownControl: { state: ControlState; until: number } | undefined;
 
   private readonly stateChanged = new vscode.EventEmitter<FleetViewState>();
-  /** Views, status bar, context keys and notifications follow this. */
+  /** Status bar, context keys and notifications follow this: fired after every change. */
   readonly onDidChangeState = this.stateChanged.event;
+  private readonly fleetChanged = new vscode.EventEmitter<FleetChanges | 'all'>();
+  /**
+   * The tree views follow this: what changed (agents, claims, work items, the switch), or 'all'
+   * when the whole state was replaced (start-up, reconnect, after a gap, operator or folders).
+   */
+  readonly onDidChangeFleet = this.fleetChanged.event;
   private readonly ownershipChanged = new vscode.EventEmitter<OwnershipEntry[]>();
   readonly onDidChangeOwnership = this.ownershipChanged.event;
   private readonly readonlyGlobsChanged = new vscode.EventEmitter<readonly string[]>();
@@ -70,6 +78,11 @@ export class FleetContext implements vscode.Disposable {
   }
 
   get state(): FleetViewState | undefined {
+    return this.current?.view;
+  }
+
+  /** One record by id, without building the state's arrays. */
+  get records(): Pick<FleetState, 'agent' | 'claim' | 'workItem'> | undefined {
     return this.current;
   }
 
@@ -111,6 +124,7 @@ export class FleetContext implements vscode.Disposable {
     this.client = client;
     this.clientSubscriptions = [
       this.onNotification(client, 'fleet/didChangeState', (state) => this.setState(state)),
+      this.onNotification(client, 'fleet/didChangeFleet', (changes) => this.applyChanges(changes)),
       this.onNotification(client, 'fleet/didChangeOwnership', ({ entries }) => this.ownershipChanged.fire(entries)),
       this.onNotification(client, 'fleet/didChangeReadonlyGlobs', ({ globs }) => {
         this.globs = globs;
@@ -159,13 +173,23 @@ export class FleetContext implements vscode.Disposable {
   }
 
   private setState(state: FleetViewState): void {
-    this.current = state;
+    if (this.current) this.current.replace(state);
+    else this.current = new FleetState(state);
+    this.fleetChanged.fire('all');
     this.stateChanged.fire(state);
+  }
+
+  private applyChanges(changes: FleetChanges): void {
+    if (!this.current) return;
+    this.current.apply(changes);
+    this.fleetChanged.fire(changes);
+    this.stateChanged.fire(this.current.view);
   }
 
   async dispose(): Promise<void> {
     await this.stop();
     this.stateChanged.dispose();
+    this.fleetChanged.dispose();
     this.ownershipChanged.dispose();
     this.readonlyGlobsChanged.dispose();
     this.digestPublished.dispose();

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
-import type { Ownership } from '../../contracts/lsp.js';
+import type { Ownership, OwnershipEntry } from '../../contracts/lsp.js';
 import type { FleetContext } from './fleet-context.js';
 
 const MAX_BATCH = 5_000;
+
+/** What the server said about one file or folder. */
+type Known = Omit<OwnershipEntry, 'uri'>;
 
 /**
  * Who holds each file the editor has asked about, as the language server last said. Lookups made
@@ -10,7 +13,7 @@ const MAX_BATCH = 5_000;
  * whose ownership changed, and this cache fires exactly those URIs. Nothing here scans the tree.
  */
 export class OwnershipCache implements vscode.Disposable {
-  private readonly known = new Map<string, Ownership | null>();
+  private readonly known = new Map<string, Known>();
   /** Asked while no server answered: asked again once one runs. */
   private readonly unanswered = new Set<string>();
   private queued = new Map<string, ((ownership: Ownership | null) => void)[]>();
@@ -23,7 +26,7 @@ export class OwnershipCache implements vscode.Disposable {
     this.subscriptions = [
       ctx.onDidChangeOwnership((entries) => {
         const uris = entries.map((entry) => {
-          this.known.set(entry.uri, entry.ownership);
+          this.known.set(entry.uri, known(entry));
           return vscode.Uri.parse(entry.uri);
         });
         if (uris.length > 0) this.changed.fire(uris);
@@ -40,13 +43,22 @@ export class OwnershipCache implements vscode.Disposable {
 
   /** What is known now, without asking: undefined when the server was never asked. */
   peek(uri: vscode.Uri): Ownership | null | undefined {
-    return this.known.get(uri.toString());
+    return this.known.get(uri.toString())?.ownership;
+  }
+
+  knownUris(): vscode.Uri[] {
+    return [...this.known.keys()].map((uri) => vscode.Uri.parse(uri));
+  }
+
+  /** For a folder nobody holds: how many claims lie inside it, as last known. */
+  heldInside(uri: vscode.Uri): number {
+    return this.known.get(uri.toString())?.heldInside ?? 0;
   }
 
   lookup(uri: vscode.Uri): Promise<Ownership | null> {
     const key = uri.toString();
     const known = this.known.get(key);
-    if (known !== undefined) return Promise.resolve(known);
+    if (known !== undefined) return Promise.resolve(known.ownership);
     return new Promise((resolve) => {
       const waiting = this.queued.get(key);
       if (waiting) waiting.push(resolve);
@@ -68,7 +80,7 @@ export class OwnershipCache implements vscode.Disposable {
       try {
         const { entries } = await this.ctx.request('fleet/ownership', { uris: slice });
         for (const entry of entries) {
-          this.known.set(entry.uri, entry.ownership);
+          this.known.set(entry.uri, known(entry));
           for (const resolve of batch.get(entry.uri) ?? []) resolve(entry.ownership);
         }
       } catch (error) {
@@ -86,4 +98,8 @@ export class OwnershipCache implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function known({ ownership, heldInside }: OwnershipEntry): Known {
+  return heldInside === undefined ? { ownership } : { ownership, heldInside };
 }

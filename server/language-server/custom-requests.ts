@@ -1,11 +1,12 @@
 import { ErrorCodes, LSPErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { z } from 'zod';
 import { errorTable } from '../../contracts/index.js';
-import { lspRequests, type FleetViewState, type LspRequestName, type LspRequestResult, type Ownership } from '../../contracts/lsp.js';
+import { lspRequests, type FleetViewState, type LspRequestName, type LspRequestResult } from '../../contracts/lsp.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
 import type { FleetMirror } from './fleet-mirror.js';
 import { literalPattern } from './literal-pattern.js';
 import type { OperatorSession } from './operator-session.js';
+import type { FileOwnership } from './ownership.js';
 import type { WorkspaceScopes } from './workspace-scopes.js';
 
 /** What the custom requests work with; the server provides it. */
@@ -15,7 +16,7 @@ export interface FleetServices {
   readonly operator: OperatorSession;
   viewState(): FleetViewState;
   /** The file's ownership now; the server keeps the extension informed about it from here on. */
-  watchOwnership(uri: string): Ownership | null;
+  watchOwnership(uri: string): FileOwnership;
   /** The observer connection (acting as the operator, the local person), or a "no plane" error. */
   observer(): PlaneClient;
   reconnect(start: boolean): Promise<void>;
@@ -41,7 +42,7 @@ export function registerCustomRequests(connection: Connection, services: FleetSe
   handle(connection, 'fleet/getState', () => services.viewState());
 
   handle(connection, 'fleet/ownership', ({ uris }) => ({
-    entries: uris.map((uri) => ({ uri, ownership: services.watchOwnership(uri) })),
+    entries: uris.map((uri) => ({ uri, ...services.watchOwnership(uri) })),
   }));
 
   handle(connection, 'fleet/setControl', async ({ state, reason }) => {

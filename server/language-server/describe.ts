@@ -36,8 +36,9 @@ export function hoverMarkdown(ownership: Ownership): string {
   }
   lines.push('');
   if (ownership.kind === 'mine') lines.push('You hold this file.');
+  else if (ownership.kind === 'contested') lines.push('Contested: an exclusive claim overlaps another agent\'s claim.');
   else if (ownership.blocked) lines.push('Another agent holds this file exclusively: a person should not edit it now.');
-  else lines.push('Several holders share this file.');
+  else lines.push('Shared territory: each shared holder may write it; coordinate before editing.');
   return lines.join('\n');
 }
 
@@ -51,7 +52,8 @@ export function lensTitle(ownership: Ownership): string {
     const holder = others[0]!;
     return `$(lock) ${holder.callsign} holds this file · ${holder.pattern} · ${holder.mode} · ${lifetime(holder)}`;
   }
-  return `$(warning) Contested: ${[...new Set(others.map((holder) => holder.callsign))].join(', ')} hold this file`;
+  const names = [...new Set(others.map((holder) => holder.callsign))].join(', ');
+  return ownership.kind === 'contested' ? `$(warning) Contested: ${names} hold this file` : `$(people) Shared by ${names} · each may write it`;
 }
 
 function clock(iso: string): string {

@@ -1,7 +1,8 @@
 import { join, sep } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, MAX_VIOLATIONS_LISTED, type FleetEvent, type Violation } from '../../contracts/index.js';
-import { lspInitializationOptionsSchema, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry, type WorkspaceViolation } from '../../contracts/lsp.js';
+import type { Claim } from '../../contracts/index.js';
+import { lspInitializationOptionsSchema, type FleetChanges, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry, type ViewClaim, type WorkspaceViolation } from '../../contracts/lsp.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { violationOf, violationView } from '../core/violations.js';
 import { defaultHome } from '../plane/config.js';
@@ -9,23 +10,24 @@ import { registerCustomRequests, type FleetServices } from './custom-requests.js
 import { CLAIM_ACTION_KIND, territoryActions, territoryDiagnostics, territoryHover, territoryLenses } from './editor-features.js';
 import { FleetMirror } from './fleet-mirror.js';
 import { OperatorSession } from './operator-session.js';
-import { ownershipOf } from './ownership.js';
+import { MirrorChanges } from './mirror-changes.js';
+import { ownershipOf, type FileOwnership } from './ownership.js';
 import { PlaneLink } from './plane-link.js';
 import { readPublishedDigest } from './published-digest.js';
 import { gatherPages } from '../client/gather-pages.js';
-import { RefreshScheduler } from './refresh-scheduler.js';
+import { FlushScheduler } from './refresh-scheduler.js';
 import { WatchedFiles } from './watched-files.js';
 import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
 import { WorkspaceViolations } from './workspace-violations.js';
 
-/** Events that change nothing a file, the roster or the control shows right away. */
-const CHATTER = new Set(['agent.heartbeat', 'memo.written', 'lease.acquired', 'lease.renewed', 'lease.released', 'message.sent', 'message.status', 'digest.published', 'build.requested', 'build.started', 'override.used']);
 const GLOB_MAGIC = /[*?[\]{}]/;
 
 /**
- * Turns the plane's state into editor features: a mirror of the plane kept current by its events,
- * ownership for the files the editor shows, diagnostics, hovers and CodeLenses on open files, and
- * the custom notifications that feed the extension's views, badges and edit guard.
+ * Turns the plane's state into editor features: a mirror of the plane loaded once and then kept
+ * current by applying its events, ownership for the files the editor shows, diagnostics, hovers and
+ * CodeLenses on open files, and the custom notifications that feed the extension's views, badges
+ * and edit guard. After start-up the extension hears only what changed (fleet/didChangeFleet,
+ * fleet/didChangeOwnership); the whole state goes again only after a reconnect or a gap.
  */
 export class FleetLanguageServer implements FleetServices {
   readonly scopes = new WorkspaceScopes();
@@ -36,13 +38,13 @@ export class FleetLanguageServer implements FleetServices {
   private home = '';
   private readonly watched = new WatchedFiles((location) => this.ownershipAt(location));
   private readonly open = new Set<string>();
-  private readonly scheduler = new RefreshScheduler(() => this.refresh(), (error) => this.log(`refresh failed: ${String(error)}`));
-  private lastOperator: string | undefined;
+  private readonly scheduler = new FlushScheduler(() => this.flush());
+  private changes = new MirrorChanges();
+  /** Events that arrive while the whole state loads, applied after it (those it already holds are skipped by seq). */
+  private held: FleetEvent[] | undefined;
   private readonlyGlobs: string | undefined;
   private lensRefresh = false;
   private folderEvents = false;
-  /** The work queue is reloaded only after events that can change it. */
-  private workStale = true;
 
   constructor(private readonly connection: Connection) {
     connection.onInitialize((params) => this.initialize(params));
@@ -62,7 +64,7 @@ export class FleetLanguageServer implements FleetServices {
     this.lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     this.folderEvents = params.capabilities.workspace?.workspaceFolders === true;
     this.scopes.setFolders((params.workspaceFolders ?? []).map((folder) => folder.uri));
-    this.operator = new OperatorSession(this.home, (message) => this.log(message), () => this.scheduler.now());
+    this.operator = new OperatorSession(this.home, (message) => this.log(message), () => this.everythingChanged());
     this.link = new PlaneLink(
       { home: this.home, cliEntry: options.cliEntry, log: (message) => this.log(message) },
       {
@@ -87,7 +89,7 @@ export class FleetLanguageServer implements FleetServices {
     if (this.folderEvents) {
       this.connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
         this.scopes.changeFolders(added.map((folder) => folder.uri), removed.map((folder) => folder.uri));
-        this.scheduler.now();
+        this.everythingChanged();
       });
     }
     this.log(`FLEET_HOME ${this.home}`);
@@ -95,9 +97,7 @@ export class FleetLanguageServer implements FleetServices {
   }
 
   private async connected(client: PlaneClient, operatorCallsign: string | undefined): Promise<void> {
-    await client.call('fleet_events_subscribe', {});
-    this.workStale = true;
-    await this.refresh();
+    await this.load(client);
     await this.loadViolations(client);
     if (operatorCallsign && !this.operator.current) await this.operator.join(operatorCallsign).catch((error: Error) => this.log(`joining as ${operatorCallsign} failed: ${error.message}`));
     else await this.operator.rejoin();
@@ -109,28 +109,47 @@ export class FleetLanguageServer implements FleetServices {
     const parsed = eventNotificationSchema.safeParse(params);
     if (!parsed.success) return;
     const event = parsed.data.event;
-    if (event.type.startsWith('work.') || event.type.startsWith('handoff.')) this.workStale = true;
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
-    if (!CHATTER.has(event.type)) this.scheduler.now();
-    else if (event.type === 'agent.heartbeat') this.scheduler.soon();
+    if (this.held) return void this.held.push(event);
+    if (!this.mirror.apply(event, this.changes)) return;
+    if (this.changes.urgent) this.scheduler.now();
+    else if (!this.changes.empty) this.scheduler.soon();
   }
 
-  /** The plane ended the subscription because this window fell behind: resume where it stopped, and reload the state once. */
+  /** The plane ended the subscription because this window fell behind: subscribe again and reload the state once. */
   private async resumeAfterGap(params: unknown): Promise<void> {
     const gap = eventsGapNotificationSchema.safeParse(params);
     const client = this.link.current;
     if (!gap.success || !client) return;
-    this.log(`fell behind the plane's events after seq ${gap.data.fromSeq}: subscribing again from there and reloading`);
+    this.log(`fell behind the plane's events after seq ${gap.data.fromSeq}: subscribing again and reloading the state`);
     try {
-      await client.call('fleet_events_subscribe', { fromSeq: gap.data.fromSeq });
+      await this.load(client);
       await this.loadViolations(client);
     } catch (error) {
-      this.log(`subscribing again after a gap failed: ${String(error)}`);
+      this.log(`reloading after a gap failed: ${String(error)}`);
     }
-    this.workStale = true;
-    this.scheduler.now();
+  }
+
+  /**
+   * Subscribes, then loads the whole state (every page: the editor shows the whole territory
+   * however large the fleet). Events arriving meanwhile are held and applied after it.
+   */
+  private async load(client: PlaneClient): Promise<void> {
+    this.held = [];
+    try {
+      await client.call('fleet_events_subscribe', {});
+      const status = await gatherPages((page) => client.call('fleet_status', page));
+      const work = await gatherPages((page) => client.call('fleet_work_list', page));
+      this.mirror.load(status, work.items);
+      for (const event of this.held) this.mirror.apply(event, new MirrorChanges());
+    } finally {
+      this.held = undefined;
+    }
+    this.scheduler.dispose();
+    this.changes = new MirrorChanges();
+    this.everythingChanged();
   }
 
   /** Only violations in this workspace's repositories reach the person. */
@@ -163,22 +182,41 @@ export class FleetLanguageServer implements FleetServices {
     else this.log(`the published digest ${toSeq} could not be read from ${this.home}/digests`);
   }
 
-  /** Loads the plane's state and tells the editor what changed. */
-  private async refresh(): Promise<void> {
-    const client = this.link.current;
-    if (!client) return;
-    // Every page: the editor shows the whole territory however large the fleet.
-    const changed = this.mirror.apply(await gatherPages((page) => client.call('fleet_status', page)));
-    if (this.workStale) {
-      this.workStale = false;
-      this.mirror.work = (await gatherPages((page) => client.call('fleet_work_list', page))).items;
-    }
-    const operator = this.operator.agentId;
-    const everything = operator !== this.lastOperator;
-    this.lastOperator = operator;
-    this.publishOwnership(this.watched.changes(changed, everything));
+  /** The whole state went (load, operator, folders): every watched file again, and the whole view state. */
+  private everythingChanged(): void {
+    this.publishOwnership(this.watched.changes([], true));
     this.publishReadonlyGlobs();
     this.sendState();
+  }
+
+  /** Tells the editor what the events applied since the last flush changed, and only that. */
+  private flush(): void {
+    const changes = this.changes;
+    this.changes = new MirrorChanges();
+    if (changes.empty || this.link.state.status !== 'connected') return;
+    if (changes.fileClaims.length > 0) this.publishOwnership(this.watched.changes(changes.fileClaims, false));
+    if (changes.fileClaims.some((claim) => claim.mode === 'exclusive')) this.publishReadonlyGlobs();
+    this.notify('fleet/didChangeFleet', this.describeChanges(changes));
+  }
+
+  private describeChanges(changes: MirrorChanges): FleetChanges {
+    const pick = <T>(ids: Set<string>, get: (id: string) => T | undefined): T[] => [...ids].flatMap((id) => get(id) ?? []);
+    return {
+      agents: pick(changes.agents, (id) => this.mirror.agent(id)),
+      removedAgents: [...changes.removedAgents],
+      claims: pick(changes.claims, (id) => {
+        const claim = this.mirror.claim(id);
+        return claim && this.viewClaim(claim);
+      }),
+      releasedClaims: [...changes.releasedClaims],
+      work: pick(changes.work, (id) => this.mirror.workItem(id)),
+      ...(changes.control && this.mirror.control && { control: this.mirror.control }),
+    };
+  }
+
+  private viewClaim(claim: Claim): ViewClaim {
+    const root = this.scopes.rootFor(claim.scope);
+    return root === undefined ? claim : { ...claim, root };
   }
 
   private publishOwnership(entries: OwnershipEntry[]): void {
@@ -214,19 +252,18 @@ export class FleetLanguageServer implements FleetServices {
   viewState(): FleetViewState {
     const state = this.link.state;
     const connected = state.status === 'connected';
-    const roots = new Map(this.scopes.folderScopes().map((scope) => [scope.id, scope.worktree]));
     const plane = this.mirror.plane;
     return {
       connection: { ...state, home: this.home, ...(connected && plane && { plane: { pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), version: plane.version, startedAt: plane.startedAt } }) },
       control: connected ? this.mirror.control : null,
-      agents: connected ? [...this.mirror.roster] : [],
-      claims: connected ? [...this.mirror.liveClaims].map((claim) => ({ ...claim, ...(roots.has(claim.scope) && { root: roots.get(claim.scope)! }) })) : [],
+      agents: connected ? this.mirror.roster : [],
+      claims: connected ? [...this.mirror.liveClaims].map((claim) => this.viewClaim(claim)) : [],
       work: connected ? this.mirror.work : [],
       operator: this.operator.current?.identity ?? null,
     };
   }
 
-  watchOwnership(uri: string): Ownership | null {
+  watchOwnership(uri: string): FileOwnership {
     return this.watched.lookup(uri, this.scopes.locate(uri));
   }
 
@@ -242,16 +279,16 @@ export class FleetLanguageServer implements FleetServices {
 
   private ownershipOf(uri: string): Ownership | null {
     const location = this.scopes.locate(uri);
-    return location ? this.ownershipAt(location) : null;
+    return location ? this.ownershipAt(location).ownership : null;
   }
 
-  private ownershipAt(location: FileLocation): Ownership | null {
-    return ownershipOf(this.mirror.covering(location.scope, location.path), location.path, this.operator.agentId);
+  private ownershipAt(location: FileLocation): FileOwnership {
+    return ownershipOf(this.mirror, location, this.operator.agentId);
   }
 
   private opened(uri: string): void {
     this.open.add(uri);
-    const ownership = this.watchOwnership(uri);
+    const { ownership } = this.watchOwnership(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: territoryDiagnostics(ownership) });
   }
 

@@ -1,60 +1,38 @@
 /**
- * Coalesces state refreshes: at most one runs at a time and one more is queued behind it however
- * many events arrive meanwhile, so a burst of events costs two round trips, not one per event.
- * `now` is for changes a file shows (claims, control); `soon` batches the chatter (heartbeats).
+ * When the language server tells the editor what the plane's events changed: `now` (next turn of
+ * the event loop, so a burst of events read in one go costs one notification) for what a person
+ * sees at once, `soon` (at most once per batch interval) for the chatter: heartbeats only move
+ * "seen 3 s ago" times, and those tick in the views anyway.
  */
-export class RefreshScheduler {
-  private running = false;
-  private again = false;
-  private later = false;
+export class FlushScheduler {
+  private immediate: NodeJS.Immediate | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly refresh: () => Promise<void>,
-    private readonly onError: (error: unknown) => void,
+    private readonly flush: () => void,
     private readonly batchMs = 1000,
   ) {}
 
   now(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    void this.loop();
+    this.immediate ??= setImmediate(() => this.run());
   }
 
   soon(): void {
-    if (this.running) {
-      this.later = true;
-      return;
-    }
-    this.timer ??= setTimeout(() => this.now(), this.batchMs);
+    if (this.immediate) return;
+    this.timer ??= setTimeout(() => this.run(), this.batchMs);
   }
 
   dispose(): void {
+    clearImmediate(this.immediate);
     clearTimeout(this.timer);
+    this.immediate = undefined;
     this.timer = undefined;
   }
 
-  private async loop(): Promise<void> {
-    this.running = true;
-    try {
-      do {
-        this.again = false;
-        try {
-          await this.refresh();
-        } catch (error) {
-          this.onError(error);
-        }
-      } while (this.again);
-    } finally {
-      this.running = false;
-    }
-    if (this.later) {
-      this.later = false;
-      this.soon();
-    }
+  private run(): void {
+    this.dispose();
+    this.flush();
   }
 }

@@ -1,45 +1,78 @@
 import * as vscode from 'vscode';
-import type { Agent, AgentStatus } from '../../../contracts/index.js';
+import type { AgentStatus } from '../../../contracts/index.js';
+import type { FleetChanges, ViewAgent } from '../../../contracts/lsp.js';
+import type { FleetConfig } from '../config.js';
 import type { FleetContext } from '../fleet-context.js';
 import { since } from './relative-time.js';
+import type { TreeCounter } from './tree-counter.js';
 
-const STATUS_ICON: Record<AgentStatus, vscode.ThemeIcon> = {
-  active: new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green')),
-  idle: new vscode.ThemeIcon('circle-outline'),
-  blocked: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
-  unknown: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
-  left: new vscode.ThemeIcon('sign-out'),
-  expired: new vscode.ThemeIcon('history'),
-  stalled: new vscode.ThemeIcon('watch', new vscode.ThemeColor('list.warningForeground')),
+const STATUS_ICON: Record<AgentStatus, [icon: string, color?: string]> = {
+  active: ['pulse', 'charts.green'],
+  idle: ['circle-outline'],
+  blocked: ['error', 'list.errorForeground'],
+  unknown: ['warning', 'list.warningForeground'],
+  left: ['sign-out'],
+  expired: ['history'],
+  stalled: ['watch', 'list.warningForeground'],
 };
-
 const STATUS_NOTE: Partial<Record<AgentStatus, string>> = {
   unknown: ' (stale: no heartbeat within the agent TTL)',
   stalled: ' (silent for 3 × the agent TTL, kept live by its running process)',
 };
-
 const TICK_MS = 15_000;
 
+/** A roster row: the same object for as long as the agent is on the roster, so it updates in place. */
+interface AgentNode {
+  readonly agentId: string;
+}
+
 /**
- * The roster: each agent's callsign, runtime, role, status, time since its last heartbeat, task
- * and claim count. Stale agents (no heartbeat within the TTL: status unknown) get the warning
- * icon and count in the view's badge. While visible, the "ago" times tick.
+ * The roster: each agent's callsign, its mark (the Explorer badge), what it is doing now, and its
+ * claim count; runtime, role and times in the tooltip. Stale agents get the warning icon and count
+ * in the view's badge. Each change refreshes only the rows of the agents it names (the whole list
+ * only when agents join or leave); while visible, the rows tick for their "ago" times.
  */
-export class RosterView implements vscode.TreeDataProvider<Agent>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<AgentNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly view: vscode.TreeView<Agent>;
+  private readonly view: vscode.TreeView<AgentNode>;
   private readonly subscriptions: vscode.Disposable[];
   private readonly ticker: NodeJS.Timeout;
+  private readonly nodes = new Map<string, AgentNode>();
 
-  constructor(private readonly ctx: FleetContext) {
+  constructor(
+    private readonly ctx: FleetContext,
+    private readonly config: FleetConfig,
+    private readonly counter: TreeCounter,
+  ) {
     this.view = vscode.window.createTreeView('fleet.roster', { treeDataProvider: this });
-    this.subscriptions = [this.view, ctx.onDidChangeState(() => this.refresh())];
-    this.ticker = setInterval(() => this.view.visible && this.changed.fire(), TICK_MS);
-    this.refresh();
+    this.subscriptions = [
+      this.view,
+      ctx.onDidChangeFleet((changes) => this.update(changes)),
+      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.changed.fire(undefined)),
+    ];
+    this.ticker = setInterval(() => this.view.visible && this.nodes.size > 0 && this.changed.fire([...this.nodes.values()]), TICK_MS);
+    this.update('all');
   }
 
-  private refresh(): void {
+  private update(changes: FleetChanges | 'all'): void {
+    this.describeFleet();
+    if (changes === 'all') {
+      this.nodes.clear();
+      for (const agent of this.ctx.state?.agents ?? []) this.nodes.set(agent.agentId, { agentId: agent.agentId });
+      return this.changed.fire(undefined);
+    }
+    const joined = changes.agents.filter((agent) => !this.nodes.has(agent.agentId));
+    const left = changes.removedAgents.filter((agentId) => this.nodes.has(agentId));
+    for (const agent of joined) this.nodes.set(agent.agentId, { agentId: agent.agentId });
+    for (const agentId of left) this.nodes.delete(agentId);
+    // Someone joined or left: the list itself changed. Otherwise only the rows named.
+    if (joined.length > 0 || left.length > 0) return this.changed.fire(undefined);
+    const rows = changes.agents.flatMap((agent) => this.nodes.get(agent.agentId) ?? []);
+    if (rows.length > 0) this.changed.fire(rows);
+  }
+
+  private describeFleet(): void {
     const state = this.ctx.state;
     const stale = state?.agents.filter((agent) => agent.status === 'unknown' || agent.status === 'stalled').length ?? 0;
     this.view.badge = stale > 0 ? { value: stale, tooltip: `${stale} agent${stale === 1 ? '' : 's'} not heartbeating` } : undefined;
@@ -48,30 +81,26 @@ export class RosterView implements vscode.TreeDataProvider<Agent>, vscode.Dispos
       control && control.state !== 'run'
         ? `Fleet ${control.state === 'drain' ? 'draining' : control.state === 'pause' ? 'paused' : 'stopped'} by ${control.setBy}${control.reason ? `: ${control.reason}` : ''}`
         : undefined;
-    this.changed.fire();
   }
 
-  getChildren(element?: Agent): Agent[] {
+  getChildren(element?: AgentNode): AgentNode[] {
     if (element) return [];
-    return [...(this.ctx.state?.agents ?? [])].sort((a, b) => a.callsign.localeCompare(b.callsign));
+    const callsign = (node: AgentNode) => this.ctx.records?.agent(node.agentId)?.callsign ?? '';
+    return [...this.nodes.values()].sort((a, b) => callsign(a).localeCompare(callsign(b)));
   }
 
-  getTreeItem(agent: Agent): vscode.TreeItem {
+  getTreeItem(node: AgentNode): vscode.TreeItem {
+    this.counter.count('roster');
+    const agent = this.ctx.records?.agent(node.agentId);
+    if (!agent) return new vscode.TreeItem('(gone)');
     const item = new vscode.TreeItem(agent.callsign, vscode.TreeItemCollapsibleState.None);
     item.id = agent.agentId;
-    const claims = `${agent.claimCount} claim${agent.claimCount === 1 ? '' : 's'}`;
-    item.description = [agent.status, agent.runtime, agent.role, since(agent.lastSeenAt), claims, agent.task].filter(Boolean).join(' · ');
-    item.iconPath = STATUS_ICON[agent.status];
+    item.description = rosterDescription(agent);
+    const [icon, color] = STATUS_ICON[agent.status];
+    const own = this.config.agentColor(agent.callsign);
+    item.iconPath = new vscode.ThemeIcon(icon, own || color ? new vscode.ThemeColor(own ?? color!) : undefined);
     item.contextValue = `agent.${agent.status}`;
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(`**${agent.callsign}** — ${agent.status}${STATUS_NOTE[agent.status] ?? ''}\n\n`);
-    tooltip.appendMarkdown(`Runtime ${agent.runtime}, role ${agent.role}, tier ${agent.tier}\n\n`);
-    tooltip.appendMarkdown(`Last heartbeat ${since(agent.lastSeenAt)}; joined ${new Date(agent.joinedAt).toLocaleString()}\n\n`);
-    // Task and note are the agents' own words: shown as text, never as markdown.
-    if (agent.task) tooltip.appendText(`Task: ${agent.task}\n\n`);
-    if (agent.note) tooltip.appendText(`Note: ${agent.note}\n\n`);
-    tooltip.appendMarkdown(`${claims}${agent.worktree ? ` · worktree ${agent.worktree}` : ''}`);
-    item.tooltip = tooltip;
+    item.tooltip = rosterTooltip(agent);
     return item;
   }
 
@@ -80,4 +109,40 @@ export class RosterView implements vscode.TreeDataProvider<Agent>, vscode.Dispos
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** What the agent is doing now, first: an idle agent's finished task is history, not activity. */
+export function activity(agent: ViewAgent): string {
+  switch (agent.status) {
+    case 'active':
+      return agent.task ?? 'active';
+    case 'blocked':
+      return `blocked${agent.note ? `: ${agent.note}` : ''}`;
+    case 'unknown':
+    case 'stalled':
+      return `no heartbeat ${since(agent.lastSeenAt)}`;
+    default:
+      return agent.status;
+  }
+}
+
+function claimCount(agent: ViewAgent): string {
+  return `${agent.claimCount} claim${agent.claimCount === 1 ? '' : 's'}`;
+}
+
+/** Short enough for the default sidebar width: mark, activity, claims; the rest is in the tooltip. */
+export function rosterDescription(agent: ViewAgent): string {
+  return [agent.mark, activity(agent), agent.claimCount > 0 ? claimCount(agent) : undefined].filter(Boolean).join(' · ');
+}
+
+function rosterTooltip(agent: ViewAgent): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown(`**${agent.callsign}** (badge ${agent.mark}) — ${agent.status}${STATUS_NOTE[agent.status] ?? ''}\n\n`);
+  // Task and note are the agents' own words: shown as text, never as markdown.
+  if (agent.task) tooltip.appendText(`${agent.status === 'active' ? 'Task' : 'Last task'}: ${agent.task}\n\n`);
+  if (agent.note) tooltip.appendText(`Note: ${agent.note}\n\n`);
+  tooltip.appendMarkdown(`Runtime ${agent.runtime}, role ${agent.role}, tier ${agent.tier}\n\n`);
+  tooltip.appendMarkdown(`Last heartbeat ${since(agent.lastSeenAt)}; joined ${new Date(agent.joinedAt).toLocaleString()}\n\n`);
+  tooltip.appendText(`${claimCount(agent)}${agent.worktree ? ` · worktree ${agent.worktree}` : ''}`);
+  return tooltip;
 }

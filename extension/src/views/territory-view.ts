@@ -1,107 +1,239 @@
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { ViewClaim } from '../../../contracts/lsp.js';
+import type { FleetChanges, ViewClaim } from '../../../contracts/lsp.js';
+import type { FleetConfig } from '../config.js';
 import type { FleetContext } from '../fleet-context.js';
+import { readableReason } from './reason-text.js';
 import { until } from './relative-time.js';
+import type { TreeCounter } from './tree-counter.js';
 
+export interface RepositoryNode {
+  readonly kind: 'repository';
+  readonly scope: string;
+}
 export interface HolderNode {
-  kind: 'holder';
-  callsign: string;
-  agentId: string;
-  mine: boolean;
+  readonly kind: 'holder';
+  readonly scope: string;
+  readonly agentId: string;
 }
-
 export interface ClaimNode {
-  kind: 'claim';
-  claim: ViewClaim;
-  mine: boolean;
+  readonly kind: 'claim';
+  readonly claimId: string;
+  readonly parent: HolderNode;
 }
-
-export type TerritoryNode = HolderNode | ClaimNode;
+export type TerritoryNode = RepositoryNode | HolderNode | ClaimNode;
 
 const TICK_MS = 15_000;
+/** A holder with more claims than this starts collapsed: refreshing its row then builds one item, not all of them. */
+const EXPANDED_UP_TO = 12;
 
 /**
- * Territory: live claims grouped by agent, each with pattern, mode, expiry countdown and reason.
+ * Territory: live claims by repository, then by agent, each with pattern, mode, reason and (for
+ * TTL claims) expiry. Nodes are kept by id and updated in place: a change refreshes the claims it
+ * names and their holder's row, never the whole tree (except when a repository appears or goes).
  * Selecting a claim reveals the files it covers; its context menu releases it (the operator may
  * release any claim; the plane records who did it).
  */
 export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<TerritoryNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<TerritoryNode>;
   private readonly subscriptions: vscode.Disposable[];
   private readonly ticker: NodeJS.Timeout;
-  private holders: HolderNode[] = [];
-  private claims = new Map<string, ClaimNode[]>();
+  private readonly repositories = new Map<string, RepositoryNode>();
+  private readonly holders = new Map<string, HolderNode>();
+  private readonly claimsOf = new Map<HolderNode, Map<string, ClaimNode>>();
+  private readonly claims = new Map<string, ClaimNode>();
 
-  constructor(private readonly ctx: FleetContext) {
+  constructor(
+    private readonly ctx: FleetContext,
+    private readonly config: FleetConfig,
+    private readonly counter: TreeCounter,
+  ) {
     this.view = vscode.window.createTreeView('fleet.territory', { treeDataProvider: this, showCollapseAll: true });
-    this.subscriptions = [this.view, ctx.onDidChangeState(() => this.rebuild())];
-    this.ticker = setInterval(() => this.view.visible && this.changed.fire(), TICK_MS);
-    this.rebuild();
+    this.subscriptions = [
+      this.view,
+      ctx.onDidChangeFleet((changes) => this.update(changes)),
+      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.changed.fire(undefined)),
+    ];
+    this.ticker = setInterval(() => this.view.visible && this.tick(), TICK_MS);
+    this.update('all');
   }
 
-  private rebuild(): void {
-    const state = this.ctx.state;
-    const mine = state?.operator?.agentId;
-    const byAgent = new Map<string, ClaimNode[]>();
-    const holders = new Map<string, HolderNode>();
-    for (const claim of state?.claims ?? []) {
-      holders.set(claim.agentId, { kind: 'holder', callsign: claim.holder, agentId: claim.agentId, mine: claim.agentId === mine });
-      const list = byAgent.get(claim.agentId) ?? [];
-      list.push({ kind: 'claim', claim, mine: claim.agentId === mine });
-      byAgent.set(claim.agentId, list);
+  private update(changes: FleetChanges | 'all'): void {
+    if (changes === 'all') {
+      this.repositories.clear();
+      this.holders.clear();
+      this.claimsOf.clear();
+      this.claims.clear();
+      for (const claim of this.ctx.state?.claims ?? []) this.place(claim, new Set());
+      return this.changed.fire(undefined);
     }
-    for (const list of byAgent.values()) list.sort((a, b) => a.claim.pattern.localeCompare(b.claim.pattern));
-    this.holders = [...holders.values()].sort((a, b) => Number(b.mine) - Number(a.mine) || a.callsign.localeCompare(b.callsign));
-    this.claims = byAgent;
-    this.changed.fire();
+    const refresh = new Set<TerritoryNode>();
+    for (const claimId of changes.releasedClaims) this.remove(claimId, refresh);
+    for (const claim of changes.claims) {
+      const node = this.claims.get(claim.id);
+      if (node && node.parent.scope === claim.scope && node.parent.agentId === claim.agentId) refresh.add(node);
+      else {
+        if (node) this.remove(claim.id, refresh);
+        this.place(claim, refresh);
+      }
+    }
+    // A holder row names its agent's mark and staleness: refreshed when its agent changed.
+    for (const agent of changes.agents) {
+      for (const repository of this.repositories.values()) {
+        const holder = this.holders.get(holderKey(repository.scope, agent.agentId));
+        if (holder) refresh.add(holder);
+      }
+    }
+    if (refresh.has(ROOT)) return this.changed.fire(undefined);
+    // A parent refreshed rebuilds its children: naming them too would only repeat the work.
+    const rows = [...refresh].filter((node) => !(node.kind === 'claim' && refresh.has(node.parent)));
+    if (rows.length > 0) this.changed.fire(rows);
+  }
+
+  private place(claim: ViewClaim, refresh: Set<TerritoryNode>): void {
+    let repository = this.repositories.get(claim.scope);
+    if (!repository) {
+      this.repositories.set(claim.scope, (repository = { kind: 'repository', scope: claim.scope }));
+      refresh.add(ROOT);
+    }
+    const key = holderKey(claim.scope, claim.agentId);
+    let holder = this.holders.get(key);
+    if (!holder) {
+      this.holders.set(key, (holder = { kind: 'holder', scope: claim.scope, agentId: claim.agentId }));
+      this.claimsOf.set(holder, new Map());
+      refresh.add(repository);
+    }
+    const node: ClaimNode = { kind: 'claim', claimId: claim.id, parent: holder };
+    this.claims.set(claim.id, node);
+    this.claimsOf.get(holder)!.set(claim.id, node);
+    refresh.add(holder);
+  }
+
+  private remove(claimId: string, refresh: Set<TerritoryNode>): void {
+    const node = this.claims.get(claimId);
+    if (!node) return;
+    this.claims.delete(claimId);
+    const holder = node.parent;
+    const siblings = this.claimsOf.get(holder)!;
+    siblings.delete(claimId);
+    if (siblings.size > 0) return void refresh.add(holder);
+    this.claimsOf.delete(holder);
+    this.holders.delete(holderKey(holder.scope, holder.agentId));
+    const repository = this.repositories.get(holder.scope)!;
+    refresh.add(repository);
+    if ([...this.holders.values()].some((other) => other.scope === holder.scope)) return;
+    this.repositories.delete(holder.scope);
+    refresh.add(ROOT);
+  }
+
+  /** Only the rows whose text moves with time: TTL claims' expiry, stale holders' lapse. */
+  private tick(): void {
+    const rows: TerritoryNode[] = [];
+    for (const node of this.claims.values()) if (this.ctx.records?.claim(node.claimId)?.ttlSeconds !== undefined) rows.push(node);
+    for (const holder of this.holders.values()) if (isStale(this.ctx.records?.agent(holder.agentId)?.status)) rows.push(holder);
+    if (rows.length > 0) this.changed.fire(rows);
   }
 
   /** Shows and selects a claim, e.g. from a CodeLens or the edit guard's warning. */
   async reveal(claimId: string): Promise<boolean> {
-    for (const list of this.claims.values()) {
-      const node = list.find((candidate) => candidate.claim.id === claimId);
-      if (node) {
-        await this.view.reveal(node, { select: true, focus: true, expand: true });
-        return true;
-      }
-    }
-    return false;
+    const node = this.claims.get(claimId);
+    if (!node) return false;
+    await this.view.reveal(node, { select: true, focus: true, expand: true });
+    return true;
   }
 
   getChildren(element?: TerritoryNode): TerritoryNode[] {
-    if (!element) return this.holders;
-    return element.kind === 'holder' ? (this.claims.get(element.agentId) ?? []) : [];
+    if (!element) return [...this.repositories.values()].sort((a, b) => this.repositoryName(a.scope).localeCompare(this.repositoryName(b.scope)));
+    if (element.kind === 'repository') {
+      const mine = this.ctx.state?.operator?.agentId;
+      const callsign = (holder: HolderNode) => this.ctx.records?.agent(holder.agentId)?.callsign ?? holder.agentId;
+      return [...this.holders.values()]
+        .filter((holder) => holder.scope === element.scope)
+        .sort((a, b) => Number(b.agentId === mine) - Number(a.agentId === mine) || callsign(a).localeCompare(callsign(b)));
+    }
+    if (element.kind === 'holder') {
+      const pattern = (node: ClaimNode) => this.ctx.records?.claim(node.claimId)?.pattern ?? '';
+      return [...(this.claimsOf.get(element)?.values() ?? [])].sort((a, b) => pattern(a).localeCompare(pattern(b)));
+    }
+    return [];
   }
 
   getParent(element: TerritoryNode): TerritoryNode | undefined {
-    if (element.kind === 'holder') return undefined;
-    return this.holders.find((holder) => holder.agentId === element.claim.agentId);
+    if (element.kind === 'claim') return element.parent;
+    if (element.kind === 'holder') return this.repositories.get(element.scope);
+    return undefined;
   }
 
   getTreeItem(node: TerritoryNode): vscode.TreeItem {
-    if (node.kind === 'holder') {
-      const count = this.claims.get(node.agentId)?.length ?? 0;
-      const item = new vscode.TreeItem(node.mine ? `${node.callsign} (you)` : node.callsign, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `holder:${node.agentId}`;
-      item.description = `${count} claim${count === 1 ? '' : 's'}`;
-      item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor(node.mine ? 'fleet.ownedByMe' : 'fleet.ownedByOther'));
-      item.contextValue = 'holder';
-      return item;
+    this.counter.count('territory');
+    if (node.kind === 'repository') return this.repositoryItem(node);
+    if (node.kind === 'holder') return this.holderItem(node);
+    return this.claimItem(node);
+  }
+
+  private repositoryName(scope: string): string {
+    const root = this.anyClaimOf(scope)?.root;
+    return root ? basename(root) : basename(scope.replace(/\/\.git\/?$/, '').replace(/\.git$/, '')) || scope;
+  }
+
+  private anyClaimOf(scope: string): ViewClaim | undefined {
+    for (const holder of this.holders.values()) {
+      if (holder.scope !== scope) continue;
+      for (const node of this.claimsOf.get(holder)?.values() ?? []) return this.ctx.records?.claim(node.claimId);
     }
-    const { claim } = node;
+    return undefined;
+  }
+
+  private repositoryItem(node: RepositoryNode): vscode.TreeItem {
+    const root = this.anyClaimOf(node.scope)?.root;
+    const item = new vscode.TreeItem(this.repositoryName(node.scope), vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `repository:${node.scope}`;
+    item.description = root ? undefined : 'not open here';
+    item.tooltip = root ? `Repository ${root}` : `Repository ${node.scope}, not open in this window`;
+    item.iconPath = new vscode.ThemeIcon('repo');
+    item.contextValue = 'repository';
+    return item;
+  }
+
+  private holderItem(node: HolderNode): vscode.TreeItem {
+    const agent = this.ctx.records?.agent(node.agentId);
+    const callsign = agent?.callsign ?? this.firstClaim(node)?.holder ?? node.agentId;
+    const mine = node.agentId === this.ctx.state?.operator?.agentId;
+    const count = this.claimsOf.get(node)?.size ?? 0;
+    const item = new vscode.TreeItem(mine ? `${callsign} (you)` : callsign, count > EXPANDED_UP_TO ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `holder:${node.scope}:${node.agentId}`;
+    const lapse = isStale(agent?.status) && agent?.claimsLapseAt ? `lapse ${until(agent.claimsLapseAt)}` : undefined;
+    item.description = [agent?.mark, `${count} claim${count === 1 ? '' : 's'}`, lapse].filter(Boolean).join(' · ');
+    item.tooltip = `${callsign}'s claims in this repository. Claims without a TTL last while ${callsign} heartbeats${lapse ? `; it has gone silent: they ${lapse}` : ''}.`;
+    const color = this.config.agentColor(callsign) ?? (mine ? 'fleet.ownedByMe' : 'fleet.ownedByOther');
+    item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor(color));
+    item.contextValue = 'holder';
+    return item;
+  }
+
+  private firstClaim(node: HolderNode): ViewClaim | undefined {
+    for (const claim of this.claimsOf.get(node)?.values() ?? []) return this.ctx.records?.claim(claim.claimId);
+    return undefined;
+  }
+
+  private claimItem(node: ClaimNode): vscode.TreeItem {
+    const claim = this.ctx.records?.claim(node.claimId);
+    if (!claim) return new vscode.TreeItem('(released)');
+    const mine = claim.agentId === this.ctx.state?.operator?.agentId;
     const item = new vscode.TreeItem(claim.pattern, vscode.TreeItemCollapsibleState.None);
     item.id = `claim:${claim.id}`;
-    const expiry = claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : `lapses ${until(claim.expiresAt)} without a heartbeat`;
-    item.description = [claim.mode, expiry, claim.reason ? `“${claim.reason}”` : undefined, claim.root ? undefined : 'other repository'].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'people', new vscode.ThemeColor(node.mine ? 'fleet.ownedByMe' : 'fleet.ownedByOther'));
-    item.contextValue = node.mine ? 'claim.mine' : 'claim.other';
+    const reason = claim.reason ? readableReason(claim.reason) : '';
+    const expiry = claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : undefined;
+    item.description = [claim.mode === 'shared' ? 'shared' : undefined, expiry, reason || undefined].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'people', new vscode.ThemeColor(mine ? 'fleet.ownedByMe' : claim.mode === 'shared' ? 'fleet.sharedByOther' : 'fleet.ownedByOther'));
+    item.contextValue = mine ? 'claim.mine' : 'claim.other';
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(`**${claim.holder}** holds \`${claim.pattern}\` (${claim.mode})\n\n`);
-    tooltip.appendText(`${expiry} (${new Date(claim.expiresAt).toLocaleString()}); fence ${claim.fence}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
-    if (claim.reason) tooltip.appendText(`Reason: ${claim.reason}\n\n`);
-    tooltip.appendText(claim.root ? `Repository: ${claim.root}` : `Repository (git dir): ${claim.scope} — not open in this window`);
+    tooltip.appendMarkdown(`**${claim.holder}** holds \`${claim.pattern}\` — ${claim.mode === 'exclusive' ? 'exclusive: only its holder may write' : 'shared: other shared holders may write too'}\n\n`);
+    tooltip.appendText(`${expiry ? `${expiry} (${new Date(claim.expiresAt).toLocaleString()})` : `held while ${claim.holder} heartbeats`}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
+    if (reason) tooltip.appendText(`Reason: ${reason}\n\n`);
+    tooltip.appendText(claim.root ? `Repository: ${claim.root}` : `Repository: ${claim.scope} — not open in this window`);
     item.tooltip = tooltip;
     item.command = { command: 'fleet.revealClaim', title: 'Reveal Claimed Files', arguments: [{ claimId: claim.id }] };
     return item;
@@ -112,4 +244,15 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** Stands for "the list of repositories itself changed" in a set of rows to refresh. */
+const ROOT: TerritoryNode = { kind: 'repository', scope: '\0root' };
+
+function holderKey(scope: string, agentId: string): string {
+  return `${scope}\0${agentId}`;
+}
+
+function isStale(status: string | undefined): boolean {
+  return status === 'unknown' || status === 'stalled';
 }
