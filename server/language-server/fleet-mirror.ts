@@ -28,6 +28,8 @@ export class FleetMirror {
   private readonly agents = new Map<string, Agent>();
   /** What each agent last reported (active, idle, blocked): its status again after a heartbeat. */
   private readonly reported = new Map<string, ReportedStatus>();
+  /** Agents that left the roster this session: a re-join brings them back as they were. */
+  private readonly gone = new Map<string, Agent>();
   private readonly claims = new Map<string, Claim>();
   private readonly workItems = new Map<string, WorkItem>();
   private readonly index = new TerritoryIndex();
@@ -69,6 +71,7 @@ export class FleetMirror {
     this.plane = status.plane;
     this.seq = status.plane.seq;
     this.agents.clear();
+    this.gone.clear();
     this.reported.clear();
     this.marks.clear();
     // Marks go out in join order, so two windows that load the same roster agree.
@@ -118,6 +121,8 @@ export class FleetMirror {
   }
 
   private applyAgentEvent(event: FleetEvent, changes: MirrorChanges): void {
+    if (event.type === 'agent.rejoined' && !this.agents.has(event.agentId)) return this.revive(event, changes);
+    if (event.type === 'agent.pruned') return void this.gone.delete(event.agentId);
     if (event.type === 'agent.joined') {
       const agent: Agent = {
         agentId: event.agentId,
@@ -169,14 +174,40 @@ export class FleetMirror {
       case 'agent.left':
       case 'agent.expired':
       case 'agent.process_exited':
-      case 'agent.pruned':
+        this.gone.set(agent.agentId, agent);
         this.agents.delete(agent.agentId);
-        this.reported.delete(agent.agentId);
         this.marks.release(agent.agentId);
         return changes.agentRemoved(agent.agentId);
       default:
         return;
     }
+  }
+
+  /** A gone agent re-joined: as this mirror last saw it, or as the event describes it. */
+  private revive(event: Extract<FleetEvent, { type: 'agent.rejoined' }>, changes: MirrorChanges): void {
+    const known = this.gone.get(event.agentId);
+    this.gone.delete(event.agentId);
+    if (!known && (event.by === undefined || event.runtime === undefined || event.role === undefined || event.tier === undefined)) return;
+    const { hooksSeen: _dropped, worktree, pid, ...base } = known ?? {
+      agentId: event.agentId,
+      callsign: event.by!,
+      runtime: event.runtime!,
+      role: event.role!,
+      tier: event.tier!,
+      joinedAt: iso(event.joinedAt ?? event.at),
+    };
+    const agent: Agent = {
+      ...base,
+      status: this.reported.get(event.agentId) ?? 'active',
+      // A gone agent's registered process is history: one coming back without a pid has none.
+      ...((event.worktree ?? worktree) !== undefined && { worktree: event.worktree ?? worktree }),
+      ...(event.pid !== undefined && { pid: event.pid }),
+      lastSeenAt: iso(event.at),
+      claimCount: 0,
+    };
+    this.agents.set(agent.agentId, agent);
+    this.marks.assign(agent.agentId, agent.callsign);
+    changes.agentChanged(agent.agentId, true);
   }
 
   private applyClaimEvent(event: FleetEvent, changes: MirrorChanges): void {

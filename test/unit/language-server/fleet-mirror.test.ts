@@ -1,0 +1,84 @@
+// The language server's mirror, kept by applying events, against the plane's own core: after a
+// seeded random fleet, the roster, the live claims and the switch the mirror holds equal what the
+// core's views say — whether the mirror started empty or loaded a status half way through.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_AGENT_TTL_SECONDS } from '../../../contracts/index.js';
+import { workView } from '../../../server/core/orchestration-views.js';
+import { agentView, claimView, controlView, iso } from '../../../server/core/views.js';
+import { FleetMirror, type PlaneStatus } from '../../../server/language-server/fleet-mirror.js';
+import { MirrorChanges } from '../../../server/language-server/mirror-changes.js';
+import { makeHarness, type Harness } from '../../support/core-harness.js';
+import { driveRandomFleet } from '../core/random-fleet.js';
+
+function statusOf(h: Harness): PlaneStatus {
+  const { state, indexes } = h.core;
+  const now = h.clock.now();
+  return {
+    control: { state: state.control.state },
+    plane: { version: 'test', pid: 1, port: 0, startedAt: iso(0), seq: state.seq, agentTtlSeconds: h.config.agentTtlMs / 1000 },
+    controlDetail: controlView(state.control),
+    agents: [...state.agents.values()].filter((agent) => !agent.gone).map((agent) => agentView(agent, indexes, now, h.config)),
+    claims: [...state.claims.values()].map((claim) => claimView(claim, state, h.config)),
+  } as PlaneStatus;
+}
+
+/** What the views show, without the times a heartbeat moves (lastSeenAt, an agent-bound claim's expiry). */
+function shown(status: Pick<PlaneStatus, 'agents' | 'claims' | 'controlDetail'>) {
+  return {
+    control: status.controlDetail,
+    agents: status.agents.map(({ agentId, callsign, claimCount, task, status, runtime, role }) => ({ agentId, callsign, claimCount, task, status, runtime, role })).sort((a, b) => a.agentId.localeCompare(b.agentId)),
+    claims: status.claims.map(({ expiresAt, ...claim }) => ({ ...claim, ...(claim.ttlSeconds !== undefined && { expiresAt }) })).sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+function mirrorShown(mirror: FleetMirror) {
+  return shown({ agents: mirror.roster, claims: [...mirror.liveClaims], controlDetail: mirror.control! });
+}
+
+for (const seed of [1, 7, 42, 2024]) {
+  test(`seed ${seed}: the mirror applying events equals the core's views`, () => {
+    const h = makeHarness({ agentTtlMs: DEFAULT_AGENT_TTL_SECONDS * 1000 });
+    const fromStart = new FleetMirror();
+    fromStart.load(statusOf(h), []);
+    let halfway: FleetMirror | undefined;
+    driveRandomFleet(h, seed, 400, {
+      transfers: true,
+      afterStep: (step) => {
+        if (step !== 200) return;
+        halfway = new FleetMirror();
+        halfway.load(statusOf(h), [...h.core.state.work.values()].map((item) => workView(item, h.core.state)));
+      },
+    });
+    const changes = new MirrorChanges();
+    for (const event of h.events) fromStart.apply(event, changes);
+    for (const event of h.events) halfway!.apply(event, new MirrorChanges());
+    const expected = shown(statusOf(h));
+    assert.ok(expected.claims.length + expected.agents.length > 0, `seed ${seed}: the fleet has something to show`);
+    assert.deepEqual(mirrorShown(fromStart), expected, `seed ${seed}: mirror from the start`);
+    assert.deepEqual(mirrorShown(halfway!), expected, `seed ${seed}: mirror loaded half way`);
+    assert.ok(changes.claims.size + changes.releasedClaims.size > 0, 'the changes name the claims');
+  });
+}
+
+test('a heartbeat alone is not urgent; a claim is, and names only itself', () => {
+  const h = makeHarness();
+  const mirror = new FleetMirror();
+  mirror.load(statusOf(h), []);
+  driveRandomFleet(h, 3, 30);
+  for (const event of h.events) mirror.apply(event, new MirrorChanges());
+  const agent = mirror.roster[0];
+  assert.ok(agent, 'an agent joined');
+  const seq = mirror.seq;
+  const beat = new MirrorChanges();
+  mirror.apply({ seq: seq + 1, at: Date.parse(agent.lastSeenAt) + 1000, type: 'agent.heartbeat', agentId: agent.agentId }, beat);
+  assert.equal(beat.urgent, false);
+  assert.deepEqual([...beat.agents], [agent.agentId]);
+  const grant = new MirrorChanges();
+  mirror.apply({ seq: seq + 2, at: Date.parse(agent.lastSeenAt) + 2000, type: 'claim.granted', claimId: 'new-claim', agentId: agent.agentId, scope: '/s', pattern: 'x/**', mode: 'shared', fence: 99 }, grant);
+  assert.equal(grant.urgent, true);
+  assert.deepEqual([...grant.claims], ['new-claim']);
+  assert.equal(mirror.agent(agent.agentId)?.claimCount, agent.claimCount + 1);
+  assert.equal(mirror.heldInside('/s', 'x'), 1);
+  assert.equal(mirror.apply({ seq, at: 0, type: 'agent.left', agentId: agent.agentId }, new MirrorChanges()), false, 'an event already in is skipped');
+});
