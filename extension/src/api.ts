@@ -5,7 +5,7 @@ import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
 import type { StatusBarSnapshot } from './status-bar.js';
 import type { DigestModel } from './views/digest-view.js';
-import type { TreeName } from './views/tree-counter.js';
+import type { TreeName, TreeWork } from './views/tree-counter.js';
 
 /**
  * What `activate` returns: a read-only window on the extension for other extensions and for the
@@ -24,8 +24,10 @@ export interface FleetApi {
   readonly onDidChangeFileDecorations: vscode.Event<vscode.Uri[]>;
   /** What each change from the language server carried (or 'all' when the whole state was replaced). */
   readonly onDidChangeFleet: vscode.Event<FleetChanges | 'all'>;
-  /** How many tree items each Fleet view has built so far (its work, counted per change by the tests). */
-  treeItemsBuilt(): Readonly<Record<TreeName, number>>;
+  /** Each Fleet view's work so far (rows refreshed, full refreshes, items built), counted per change by the tests. */
+  treeWork(): Readonly<Record<TreeName, TreeWork>>;
+  /** Fired with the view's name each time a Fleet view builds a tree item. */
+  readonly onDidBuildTreeItem: vscode.Event<TreeName>;
   statusBar(): StatusBarSnapshot;
   /** Globs in force in files.readonlyInclude for this window (block mode), after each update. */
   readonlyGlobs(): readonly string[];

@@ -44,6 +44,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   extension.subscriptions.push(
     config,
     ctx,
+    trees,
     ownership,
     violated,
     decorations,
@@ -91,7 +92,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     fileDecoration: async (uri) => (await decorations.provideFileDecoration(uri)) ?? undefined,
     onDidChangeFileDecorations: decorations.onDidChangeFileDecorations,
     onDidChangeFleet: ctx.onDidChangeFleet,
-    treeItemsBuilt: () => trees.snapshot,
+    treeWork: () => trees.snapshot,
+    onDidBuildTreeItem: trees.onDidBuild,
     statusBar: () => statusBar.snapshot,
     readonlyGlobs: () => readonlyGuard?.globs ?? [],
     onDidApplyReadonlyGlobs: readonlyGuard.onDidApply,

@@ -157,14 +157,15 @@ export class FleetMirror {
         return changes.agentChanged(agent.agentId, next.status !== agent.status || next.task !== agent.task || next.note !== agent.note);
       }
       case 'agent.rejoined': {
-        const { hooksSeen: _dropped, ...rest } = agent;
-        this.agents.set(agent.agentId, {
-          ...rest,
+        const next: Agent = {
+          ...agent,
           status: reported,
           lastSeenAt: iso(event.at),
           ...(event.worktree !== undefined && { worktree: event.worktree }),
           ...(event.pid !== undefined && { pid: event.pid }),
-        });
+        };
+        delete next.hooksSeen; // a new session: its hooks have not run yet
+        this.agents.set(agent.agentId, next);
         return changes.agentChanged(agent.agentId, true);
       }
       case 'agent.unknown':
@@ -188,20 +189,21 @@ export class FleetMirror {
     const known = this.gone.get(event.agentId);
     this.gone.delete(event.agentId);
     if (!known && (event.by === undefined || event.runtime === undefined || event.role === undefined || event.tier === undefined)) return;
-    const { hooksSeen: _dropped, worktree, pid, ...base } = known ?? {
-      agentId: event.agentId,
-      callsign: event.by!,
-      runtime: event.runtime!,
-      role: event.role!,
-      tier: event.tier!,
-      joinedAt: iso(event.joinedAt ?? event.at),
-    };
+    const base = known ?? { agentId: event.agentId, callsign: event.by!, runtime: event.runtime!, role: event.role!, tier: event.tier!, joinedAt: iso(event.joinedAt ?? event.at) };
+    const worktree = event.worktree ?? known?.worktree;
     const agent: Agent = {
-      ...base,
+      agentId: base.agentId,
+      callsign: base.callsign,
+      runtime: base.runtime,
+      role: base.role,
+      tier: base.tier,
+      joinedAt: base.joinedAt,
       status: this.reported.get(event.agentId) ?? 'active',
+      ...(worktree !== undefined && { worktree }),
       // A gone agent's registered process is history: one coming back without a pid has none.
-      ...((event.worktree ?? worktree) !== undefined && { worktree: event.worktree ?? worktree }),
       ...(event.pid !== undefined && { pid: event.pid }),
+      ...(known?.note !== undefined && { note: known.note }),
+      ...(known?.task !== undefined && { task: known.task }),
       lastSeenAt: iso(event.at),
       claimCount: 0,
     };

@@ -39,6 +39,8 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
   private readonly subscriptions: vscode.Disposable[];
   private readonly ticker: NodeJS.Timeout;
   private readonly nodes = new Map<string, AgentNode>();
+  /** Each row's words as last shown (status and description). */
+  private readonly shown = new Map<string, string>();
 
   constructor(
     private readonly ctx: FleetContext,
@@ -49,9 +51,9 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
     this.subscriptions = [
       this.view,
       ctx.onDidChangeFleet((changes) => this.update(changes)),
-      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.changed.fire(undefined)),
+      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.refresh(undefined)),
     ];
-    this.ticker = setInterval(() => this.view.visible && this.nodes.size > 0 && this.changed.fire([...this.nodes.values()]), TICK_MS);
+    this.ticker = setInterval(() => this.view.visible && this.nodes.size > 0 && this.refresh([...this.nodes.values()]), TICK_MS);
     this.update('all');
   }
 
@@ -59,17 +61,33 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
     this.describeFleet();
     if (changes === 'all') {
       this.nodes.clear();
-      for (const agent of this.ctx.state?.agents ?? []) this.nodes.set(agent.agentId, { agentId: agent.agentId });
-      return this.changed.fire(undefined);
+      this.shown.clear();
+      for (const agent of this.ctx.state?.agents ?? []) {
+        this.nodes.set(agent.agentId, { agentId: agent.agentId });
+        this.changedWords(agent);
+      }
+      return this.refresh(undefined);
     }
     const joined = changes.agents.filter((agent) => !this.nodes.has(agent.agentId));
     const left = changes.removedAgents.filter((agentId) => this.nodes.has(agentId));
     for (const agent of joined) this.nodes.set(agent.agentId, { agentId: agent.agentId });
-    for (const agentId of left) this.nodes.delete(agentId);
+    for (const agentId of left) {
+      this.nodes.delete(agentId);
+      this.shown.delete(agentId);
+    }
+    for (const agent of joined) this.changedWords(agent);
     // Someone joined or left: the list itself changed. Otherwise only the rows named.
-    if (joined.length > 0 || left.length > 0) return this.changed.fire(undefined);
-    const rows = changes.agents.flatMap((agent) => this.nodes.get(agent.agentId) ?? []);
-    if (rows.length > 0) this.changed.fire(rows);
+    if (joined.length > 0 || left.length > 0) return this.refresh(undefined);
+    // A heartbeat alone moves only "ago" times, which tick: rows whose words changed are refreshed.
+    const rows = changes.agents.flatMap((agent) => (this.changedWords(agent) ? (this.nodes.get(agent.agentId) ?? []) : []));
+    if (rows.length > 0) this.refresh(rows);
+  }
+
+  private changedWords(agent: ViewAgent): boolean {
+    const words = `${agent.status}|${rosterDescription(agent)}`;
+    if (this.shown.get(agent.agentId) === words) return false;
+    this.shown.set(agent.agentId, words);
+    return true;
   }
 
   private describeFleet(): void {
@@ -81,6 +99,12 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
       control && control.state !== 'run'
         ? `Fleet ${control.state === 'drain' ? 'draining' : control.state === 'pause' ? 'paused' : 'stopped'} by ${control.setBy}${control.reason ? `: ${control.reason}` : ''}`
         : undefined;
+  }
+
+  /** Every refresh goes through here, so the counter sees what each change cost. */
+  private refresh(rows: AgentNode[] | undefined): void {
+    this.counter.refreshed('roster', rows);
+    this.changed.fire(rows);
   }
 
   getChildren(element?: AgentNode): AgentNode[] {

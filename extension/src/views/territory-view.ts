@@ -44,6 +44,8 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
   private readonly holders = new Map<string, HolderNode>();
   private readonly claimsOf = new Map<HolderNode, Map<string, ClaimNode>>();
   private readonly claims = new Map<string, ClaimNode>();
+  /** What each agent's holder rows last showed of it (mark, silence). */
+  private readonly agentShown = new Map<string, string>();
 
   constructor(
     private readonly ctx: FleetContext,
@@ -54,7 +56,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     this.subscriptions = [
       this.view,
       ctx.onDidChangeFleet((changes) => this.update(changes)),
-      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.changed.fire(undefined)),
+      config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.refresh(undefined)),
     ];
     this.ticker = setInterval(() => this.view.visible && this.tick(), TICK_MS);
     this.update('all');
@@ -66,66 +68,71 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
       this.holders.clear();
       this.claimsOf.clear();
       this.claims.clear();
+      this.agentShown.clear();
+      for (const agent of this.ctx.state?.agents ?? []) this.agentShown.set(agent.agentId, `${agent.mark}|${isStale(agent.status)}`);
       for (const claim of this.ctx.state?.claims ?? []) this.place(claim, new Set());
-      return this.changed.fire(undefined);
+      return this.refresh(undefined);
     }
-    const refresh = new Set<TerritoryNode>();
-    for (const claimId of changes.releasedClaims) this.remove(claimId, refresh);
+    const touched = new Set<TerritoryNode>();
+    for (const claimId of changes.releasedClaims) this.remove(claimId, touched);
     for (const claim of changes.claims) {
       const node = this.claims.get(claim.id);
-      if (node && node.parent.scope === claim.scope && node.parent.agentId === claim.agentId) refresh.add(node);
+      if (node && node.parent.scope === claim.scope && node.parent.agentId === claim.agentId) touched.add(node);
       else {
-        if (node) this.remove(claim.id, refresh);
-        this.place(claim, refresh);
+        if (node) this.remove(claim.id, touched);
+        this.place(claim, touched);
       }
     }
-    // A holder row names its agent's mark and staleness: refreshed when its agent changed.
+    // A holder row shows its agent's mark and whether it went silent: refreshed when those change (a heartbeat alone does not).
     for (const agent of changes.agents) {
+      const shown = `${agent.mark}|${isStale(agent.status)}`;
+      if (this.agentShown.get(agent.agentId) === shown) continue;
+      this.agentShown.set(agent.agentId, shown);
       for (const repository of this.repositories.values()) {
         const holder = this.holders.get(holderKey(repository.scope, agent.agentId));
-        if (holder) refresh.add(holder);
+        if (holder) touched.add(holder);
       }
     }
-    if (refresh.has(ROOT)) return this.changed.fire(undefined);
+    if (touched.has(ROOT)) return this.refresh(undefined);
     // A parent refreshed rebuilds its children: naming them too would only repeat the work.
-    const rows = [...refresh].filter((node) => !(node.kind === 'claim' && refresh.has(node.parent)));
-    if (rows.length > 0) this.changed.fire(rows);
+    const rows = [...touched].filter((node) => !(node.kind === 'claim' && touched.has(node.parent)));
+    if (rows.length > 0) this.refresh(rows);
   }
 
-  private place(claim: ViewClaim, refresh: Set<TerritoryNode>): void {
+  private place(claim: ViewClaim, touched: Set<TerritoryNode>): void {
     let repository = this.repositories.get(claim.scope);
     if (!repository) {
       this.repositories.set(claim.scope, (repository = { kind: 'repository', scope: claim.scope }));
-      refresh.add(ROOT);
+      touched.add(ROOT);
     }
     const key = holderKey(claim.scope, claim.agentId);
     let holder = this.holders.get(key);
     if (!holder) {
       this.holders.set(key, (holder = { kind: 'holder', scope: claim.scope, agentId: claim.agentId }));
       this.claimsOf.set(holder, new Map());
-      refresh.add(repository);
+      touched.add(repository);
     }
     const node: ClaimNode = { kind: 'claim', claimId: claim.id, parent: holder };
     this.claims.set(claim.id, node);
     this.claimsOf.get(holder)!.set(claim.id, node);
-    refresh.add(holder);
+    touched.add(holder);
   }
 
-  private remove(claimId: string, refresh: Set<TerritoryNode>): void {
+  private remove(claimId: string, touched: Set<TerritoryNode>): void {
     const node = this.claims.get(claimId);
     if (!node) return;
     this.claims.delete(claimId);
     const holder = node.parent;
     const siblings = this.claimsOf.get(holder)!;
     siblings.delete(claimId);
-    if (siblings.size > 0) return void refresh.add(holder);
+    if (siblings.size > 0) return void touched.add(holder);
     this.claimsOf.delete(holder);
     this.holders.delete(holderKey(holder.scope, holder.agentId));
     const repository = this.repositories.get(holder.scope)!;
-    refresh.add(repository);
+    touched.add(repository);
     if ([...this.holders.values()].some((other) => other.scope === holder.scope)) return;
     this.repositories.delete(holder.scope);
-    refresh.add(ROOT);
+    touched.add(ROOT);
   }
 
   /** Only the rows whose text moves with time: TTL claims' expiry, stale holders' lapse. */
@@ -133,7 +140,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     const rows: TerritoryNode[] = [];
     for (const node of this.claims.values()) if (this.ctx.records?.claim(node.claimId)?.ttlSeconds !== undefined) rows.push(node);
     for (const holder of this.holders.values()) if (isStale(this.ctx.records?.agent(holder.agentId)?.status)) rows.push(holder);
-    if (rows.length > 0) this.changed.fire(rows);
+    if (rows.length > 0) this.refresh(rows);
   }
 
   /** Shows and selects a claim, e.g. from a CodeLens or the edit guard's warning. */
@@ -142,6 +149,12 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     if (!node) return false;
     await this.view.reveal(node, { select: true, focus: true, expand: true });
     return true;
+  }
+
+  /** Every refresh goes through here, so the counter sees what each change cost. */
+  private refresh(rows: TerritoryNode[] | undefined): void {
+    this.counter.refreshed('territory', rows);
+    this.changed.fire(rows);
   }
 
   getChildren(element?: TerritoryNode): TerritoryNode[] {
@@ -226,7 +239,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     item.id = `claim:${claim.id}`;
     const reason = claim.reason ? readableReason(claim.reason) : '';
     const expiry = claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : undefined;
-    item.description = [claim.mode === 'shared' ? 'shared' : undefined, expiry, reason || undefined].filter(Boolean).join(' · ');
+    item.description = [claim.mode, expiry, reason || undefined].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'people', new vscode.ThemeColor(mine ? 'fleet.ownedByMe' : claim.mode === 'shared' ? 'fleet.sharedByOther' : 'fleet.ownedByOther'));
     item.contextValue = mine ? 'claim.mine' : 'claim.other';
     const tooltip = new vscode.MarkdownString();

@@ -1,17 +1,46 @@
+import * as vscode from 'vscode';
+
 export type TreeName = 'roster' | 'territory' | 'work';
 
+/** One view's work so far: what it told VS Code to refresh, and the items VS Code then had it build. */
+export interface TreeWork {
+  /** Rows named in onDidChangeTreeData. */
+  rowsRefreshed: number;
+  /** onDidChangeTreeData with no rows: the whole tree again. */
+  fullRefreshes: number;
+  /** getTreeItem calls (VS Code merges refreshes that come close together, so fewer than asked). */
+  itemsBuilt: number;
+}
+
 /**
- * How many tree items each view has built (getTreeItem calls): the in-host tests and the bench
- * read it to check that the work per event follows what changed, not the size of the fleet.
+ * Counts each Fleet view's work: the in-host tests and the bench read it to check that the work
+ * per event follows what changed, not the size of the fleet.
  */
-export class TreeCounter {
-  private readonly counts: Record<TreeName, number> = { roster: 0, territory: 0, work: 0 };
+export class TreeCounter implements vscode.Disposable {
+  private readonly work: Record<TreeName, TreeWork> = { roster: empty(), territory: empty(), work: empty() };
+  private readonly built = new vscode.EventEmitter<TreeName>();
+  readonly onDidBuild = this.built.event;
+
+  /** A view asks VS Code to refresh `rows` (undefined: everything). */
+  refreshed(tree: TreeName, rows: readonly unknown[] | undefined): void {
+    if (rows) this.work[tree].rowsRefreshed += rows.length;
+    else this.work[tree].fullRefreshes++;
+  }
 
   count(tree: TreeName): void {
-    this.counts[tree]++;
+    this.work[tree].itemsBuilt++;
+    this.built.fire(tree);
   }
 
-  get snapshot(): Readonly<Record<TreeName, number>> {
-    return { ...this.counts };
+  get snapshot(): Readonly<Record<TreeName, TreeWork>> {
+    return { roster: { ...this.work.roster }, territory: { ...this.work.territory }, work: { ...this.work.work } };
   }
+
+  dispose(): void {
+    this.built.dispose();
+  }
+}
+
+function empty(): TreeWork {
+  return { rowsRefreshed: 0, fullRefreshes: 0, itemsBuilt: 0 };
 }

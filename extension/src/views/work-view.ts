@@ -59,7 +59,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       for (const group of this.groups.values()) group.items.clear();
       for (const item of this.ctx.state?.work ?? []) this.place(item.id, item.status);
       this.badge();
-      return this.changed.fire(undefined);
+      return this.refresh(undefined);
     }
     if (changes.work.length === 0) return;
     const shown = this.shownGroups();
@@ -78,8 +78,8 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     }
     this.badge();
     // A group appeared or emptied: the list of groups itself changed.
-    if (this.shownGroups() !== shown) return this.changed.fire(undefined);
-    this.changed.fire([...rows].filter((row) => row.kind === 'status' || !rows.has(this.groups.get(row.status)!)));
+    if (this.shownGroups() !== shown) return this.refresh(undefined);
+    this.refresh([...rows].filter((row) => row.kind === 'status' || !rows.has(this.groups.get(row.status)!)));
   }
 
   private place(id: string, status: WorkStatus): ItemNode {
@@ -97,6 +97,12 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   private badge(): void {
     const attention = this.groups.get('blocked')!.items.size + this.groups.get('escalated')!.items.size;
     this.view.badge = attention > 0 ? { value: attention, tooltip: `${attention} work item(s) blocked or escalated` } : undefined;
+  }
+
+  /** Every refresh goes through here, so the counter sees what each change cost. */
+  private refresh(rows: WorkNode[] | undefined): void {
+    this.counter.refreshed('work', rows);
+    this.changed.fire(rows);
   }
 
   getChildren(element?: WorkNode): WorkNode[] {

@@ -1,10 +1,12 @@
 // The tests module the extension host runs (bundled to out/vscode-suite/index.cjs): the Fleet
 // extension inside a real VS Code, against a real plane in a temp FLEET_HOME. FLEET_TEST_PHASE
-// "reopen" runs the checks for a second window on the same FLEET_HOME instead.
+// "reopen" runs the checks for a second window on the same FLEET_HOME instead; "live" the editor
+// under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own.
 import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
 import { mcpTests } from './mcp-tests.js';
 import { orchestrationTests } from './orchestration-tests.js';
+import { liveTests } from './live-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
 import { territoryTests } from './territory-tests.js';
@@ -19,6 +21,8 @@ export async function run(): Promise<void> {
 
   if (process.env.FLEET_TEST_PHASE === 'reopen') {
     reopenTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'live') {
+    liveTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {
