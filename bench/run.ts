@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits,hook] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { ForeignLoad, waitForQuiet } from './lib/machine.js';
 import { markdownTable, Report } from './lib/report.js';
 import { coldStart } from './sections/cold-start.js';
-import { editor } from './sections/editor.js';
+import { editor, editorChurn } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
 import { latencyAndScale } from './sections/latency.js';
@@ -23,6 +23,7 @@ const SECTIONS = {
   'cold-start': coldStart,
   footprint,
   editor,
+  'editor-churn': editorChurn,
   'non-reading': nonReading,
   limits,
   hook,

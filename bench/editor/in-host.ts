@@ -9,7 +9,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { openFixture } from '../../test/vscode/suite/fixture.js';
-import { SIGNALS, type ProbeChange, type ProviderFigures } from './signals.js';
+import type { FleetApi } from '../../extension/src/api.js';
+import { SIGNALS, type EditorWork, type ProbeChange, type ProviderFigures } from './signals.js';
 
 const dir = process.env.FLEET_BENCH_DIR;
 
@@ -26,6 +27,7 @@ export async function run(): Promise<void> {
     const at = Date.now();
     probeChanges.push({ at, badge: (await fixture.api.fileDecoration(probe))?.badge ?? '' });
   });
+  const work = countWork(fixture.api);
   writeFileSync(join(dir, SIGNALS.listening), '');
   await signal(SIGNALS.go);
   subscription.dispose();
@@ -76,6 +78,7 @@ export async function run(): Promise<void> {
     cold: { totalUs: coldTotalUs, perFileUs: coldPerFileUs },
     warm: { totalUs: warmTotalUs, perCallUs: warmUs },
     probeChanges,
+    work: work.stop(),
   };
   // Written aside and renamed: the bench polls for the file and must never read half of it.
   writeFileSync(join(dir, `${SIGNALS.provider}.tmp`), JSON.stringify(figures));
@@ -90,4 +93,27 @@ async function signal(name: string, timeoutMs = 300_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`the bench did not signal ${name} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Counts the extension's work from now until stop(): what it was sent and what it updated. */
+function countWork(api: FleetApi): { stop(): EditorWork } {
+  const before = api.treeWork();
+  const counts = { changes: 0, records: 0, wholeStates: 0, decorationUris: 0 };
+  const subscriptions = [
+    api.onDidChangeFileDecorations((uris) => (counts.decorationUris += uris.length)),
+    api.onDidChangeFleet((changes) => {
+      if (changes === 'all') return void counts.wholeStates++;
+      counts.changes++;
+      counts.records += changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + (changes.control ? 1 : 0);
+    }),
+  ];
+  return {
+    stop: () => {
+      for (const subscription of subscriptions) subscription.dispose();
+      const after = api.treeWork();
+      const trees = ['roster', 'territory', 'work'] as const;
+      const delta = (key: 'rowsRefreshed' | 'fullRefreshes' | 'itemsBuilt') => trees.reduce((sum, tree) => sum + after[tree][key] - before[tree][key], 0);
+      return { ...counts, rowsRefreshed: delta('rowsRefreshed'), fullRefreshes: delta('fullRefreshes'), itemsBuilt: delta('itemsBuilt') };
+    },
+  };
 }

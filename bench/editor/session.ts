@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../../test/vscode/support/fleet-fixtures.js';
 import type { RawClient } from '../lib/raw-client.js';
 import { badgeLatencies, revealInExplorer, type BadgeCycle } from './badge.js';
 import { IN_HOST_MODULE } from './bundle.js';
+import type { Churn } from './churn.js';
 import { descendantTicks } from './process-cpu.js';
 import { SIGNALS, type ProviderFigures } from './signals.js';
 import { PROBE, type EditorWorkspace } from './workspace.js';
@@ -27,6 +28,8 @@ export interface SessionFigures {
   provider: ProviderFigures;
   /** CPU clock ticks the window's processes (VS Code server and its children, Chromium) took. */
   editorTicks: number;
+  /** Plane events the churn made during the first badge cycles, and over how long. */
+  churn?: { events: number; ms: number };
 }
 
 export interface SessionOptions {
@@ -40,6 +43,8 @@ export interface SessionOptions {
   cyclesAllKnown: number;
   /** Processes of the bench that are not the window's (the plane). */
   notEditor: number[];
+  /** A fleet churning through the first badge cycles, if any. */
+  churn?: Churn;
 }
 
 export async function runSession(opts: SessionOptions): Promise<SessionFigures> {
@@ -65,7 +70,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     await revealInExplorer(page, PROBE.folders, PROBE.label);
     await fileOrExit(join(dir, SIGNALS.listening), ended);
     const probe = { path: PROBE.path, label: PROBE.label, mark: opts.probeMark };
+    opts.churn?.start();
     const badge = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cycles);
+    await opts.churn?.stop();
 
     writeFileSync(join(dir, SIGNALS.go), '');
     const provider = JSON.parse(await fileOrExit(join(dir, SIGNALS.provider), ended)) as ProviderFigures;
@@ -74,7 +81,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     const code = await withTimeout(ended, 30_000, 'the in-host module to end');
     if (code !== 0) throw new Error(`the in-host module failed (exit code ${code})`);
     const editorTicks = descendantTicks(opts.notEditor);
-    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks };
+    const churn = opts.churn && { events: opts.churn.events, ms: opts.churn.stoppedAt - opts.churn.startedAt };
+    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks, ...(churn && { churn }) };
   } catch (error) {
     console.error(`\n[editor ${opts.engine.vscodeVersion}] last workbench log lines:\n${logs.slice(-40).join('\n')}`);
     throw error;

@@ -34,4 +34,20 @@ export interface ProviderFigures {
   warm: { totalUs: number; perCallUs: number[] };
   /** The probe's decoration changes during the bench's first badge cycles. */
   probeChanges: ProbeChange[];
+  /** The extension's work during the first badge cycles (and the churn, if any). */
+  work: EditorWork;
+}
+
+/** What the extension did between `listening` and `go`: changes it was sent and updates it made. */
+export interface EditorWork {
+  /** fleet/didChangeFleet notifications, and the records (agents, claims, work items) they carried. */
+  changes: number;
+  records: number;
+  wholeStates: number;
+  /** URIs the decoration provider told VS Code to repaint. */
+  decorationUris: number;
+  /** Tree rows named for refresh, whole-tree refreshes, and tree items built, over the Fleet views. */
+  rowsRefreshed: number;
+  fullRefreshes: number;
+  itemsBuilt: number;
 }

@@ -1,12 +1,14 @@
 // The editor in the real VS Code (code-server's engine in Chromium, the extension test harness of
 // test/vscode/harness): a 20,000-file workspace, 2,000 claims held by 20 agents through a real
 // plane, and two figures: claim granted → Explorer badge painted, and the decoration provider's
-// cost per file over every file of the workspace.
+// cost per file over every file of the workspace. `editor-churn` does the same with 10,000 claims
+// while 100 events a second churn, and counts the extension's work per event.
 import { existsSync, rmSync } from 'node:fs';
 import { callsignMark } from '../../server/language-server/agent-marks.js';
 import { CHROMIUM_PATH } from '../../test/vscode/harness/index.js';
 import { startPlaneProcess, tempHome, type PlaneProcess } from '../../test/support/plane-process.js';
 import { bundleForBench } from '../editor/bundle.js';
+import { Churn, CHURN_EVENTS_PER_SECOND, EXTRA_CLAIMS, holdExtraClaims } from '../editor/churn.js';
 import { CLAIM_AGENTS, holdClaims } from '../editor/claims.js';
 import { chooseEngines } from '../editor/engines.js';
 import { runSession, type SessionFigures } from '../editor/session.js';
@@ -22,6 +24,7 @@ interface Options {
 }
 
 const SECTION = 'editor';
+const CHURN_SECTION = 'editor-churn';
 const BADGE_TARGET_MS = 300;
 const PROBE_CALLSIGN = 'PROBE';
 const INSTALL = 'to install the engines: `bash .ci/install-vscode-engines.sh`';
@@ -29,25 +32,39 @@ const INSTALL = 'to install the engines: `bash .ci/install-vscode-engines.sh`';
 /** Sub-10 µs figures need a decimal the suite's `us` leaves out. */
 const fine = (micros: number): string => (micros < 10 ? `${micros.toFixed(2)} µs` : us(micros));
 
-export async function editor(options: Options, report: Report): Promise<void> {
+export function editor(options: Options, report: Report): Promise<void> {
+  return editorSection(options, report, false);
+}
+
+export function editorChurn(options: Options, report: Report): Promise<void> {
+  return editorSection(options, report, true);
+}
+
+async function editorSection(options: Options, report: Report, churning: boolean): Promise<void> {
+  const section = churning ? CHURN_SECTION : SECTION;
   const startTicks = cpuTimes().total;
   const { engines, missing } = chooseEngines();
   const chromium = existsSync(CHROMIUM_PATH);
   if (missing.length > 0 || !chromium) {
     const why = [...missing, ...(missing.length > 0 ? [INSTALL] : []), ...(chromium ? [] : [`no Chromium at ${CHROMIUM_PATH} (set FLEET_CHROMIUM_PATH)`])];
-    report.add({ section: SECTION, figure: 'claim → Explorer badge; decoration cost per file', value: 'NOT MEASURED', reference: why.join('; ') });
+    report.add({ section, figure: 'claim → Explorer badge; decoration cost per file', value: 'NOT MEASURED', reference: why.join('; ') });
     if (engines.length === 0 || !chromium) return;
   }
   await bundleForBench();
   const workspace = editorWorkspace();
   const home = tempHome('fleet-bench-editor-home-');
   let plane: PlaneProcess | undefined;
+  let churn: Churn | undefined;
   const agents: RawClient[] = [];
   try {
     plane = await startPlaneProcess({ home });
     track(plane.child);
     // The 2,000 claims, before any window opens: the extension joins a plane that holds them.
     agents.push(...(await holdClaims(plane, plane.token, workspace)));
+    if (churning) {
+      await holdExtraClaims(agents, workspace.root, EXTRA_CLAIMS);
+      churn = await Churn.join(plane, plane.token, workspace.root);
+    }
     const claims = (await agents[0]!.call<{ totals: { claims: number } }>('fleet_status', { limit: 1 })).totals.claims;
     const probe = await RawClient.agent(plane, plane.token, PROBE_CALLSIGN);
     agents.push(probe);
@@ -61,35 +78,39 @@ export async function editor(options: Options, report: Report): Promise<void> {
           cycles: options.quick ? 5 : 20,
           cyclesAllKnown: options.quick ? 3 : 10,
           notEditor: [plane.child.pid!],
+          ...(churn && { churn }),
         });
       } catch (error) {
         // A browser or window that fails is a missed figure, not the end of the other sections' run.
         console.error(`\n[editor ${engine.vscodeVersion}]`, error);
         const message = (error as Error).message.split('\n')[0]!;
-        report.add({ section: SECTION, figure: `VS Code ${engine.vscodeVersion}: claim granted → Explorer badge painted`, value: 'FAILED', reference: message, target: `< ${BADGE_TARGET_MS} ms`, met: false });
+        report.add({ section, figure: `VS Code ${engine.vscodeVersion}: claim granted → Explorer badge painted`, value: 'FAILED', reference: message, target: `< ${BADGE_TARGET_MS} ms`, met: false });
         continue;
       }
       results.push(figures);
-      reportSession(report, figures, claims, workspace.files.length);
+      reportSession(report, section, figures, claims, workspace.files.length);
+      if (figures.churn) reportWork(report, figures);
     }
     const editorShare = results.reduce((sum, figures) => sum + figures.editorTicks, 0) / Math.max(1, cpuTimes().total - startTicks);
     if (results.length > 0) report.add({
-      section: SECTION,
+      section,
       figure: 'CPU of the VS Code and Chromium processes during this section',
       value: `${(editorShare * 100).toFixed(0)}% of all cores`,
       reference: 'the system under test (the suite\'s own in the run\'s check of other processes where it has its cpuacct group)',
     });
-    report.set('editor', { files: workspace.files.length, claims, agents: CLAIM_AGENTS, editorCpuShare: editorShare, sessions: results.map(forJson) });
+    report.set(section, { files: workspace.files.length, claims, agents: CLAIM_AGENTS, editorCpuShare: editorShare, sessions: results.map(forJson) });
   } finally {
     await Promise.all(agents.map((agent) => agent.close()));
+    await churn?.close();
     await plane?.kill();
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-function reportSession(report: Report, figures: SessionFigures, claims: number, files: number): void {
+function reportSession(report: Report, section: string, figures: SessionFigures, claims: number, files: number): void {
+  const SECTION = section;
   const v = `VS Code ${figures.vscodeVersion}`;
-  const scale = `${count(claims)} claims, ${count(files)} files`;
+  const scale = `${count(claims)} claims, ${count(files)} files${figures.churn ? `, ${CHURN_EVENTS_PER_SECOND} events/s churning (${(figures.churn.events / (figures.churn.ms / 1000)).toFixed(0)}/s reached)` : ''}`;
   const badge = summarize(figures.badge.map((cycle) => cycle.paintedAt - cycle.grantedAt));
   // Under 100 samples the nearest-rank p99 is the maximum: say so.
   const tail = (s: Summary) => (s.n < 100 ? 'max' : 'p99');
@@ -127,6 +148,24 @@ function reportSession(report: Report, figures: SessionFigures, claims: number, 
   if (provider.badged === 0 || provider.badged !== provider.warmBadged) {
     report.add({ section: SECTION, figure: `WARNING: ${v}: the provider's answers look wrong`, value: `${provider.badged} / ${provider.warmBadged} badged`, reference: 'cold / cached passes; the figures above are suspect' });
   }
+}
+
+/** The extension's work per plane event while the fleet churned (DESIGN §7: proportional to the change, no full refresh). */
+function reportWork(report: Report, figures: SessionFigures): void {
+  const v = `VS Code ${figures.vscodeVersion}`;
+  const { work } = figures.provider;
+  // The churn's grants and releases, and the probe's own claim and release each badge cycle.
+  const events = figures.churn!.events + 2 * figures.badge.length;
+  const per = (n: number) => (n / events).toFixed(2);
+  const updates = (work.decorationUris + work.rowsRefreshed) / events;
+  report.add({
+    section: CHURN_SECTION,
+    figure: `${v}: extension updates per plane event while 100 events/s churn (decorations repainted + tree rows refreshed)`,
+    value: `${updates.toFixed(2)} (${per(work.decorationUris)} + ${per(work.rowsRefreshed)})`,
+    reference: `${count(events)} events: ${count(work.changes)} change notifications carrying ${count(work.records)} records; ${work.fullRefreshes} whole-tree refreshes, ${work.wholeStates} whole states; ${count(work.itemsBuilt)} tree items built (the Fleet views are hidden behind the Explorer)`,
+    target: 'no full refresh; ≤ 3 per event',
+    met: work.fullRefreshes + work.wholeStates === 0 && updates <= 3,
+  });
 }
 
 /** Each cycle at the moment the extension fired the probe's new badge: before it, the plane, the

@@ -32,8 +32,8 @@ export class TestAgent {
     return this.client.call('fleet_release_path', { patterns, root });
   }
 
-  heartbeat(status?: 'active' | 'idle' | 'blocked', note?: string): Promise<Result<'fleet_agent_heartbeat'>> {
-    return this.client.call('fleet_agent_heartbeat', { ...(status !== undefined && { status }), ...(note !== undefined && { note }) });
+  heartbeat(status?: 'active' | 'idle' | 'blocked', note?: string, task?: string): Promise<Result<'fleet_agent_heartbeat'>> {
+    return this.client.call('fleet_agent_heartbeat', { ...(status !== undefined && { status }), ...(note !== undefined && { note }), ...(task !== undefined && { task }) });
   }
 
   inbox(): Promise<Result<'fleet_inbox'>> {
