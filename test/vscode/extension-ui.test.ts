@@ -61,7 +61,7 @@ for (const id of selectedEngineIds()) {
       assert.doesNotMatch(digestText, /NaN|undefined/, 'every field the Digest view shows is one the digest has');
       assert.match(digestText, /heartbeat \d+ s ago/, "the agent's last heartbeat, in words");
       const sidebarText = await sidebar.innerText();
-      for (const expected of ['ROSTER', 'TERRITORY', 'BOREAS', 'src/**', 'exclusive']) assert.ok(sidebarText.toUpperCase().includes(expected.toUpperCase()), `the sidebar shows ${expected}`);
+      for (const expected of ['ROSTER', 'TERRITORY', 'BOREAS', 'src/**', 'UI test refactor']) assert.ok(sidebarText.toUpperCase().includes(expected.toUpperCase()), `the sidebar shows ${expected}`);
       await sidebar.screenshot({ path: join(shots, 'sidebar.png') });
       assert.match(await page.locator('.statusbar-item', { hasText: 'Fleet:' }).first().innerText(), /running · 1 agent/);
 

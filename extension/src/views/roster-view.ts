@@ -154,9 +154,12 @@ function claimCount(agent: ViewAgent): string {
   return `${agent.claimCount} claim${agent.claimCount === 1 ? '' : 's'}`;
 }
 
-/** Short enough for the default sidebar width: mark, activity, claims; the rest is in the tooltip. */
+/**
+ * Short enough for the default sidebar width: what the agent does now, then its claims; the mark,
+ * runtime and times are in the tooltip (and the mark on its Territory row).
+ */
 export function rosterDescription(agent: ViewAgent): string {
-  return [agent.mark, activity(agent), agent.claimCount > 0 ? claimCount(agent) : undefined].filter(Boolean).join(' · ');
+  return [activity(agent), agent.claimCount > 0 ? claimCount(agent) : undefined].filter(Boolean).join(' · ');
 }
 
 function rosterTooltip(agent: ViewAgent): vscode.MarkdownString {

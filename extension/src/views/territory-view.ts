@@ -239,8 +239,9 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     item.id = `claim:${claim.id}`;
     const reason = claim.reason ? readableReason(claim.reason) : '';
     const expiry = claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : undefined;
-    item.description = [claim.mode, expiry, reason || undefined].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'people', new vscode.ThemeColor(mine ? 'fleet.ownedByMe' : claim.mode === 'shared' ? 'fleet.sharedByOther' : 'fleet.ownedByOther'));
+    // The icon tells exclusive (a lock) from shared; the word is kept for shared, the exception.
+    item.description = [claim.mode === 'shared' ? 'shared' : undefined, reason || undefined, expiry].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'organization', new vscode.ThemeColor(mine ? 'fleet.ownedByMe' : claim.mode === 'shared' ? 'fleet.sharedByOther' : 'fleet.ownedByOther'));
     item.contextValue = mine ? 'claim.mine' : 'claim.other';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${claim.holder}** holds \`${claim.pattern}\` — ${claim.mode === 'exclusive' ? 'exclusive: only its holder may write' : 'shared: other shared holders may write too'}\n\n`);
