@@ -1,6 +1,7 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import { MAX_KEPT_BUILD_RUNS } from './orchestration-records.js';
 import type { State } from './state.js';
+import { addedWork, transitionWork } from './work-events.js';
 
 type OrchestrationEvent = Extract<
   FleetEvent,
@@ -66,39 +67,11 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       return;
     }
     case 'work.added':
-      state.work.set(event.itemId, {
-        id: event.itemId,
-        title: event.title,
-        kind: event.kind,
-        ...(event.parent !== undefined && { parent: event.parent }),
-        dependsOn: event.dependsOn,
-        paths: event.paths,
-        criteria: event.criteria,
-        ...(event.role !== undefined && { role: event.role }),
-        ...(event.tier !== undefined && { tier: event.tier }),
-        ...(event.scope !== undefined && { scope: event.scope }),
-        status: 'ready',
-        blockedBy: [],
-        createdAt: event.at,
-        updatedAt: event.at,
-      });
+      state.work.set(event.itemId, addedWork(event, event.at));
       return;
     case 'work.transitioned': {
       const item = state.work.get(event.itemId);
-      if (!item) return;
-      item.status = event.status;
-      item.updatedAt = event.at;
-      if (event.assignee === null) delete item.assignee;
-      else if (event.assignee !== undefined) item.assignee = event.assignee;
-      if (event.verifier === null) delete item.verifier;
-      else if (event.verifier !== undefined) item.verifier = event.verifier;
-      if (event.reason !== undefined) item.statusReason = event.reason;
-      if (event.artifact !== undefined) item.artifact = event.artifact;
-      if (event.report !== undefined) item.report = event.report;
-      if (event.decision !== undefined) {
-        item.decision = event.decision;
-        item.decidedBy = event.by ?? 'unknown';
-      }
+      if (item) transitionWork(item, event, event.at, (agentId) => agentId);
       return;
     }
     case 'work.blockers': {

@@ -82,3 +82,26 @@ test('a heartbeat alone is not urgent; a claim is, and names only itself', () =>
   assert.equal(mirror.heldInside('/s', 'x'), 1);
   assert.equal(mirror.apply({ seq, at: 0, type: 'agent.left', agentId: agent.agentId }, new MirrorChanges()), false, 'an event already in is skipped');
 });
+
+test('work events move items between statuses, naming agents by callsign', () => {
+  const h = makeHarness();
+  const mirror = new FleetMirror();
+  mirror.load(statusOf(h), []);
+  const at = Date.UTC(2025, 0, 1, 9);
+  const events = [
+    { seq: 1, at, type: 'agent.joined', agentId: 'ag-1', callsign: 'BOREAS', runtime: 'script', role: 'worker', tier: 'local', tokenHash: 'x' },
+    { seq: 2, at, type: 'work.added', itemId: 'w-1', title: 'Split the parser', kind: 'task', dependsOn: [], paths: ['src/**'], criteria: [] },
+    { seq: 3, at: at + 1000, type: 'work.transitioned', itemId: 'w-1', status: 'in_progress', assignee: 'ag-1' },
+    { seq: 4, at: at + 2000, type: 'work.blockers', itemId: 'w-1', blockedBy: ['w-0'] },
+  ] as const;
+  const changes = new MirrorChanges();
+  for (const event of events) mirror.apply(structuredClone(event) as never, changes);
+  const item = mirror.workItem('w-1');
+  assert.equal(item?.status, 'in_progress');
+  assert.equal(item?.assignee, 'BOREAS');
+  assert.deepEqual(item?.blockedBy, ['w-0']);
+  assert.equal(item?.updatedAt, new Date(at + 1000).toISOString());
+  assert.deepEqual([...changes.work], ['w-1']);
+  mirror.apply({ seq: 5, at, type: 'work.added', itemId: 'w-1', title: 'again', kind: 'task', dependsOn: [], paths: [], criteria: [] }, new MirrorChanges());
+  assert.equal(mirror.workItem('w-1')?.status, 'in_progress', 'a work.added already in the loaded list changes nothing');
+});
