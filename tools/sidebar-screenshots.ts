@@ -18,11 +18,8 @@ const THEMES: [theme: string, bodyClass: string, slug: string][] = [
 const OUT = join(REPO_ROOT, 'docs', 'screenshots');
 const FILES = ['src/parser/grammar.ts', 'src/parser/tokens.ts', 'src/lexer/scan.ts', 'src/lexer/scan.test.ts', 'docs/guide.md', 'lib/util.ts', 'pkg/a/x.ts', 'pkg/b/y.ts', 'pkg/c.ts'];
 
-async function main(): Promise<void> {
-  const engineId = (process.argv[2] ?? 'current') as EngineId;
-  bundleForTests();
-  const home = makeHome();
-  const workspace = makeWorkspace();
+/** The busy fleet in the light, dark and high-contrast themes: the Fleet sidebar and the Explorer. */
+async function themes(engineId: EngineId, home: string, workspace: string): Promise<void> {
   for (const file of FILES) {
     mkdirSync(dirname(join(workspace, file)), { recursive: true });
     writeFileSync(join(workspace, file), `// ${file}\n`);
@@ -88,9 +85,46 @@ async function main(): Promise<void> {
   } finally {
     for (const agent of agents) agent.close();
     await workbench.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const engineId = (process.argv[2] ?? 'current') as EngineId;
+  bundleForTests();
+  const home = makeHome();
+  const workspace = makeWorkspace();
+  try {
+    await themes(engineId, home, workspace);
+    await multiRoot(engineId, home, workspace);
+  } finally {
     await stopPlane(home);
     removeDir(home);
     removeDir(workspace);
+  }
+}
+
+/** Two repositories in one window: Territory groups the claims by repository. */
+async function multiRoot(engineId: EngineId, home: string, first: string): Promise<void> {
+  const second = makeWorkspace();
+  const file = join(dirname(second), `fleet-multi-root-${process.pid}.code-workspace`);
+  writeFileSync(file, JSON.stringify({ folders: [{ path: first }, { path: second }] }));
+  const agent = await TestAgent.join(home, 'ECHO');
+  await agent.claim(['src/**'], second, { reason: 'port the API client' });
+  const workbench = await openWorkbench({ engine: loadEngine(engineId), workspacePath: file, extensionPath: REPO_ROOT, env: { FLEET_HOME: home, FLEET_PORT: '0' }, settings: { 'git.enabled': false, 'workbench.startupEditor': 'none', 'workbench.colorTheme': 'Light Modern' }, onLog: () => undefined });
+  try {
+    const { page } = workbench;
+    await page.setViewportSize({ width: 1100, height: 760 });
+    await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 90_000 });
+    await page.locator('.statusbar-item', { hasText: 'Fleet:' }).first().click();
+    const sidebar = page.locator('.part.sidebar');
+    await sidebar.getByText('port the API client').first().waitFor({ timeout: 20_000 });
+    await page.mouse.move(900, 700);
+    await sidebar.screenshot({ path: join(OUT, 'sidebar-multi-root.png') });
+  } finally {
+    agent.close();
+    await workbench.close();
+    removeDir(second);
+    removeDir(file);
   }
 }
 

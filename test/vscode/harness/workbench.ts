@@ -8,6 +8,7 @@ import { startServer, type VSCodeServer } from './server.js';
 
 export interface OpenWorkbenchOptions {
   engine: Engine;
+  /** A folder, or a `.code-workspace` file for a multi-root workspace. */
   workspacePath: string;
   /** Folder of the extension under development (its package.json). */
   extensionPath?: string;
@@ -43,7 +44,9 @@ export function workbenchUrl(server: VSCodeServer, opts: Pick<OpenWorkbenchOptio
   if (opts.extensionPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionPath)]);
   if (opts.testsPath) payload.push(['extensionTestsPath', remote(opts.testsPath)]);
   payload.push(['skipWelcome', 'true']);
-  return `${server.origin}/?folder=${encodeURIComponent(resolve(opts.workspacePath))}` +
+  // A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
+  const open = opts.workspacePath.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  return `${server.origin}/?${open}=${encodeURIComponent(resolve(opts.workspacePath))}` +
     `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
