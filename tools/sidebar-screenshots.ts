@@ -2,6 +2,7 @@
 // fleet at work, in the light, dark and high-contrast themes, saved to docs/screenshots/. A real
 // plane in a temp FLEET_HOME, agents joined over the WebSocket endpoint, the real VS Code page
 // (code-server's engine in Chromium, as the vscode test tier runs it).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadEngine, openWorkbench, type EngineId } from '../test/vscode/harness/index.js';
@@ -106,18 +107,26 @@ async function main(): Promise<void> {
 /** Two repositories in one window: Territory groups the claims by repository. */
 async function multiRoot(engineId: EngineId, home: string, first: string): Promise<void> {
   const second = makeWorkspace();
+  // Both fixture repositories have the same root commit, which would make them one scope (DESIGN §13).
+  execFileSync('git', ['-C', second, 'config', 'fleet.scope', 'api-client']);
   const file = join(dirname(second), `fleet-multi-root-${process.pid}.code-workspace`);
   writeFileSync(file, JSON.stringify({ folders: [{ path: first }, { path: second }] }));
   const agent = await TestAgent.join(home, 'ECHO');
-  await agent.claim(['src/**'], second, { reason: 'port the API client' });
+  const claimed = await agent.claim(['src/**'], second, { reason: 'port the API client' });
+  if (!claimed.granted) throw new Error(`ECHO's claim in the second repository was refused: ${JSON.stringify(claimed.conflicts)}`);
   const workbench = await openWorkbench({ engine: loadEngine(engineId), workspacePath: file, extensionPath: REPO_ROOT, env: { FLEET_HOME: home, FLEET_PORT: '0' }, settings: { 'git.enabled': false, 'workbench.startupEditor': 'none', 'workbench.colorTheme': 'Light Modern' }, onLog: () => undefined });
   try {
     const { page } = workbench;
-    await page.setViewportSize({ width: 1100, height: 760 });
+    await page.setViewportSize({ width: 1100, height: 1000 });
     await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 90_000 });
     await page.locator('.statusbar-item', { hasText: 'Fleet:' }).first().click();
     const sidebar = page.locator('.part.sidebar');
-    await sidebar.getByText('port the API client').first().waitFor({ timeout: 20_000 });
+    // Room for both repositories: the other views folded.
+    for (const view of ['Roster', 'Digest']) await sidebar.locator('.pane-header', { hasText: new RegExp(`^${view}`, 'i') }).first().click();
+    await sidebar.getByText('port the API client').first().waitFor({ timeout: 20_000 }).catch(async (error: Error) => {
+      await page.screenshot({ path: join(OUT, '..', '..', 'test-results', 'multi-root-failed.png') });
+      throw error;
+    });
     await page.mouse.move(900, 700);
     await sidebar.screenshot({ path: join(OUT, 'sidebar-multi-root.png') });
   } finally {
