@@ -10,7 +10,7 @@ type ViolationEntry = Result<'fleet_path_history'>['violations'][number];
 export const historyHandlers = {
   /** Reads the whole event log, so it answers for claims long gone from the live state. */
   fleet_path_history: async (params, session, { core, scopes, history, journal }) => {
-    const scope = scopes.resolve(params.root);
+    const scope = scopes.forCall(params);
     const path = checkedPath(scopes.toRelative(scope, params.path));
     const entries = new Map<string, Entry>();
     const violations = new Map<string, ViolationEntry>();
