@@ -21,8 +21,10 @@ export interface Scope extends CallScope {
 export interface CallScope {
   /** `fleet.scope`, else the normalized origin URL, else an id generated once into `fleet.scope`. */
   id: string;
-  /** A local worktree of the scope, when this plane knows one; without it paths must be relative. */
+  /** The worktree absolute paths are taken relative to: only when the call gave root. */
   worktree?: string;
+  /** A checkout of the scope this plane has seen, for a call that named the scope alone: it only tells directories. */
+  seenCheckout?: string;
   /**
    * Where a submodule sits in its parent's worktree (`libs/core`): a submodule's files are its
    * parent's files for territory, so its paths are stored under this prefix in the parent's scope.
@@ -63,8 +65,8 @@ export class ScopeResolver {
 
   /**
    * The scope a call names: `root` (a local path), `scope` (an id, or an origin URL in any form),
-   * or both, which must agree. A `scope` alone maps to a local worktree this plane has seen, if
-   * any, so directories are still recognised; its paths must be repository-relative either way.
+   * or both, which must agree. With `scope` alone, paths must be repository-relative; a checkout
+   * of it this plane has seen still tells which of them are directories.
    */
   forCall(params: { root?: string | undefined; scope?: string | undefined }): CallScope {
     if (params.scope === undefined) return this.resolve(params.root);
@@ -76,7 +78,7 @@ export class ScopeResolver {
       return local;
     }
     const local = [...this.cache.values()].find((entry) => entry.scope.id === id && entry.scope.base === undefined)?.scope;
-    return local ? { id, worktree: local.worktree } : { id };
+    return local ? { id, seenCheckout: local.worktree } : { id };
   }
 
   /** A path or pattern as stored: relative to the worktree root; absolute ones must lie inside it. */
@@ -98,10 +100,11 @@ export class ScopeResolver {
 
   /** A literal pattern naming an existing directory claims its whole subtree (`dir` → `dir/`). */
   markDirectory(scope: CallScope, pattern: string): string {
-    if (GLOB_MAGIC.test(pattern) || pattern.endsWith('/') || scope.worktree === undefined) return pattern;
+    const checkout = scope.worktree ?? scope.seenCheckout;
+    if (GLOB_MAGIC.test(pattern) || pattern.endsWith('/') || checkout === undefined) return pattern;
     try {
       // Claims often name files not written yet: no exception for those, it would cost more than the stat.
-      return statSync(join(scope.worktree, pattern), { throwIfNoEntry: false })?.isDirectory() ? `${pattern}/` : pattern;
+      return statSync(join(checkout, pattern), { throwIfNoEntry: false })?.isDirectory() ? `${pattern}/` : pattern;
     } catch {
       return pattern; // e.g. ENOTDIR: some parent is a file, so this is no directory either
     }

@@ -66,5 +66,7 @@ test('scope alone: an origin URL in any form names the scope, absolute paths are
   assert.equal(resolver.forCall({ root, scope: 'github.com/org/repo' }).worktree, root);
   assert.throws(() => resolver.forCall({ root, scope: 'github.com/org/other' }), /belongs to scope "github.com\/org\/repo", not to the scope "github.com\/org\/other"/);
   // Once this plane has seen a checkout of the scope, a directory named by scope is still a directory.
-  assert.equal(resolver.markDirectory(resolver.forCall({ scope: 'github.com/org/repo' }), 'src'), 'src/');
+  const named = resolver.forCall({ scope: 'github.com/org/repo' });
+  assert.equal(resolver.markDirectory(named, 'src'), 'src/');
+  assert.throws(() => resolver.toRelative(named, join(root, 'src/a.ts')), /relative to the repository root/);
 });
