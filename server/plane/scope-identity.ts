@@ -42,15 +42,6 @@ export function canonicalScope(value: string): string {
   return stripRepositorySuffix(trimmed.startsWith('/') ? `file://${cleanPath(trimmed)}` : trimmed);
 }
 
-/**
- * A readable name for a scope, for people: its last two segments (`org/repo`), or for an id
- * with a single segment (a generated one, a short `fleet.scope`) the id itself.
- */
-export function scopeName(scope: string): string {
-  const segments = scope.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split('/').filter((s) => s !== '');
-  return segments.length <= 1 ? scope : segments.slice(-2).join('/');
-}
-
 /** Older planes identified a scope by its git common dir: an absolute path. No id of today is one. */
 export function isLegacyScope(scope: string): boolean {
   return scope.startsWith('/');

@@ -47,6 +47,11 @@ describe('scope identity on one plane (real git repositories, a real plane proce
     assert.equal(checked.allowed, false);
     const { claims } = await atlas.call('fleet_claims', { root: cloneB });
     assert.deepEqual(claims.map((c) => [c.scope, c.pattern]), [['example.com/org/app', 'src/**']]);
+    // fleet status names the repository of each claim, readably.
+    const json = await runCli(['status', '--json'], { home, cwd: loner });
+    assert.deepEqual(JSON.parse(json.stdout).claims.map((c: { repository: string; pattern: string }) => [c.repository, c.pattern]), [['org/app', 'src/**']]);
+    const text = await runCli(['status'], { home, cwd: loner });
+    assert.match(text.stdout, /HOLDER\s+REPOSITORY\s+PATTERN[\s\S]*ATLAS\s+org\/app\s+src\/\*\*/);
     await atlas.call('fleet_release_path', { root: cloneA, patterns: ['src/**'] });
   });
 
