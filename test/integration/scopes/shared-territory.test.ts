@@ -73,6 +73,11 @@ describe('scope identity on one plane (real git repositories, a real plane proce
     const cli = await runCli(['call', 'fleet_check_path', '--params', JSON.stringify({ scope: ORIGIN, paths: ['lib/y.ts'] })], { home, cwd: loner });
     assert.equal(cli.code, 0, cli.stderr);
     assert.equal(JSON.parse(cli.stdout).results[0].holders[0].callsign, 'BOLT');
+    // So do the CLI's verbs with --scope, from a directory of another repository.
+    assert.equal((await runCli(['join', '--callsign', 'CID', '--runtime', 'script'], { home, cwd: loner })).code, 0);
+    const refused = await runCli(['claim', '--as', 'CID', '--scope', ORIGIN, 'docs/guide.md'], { home, cwd: loner });
+    assert.equal(refused.code, 3, `refused by ATLAS's docs/**:\n${refused.stdout}${refused.stderr}`);
+    assert.match(refused.stdout, /docs\/guide\.md overlaps docs\/\*\* held exclusive by ATLAS/);
   });
 
   test('fleet.scope overrides the origin: a clone set apart has territory of its own', async () => {
