@@ -18,7 +18,8 @@ export async function writeLegacyStore(home: string, snapshot: PersistedState, e
   const store = new EmbeddedStore<unknown, FleetEvent>({ dir: join(home, 'state'), snapshotSchema: z.unknown(), eventSchema: fleetEventSchema });
   await store.open();
   await store.append(events.filter((e) => e.seq <= snapshot.seq));
-  const { parkedClaims: _addedInVersion3, ...legacy } = snapshot;
+  const legacy: Partial<PersistedState> = { ...snapshot };
+  delete legacy.parkedClaims; // added in version 3
   await store.compact({ schemaVersion: LEGACY_SNAPSHOT_VERSION, state: legacy }, snapshot.seq);
   await store.append(events.filter((e) => e.seq > snapshot.seq));
   await store.close();
