@@ -56,6 +56,12 @@ test('an older plane\'s state is migrated: backup, portable ids, highest fence, 
   const held = claims.map((c) => `${c.holder} ${c.scope} ${c.pattern}`).sort();
   assert.deepEqual(held, [`ATLAS ${merged} src/**`, `BOLT ${merged} docs/**`, `BOLT ${generated} README.md`].sort());
 
+  // fleet history still finds what the older plane logged, under the migrated scope.
+  const history = await operator.call('fleet_path_history', { root: cloneA, path: 'src/a.ts' });
+  assert.deepEqual(history.entries.map((e) => [e.holder, e.pattern]), [['ATLAS', 'src/**'], ['BOLT', 'src/a.ts']]);
+  const elsewhere = await operator.call('fleet_path_history', { root: loner, path: 'src/a.ts' });
+  assert.deepEqual(elsewhere.entries, []);
+
   // Restart: the parked claim survives, and nothing is migrated (or backed up) twice.
   await plane.stop();
   const again = await startPlaneProcess({ home });
