@@ -92,6 +92,13 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     transferredFrom: z.string().optional(),
   }),
   z.object({ ...base, type: z.literal('claim.renewed'), claimId: z.string(), expiresAt: z.number() }),
+  /**
+   * Scope ids of an older plane (git common dirs) renamed to portable ones (DESIGN §13). Where two
+   * old scopes became one, the later of two overlapping claims is `parked`: it waits in the queue.
+   */
+  z.object({ ...base, type: z.literal('scopes.migrated'), renames: z.array(z.object({ from: z.string(), to: z.string() })), parked: z.array(z.string()) }),
+  /** A parked claim left the queue: granted anew (its new claim's grant precedes this), or its agent is gone. */
+  z.object({ ...base, type: z.literal('claim.unparked'), claimId: z.string(), granted: z.boolean() }),
   z.object({
     ...base,
     type: z.literal('claim.released'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { agentStatusSchema, callsignSchema } from '../records.js';
-import { holderSchema, pathParam, pathVerdictSchema, rootParam } from './common.js';
+import { holderSchema, pathParam, pathVerdictSchema, repositoryParams } from './common.js';
 const writerParams = {
   callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent is found by worktree'),
   agentOnly: z.boolean().optional().describe('The writer is certainly an agent (a Claude Code session): when no agent is found, every path is refused'),
@@ -22,7 +22,7 @@ export const hookCheck = defineMethod({
     'The check the hooks call before a write or a commit: the same check as fleet_check_path, for the agent named by callsign (FLEET_AS), else the live agent that registered the worktree containing `worktree` at join, else for a person (unless agentOnly: then nobody found means refused). An agent that left or expired holds nothing and is refused. With override (the operator\'s FLEET_OVERRIDE reason) refused paths are let through and each is recorded as an override.used event.',
   params: z.strictObject({
     paths: boundedList(pathParam, limits.paths).min(1),
-    root: rootParam,
+    ...repositoryParams,
     worktree: pathParam.optional().describe('Absolute path the write happens under (a file, or the worktree root): the live agent whose registered worktree contains it is the writer'),
     ...writerParams,
   }),

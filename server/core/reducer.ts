@@ -1,6 +1,7 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
+import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
 
@@ -133,6 +134,12 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       if (event.requestId !== undefined) rememberRequest(state, event.agentId, event.requestId, claim, event.at);
       return;
     }
+    case 'scopes.migrated':
+      applyScopesMigrated(state, indexes, event);
+      return;
+    case 'claim.unparked':
+      state.parkedClaims.delete(event.claimId);
+      return;
     case 'claim.renewed': {
       const claim = state.claims.get(event.claimId);
       if (claim) claim.expiresAt = event.expiresAt;

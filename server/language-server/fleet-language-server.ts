@@ -113,6 +113,8 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
     if (this.held) return void this.held.push(event);
+    // Scope ids renamed under the claims (an older plane's store migrated): start from the whole state again.
+    if (event.type === 'scopes.migrated' && this.link.current) return void this.load(this.link.current).catch((error: Error) => this.log(`reloading after scopes.migrated failed: ${error.message}`));
     if (!this.mirror.apply(event, this.changes)) return;
     if (this.changes.urgent) this.scheduler.now();
     else if (!this.changes.empty) this.scheduler.soon();

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { FleetChanges, ViewClaim } from '../../../contracts/lsp.js';
+import { scopeName } from '../../../contracts/scope-name.js';
 import type { FleetConfig } from '../config.js';
 import type { FleetContext } from '../fleet-context.js';
 import { readableReason } from './reason-text.js';
@@ -188,7 +189,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
 
   private repositoryName(scope: string): string {
     const root = this.anyClaimOf(scope)?.root;
-    return root ? basename(root) : basename(scope.replace(/\/\.git\/?$/, '').replace(/\.git$/, '')) || scope;
+    return root ? basename(root) : scopeName(scope);
   }
 
   private anyClaimOf(scope: string): ViewClaim | undefined {
@@ -204,7 +205,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     const item = new vscode.TreeItem(this.repositoryName(node.scope), vscode.TreeItemCollapsibleState.Expanded);
     item.id = `repository:${node.scope}`;
     item.description = root ? undefined : 'not open here';
-    item.tooltip = root ? `Repository ${root}` : `Repository ${node.scope}, not open in this window`;
+    item.tooltip = `Repository ${scopeName(node.scope)} (${node.scope})${root ? `, here at ${root}` : ', not open in this window'}`;
     item.iconPath = new vscode.ThemeIcon('repo');
     item.contextValue = 'repository';
     return item;
@@ -247,7 +248,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     tooltip.appendMarkdown(`**${claim.holder}** holds \`${claim.pattern}\` — ${claim.mode === 'exclusive' ? 'exclusive: only its holder may write' : 'shared: other shared holders may write too'}\n\n`);
     tooltip.appendText(`${expiry ? `${expiry} (${new Date(claim.expiresAt).toLocaleString()})` : `held while ${claim.holder} heartbeats`}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
     if (reason) tooltip.appendText(`Reason: ${reason}\n\n`);
-    tooltip.appendText(claim.root ? `Repository: ${claim.root}` : `Repository: ${claim.scope} — not open in this window`);
+    tooltip.appendText(`Repository: ${scopeName(claim.scope)} (${claim.scope})${claim.root ? `, here at ${claim.root}` : ' — not open in this window'}`);
     item.tooltip = tooltip;
     item.command = { command: 'fleet.revealClaim', title: 'Reveal Claimed Files', arguments: [{ claimId: claim.id }] };
     return item;
