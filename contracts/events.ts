@@ -44,11 +44,6 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     worktree: z.string().optional(),
     pid: z.number().int().optional(),
     pidStart: z.string().optional(),
-    /** Who it is, for a copy of the roster that dropped it when it left (the editor's): `by` is its callsign. */
-    runtime: z.string().optional(),
-    role: roleSchema.optional(),
-    tier: tierSchema.optional(),
-    joinedAt: z.number().optional(),
   }),
   z.object({
     ...base,

@@ -28,7 +28,7 @@ export function join(ctx: Ctx, req: JoinRequest, credential: Credential = 'plane
         throw new FleetError('SESSION_INVALID', `that sessionToken does not belong to ${req.callsign}: use the token its join returned, or join under another callsign`);
       }
       assertMayActAsOperator(known.role, credential, known.callsign);
-      ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart, runtime: known.runtime, role: known.role, tier: known.tier, joinedAt: known.joinedAt });
+      ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart });
       ctx.schedule(ctx.now + ctx.config.agentTtlMs, { kind: 'agent', agentId: known.agentId });
       return { agentId: known.agentId, callsign: known.callsign, sessionToken: req.sessionToken, rejoined: true };
     }

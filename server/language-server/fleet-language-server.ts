@@ -116,6 +116,7 @@ export class FleetLanguageServer implements FleetServices {
     // Scope ids renamed under the claims (an older plane's store migrated): start from the whole state again.
     if (event.type === 'scopes.migrated' && this.link.current) return void this.load(this.link.current).catch((error: Error) => this.log(`reloading after scopes.migrated failed: ${error.message}`));
     if (!this.mirror.apply(event, this.changes)) return;
+    if (this.changes.reload && this.link.current) return void this.load(this.link.current).catch((error: Error) => this.log(`reloading the state failed: ${error.message}`));
     if (this.changes.urgent) this.scheduler.now();
     else if (!this.changes.empty) this.scheduler.soon();
   }

@@ -184,26 +184,25 @@ export class FleetMirror {
     }
   }
 
-  /** A gone agent re-joined: as this mirror last saw it, or as the event describes it. */
+  /** A gone agent re-joined: as this mirror last saw it; one it never saw calls for the whole state again. */
   private revive(event: Extract<FleetEvent, { type: 'agent.rejoined' }>, changes: MirrorChanges): void {
     const known = this.gone.get(event.agentId);
+    if (!known) return changes.needsReload();
     this.gone.delete(event.agentId);
-    if (!known && (event.by === undefined || event.runtime === undefined || event.role === undefined || event.tier === undefined)) return;
-    const base = known ?? { agentId: event.agentId, callsign: event.by!, runtime: event.runtime!, role: event.role!, tier: event.tier!, joinedAt: iso(event.joinedAt ?? event.at) };
-    const worktree = event.worktree ?? known?.worktree;
+    const worktree = event.worktree ?? known.worktree;
     const agent: Agent = {
-      agentId: base.agentId,
-      callsign: base.callsign,
-      runtime: base.runtime,
-      role: base.role,
-      tier: base.tier,
-      joinedAt: base.joinedAt,
+      agentId: known.agentId,
+      callsign: known.callsign,
+      runtime: known.runtime,
+      role: known.role,
+      tier: known.tier,
+      joinedAt: known.joinedAt,
       status: this.reported.get(event.agentId) ?? 'active',
       ...(worktree !== undefined && { worktree }),
       // A gone agent's registered process is history: one coming back without a pid has none.
       ...(event.pid !== undefined && { pid: event.pid }),
-      ...(known?.note !== undefined && { note: known.note }),
-      ...(known?.task !== undefined && { task: known.task }),
+      ...(known.note !== undefined && { note: known.note }),
+      ...(known.task !== undefined && { task: known.task }),
       lastSeenAt: iso(event.at),
       claimCount: 0,
     };

@@ -16,6 +16,8 @@ export class MirrorChanges {
   readonly fileClaims: Claim[] = [];
   control = false;
   urgent = false;
+  /** An event named something this copy never held (an agent that left before it loaded): only the whole state tells. */
+  reload = false;
 
   get empty(): boolean {
     return this.agents.size + this.removedAgents.size + this.claims.size + this.releasedClaims.size + this.work.size === 0 && !this.control;
@@ -49,6 +51,11 @@ export class MirrorChanges {
 
   workChanged(itemId: string): void {
     this.work.add(itemId);
+    this.urgent = true;
+  }
+
+  needsReload(): void {
+    this.reload = true;
     this.urgent = true;
   }
 
