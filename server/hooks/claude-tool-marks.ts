@@ -2,10 +2,14 @@ import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSy
 import { isAbsolute, join } from 'node:path';
 import { homePaths } from '../home/paths.js';
 import { CLAUDE_WRITE_TOOLS } from './claude-write-check.js';
+import { CODEX_PATCH_TOOL } from './codex-patch-paths.js';
 import { hookEnvironment } from './hook-check-request.js';
 
 /** A tool call whose PostToolUse never comes (interrupted) leaves its mark behind: past this many, the oldest go. */
 const MAX_MARKS = 256;
+
+/** The file tools (Claude Code's, Codex's apply_patch): checked exactly before they write, so they take no mark. */
+const CHECKED_EXACTLY: readonly string[] = [...CLAUDE_WRITE_TOOLS, CODEX_PATCH_TOOL];
 
 // Builtin-only (no zod): the lean hook runner takes marks too.
 export interface ToolMark {
@@ -20,7 +24,7 @@ export interface ToolMark {
  */
 export function markRequest(event: { tool_name: string; tool_use_id?: unknown; cwd?: unknown }, env: NodeJS.ProcessEnv): { toolUseId: string; params: { worktree: string; writer?: string; source?: string } } | undefined {
   const { tool_name: tool, tool_use_id: toolUseId, cwd } = event;
-  if (typeof toolUseId !== 'string' || typeof cwd !== 'string' || !isAbsolute(cwd) || (CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) return undefined;
+  if (typeof toolUseId !== 'string' || typeof cwd !== 'string' || !isAbsolute(cwd) || CHECKED_EXACTLY.includes(tool)) return undefined;
   const { callsign } = hookEnvironment(env);
   return { toolUseId, params: { worktree: cwd, ...(callsign !== undefined && { writer: callsign, source: tool }) } };
 }
