@@ -101,7 +101,11 @@ export const hookWriter = defineMethod({
     sessionId: hookSessionIdSchema.optional(),
     worktree: pathParam.optional().describe('Absolute path the session works in (the hook payload\'s cwd)'),
   }),
-  result: withControl({ agent: writerAgent, by: writerFound.nullable() }),
+  result: withControl({
+    agent: writerAgent,
+    by: writerFound.nullable(),
+    worktree: z.string().optional().describe('The worktree the agent registered at join'),
+  }),
   access: 'anyone',
   mutates: false,
   mcpTool: false,

@@ -3,6 +3,7 @@ import { connectToPlane } from '../client/connect.js';
 import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
+import { bindJoinedSession, MCP_JOIN_TOOL, SESSION_RUNTIMES } from './session-hooks.js';
 
 /** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones; Claude Code's and Codex's alike). */
 const toolEventSchema = z.looseObject({
@@ -52,7 +53,14 @@ export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason:
  */
 export async function postToolUse(hook: PostToolHook, stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<PostToolAnswer> {
   const parsed = toolEventSchema.safeParse(safeJson(stdin));
-  if (!parsed.success || parsed.data.tool_use_id === undefined) return { decision: 'none' };
+  if (!parsed.success) return { decision: 'none' };
+  if (MCP_JOIN_TOOL.test(parsed.data.tool_name)) {
+    // The model just joined: bind this session to its agent (the join writes nothing; its mark goes).
+    if (parsed.data.tool_use_id !== undefined) takeToolMark(home, parsed.data.tool_use_id);
+    await bindJoinedSession(hook === 'codex-post-tool-use' ? SESSION_RUNTIMES.codex : SESSION_RUNTIMES['claude-code'], home, parsed.data).catch(() => undefined);
+    return { decision: 'none' };
+  }
+  if (parsed.data.tool_use_id === undefined) return { decision: 'none' };
   const { tool_name: tool, tool_use_id: toolUseId } = parsed.data;
   const taken = takeToolMark(home, toolUseId);
   if (!taken) return { decision: 'none' };

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import type { Handoff } from '../../contracts/handoff.js';
 import type { PlaneClient } from '../client/plane-client.js';
@@ -81,6 +82,40 @@ export async function claudeSessionEnd(stdin: string, home: string, env: NodeJS.
     if (sessionId !== undefined) await client.call('fleet_hook_session', { sessionId, bind: false });
   } finally {
     client.close();
+  }
+}
+
+/** The fleet's own join tool as a runtime names it (mcp__<server>__fleet_agent_join). */
+export const MCP_JOIN_TOOL = /^mcp__.+__fleet_agent_join$/;
+
+/**
+ * After the model joined through the fleet's MCP tool (PostToolUse on mcp__…__fleet_agent_join): its
+ * SessionStart came before the join and bound nothing, so this binds the session to the agent the
+ * join named — only when that agent is live and registered at this session's worktree, as the
+ * bridge registers every agent it joins (a refused join of another worktree's callsign binds nothing).
+ */
+export async function bindJoinedSession(runtime: SessionRuntime, home: string, event: { tool_input?: unknown; session_id?: unknown; cwd?: unknown }): Promise<void> {
+  const callsign = (event.tool_input as { callsign?: unknown } | undefined)?.callsign;
+  const sessionId = payloadSessionId(event);
+  const worktree = typeof event.cwd === 'string' ? worktreeRoot(event.cwd) : undefined;
+  if (typeof callsign !== 'string' || sessionId === undefined || worktree === undefined || loadSession(home, callsign) === undefined) return;
+  const client = await connectToPlane({ home, client: `fleet-hook-${runtime.runtime}-post-tool-use` });
+  try {
+    const found = await client.call('fleet_hook_writer', { callsign });
+    const live = found.agent !== null && !['left', 'expired'].includes(found.agent.status);
+    if (!live || found.worktree === undefined || !sameDirectory(found.worktree, worktree)) return;
+    await attach(client, home, runtime, callsign, undefined);
+    await client.call('fleet_hook_session', { sessionId, bind: true });
+  } finally {
+    client.close();
+  }
+}
+
+function sameDirectory(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
   }
 }
 

@@ -20,6 +20,7 @@ export const hookSessionHandlers = {
       return {
         agent: found ? { callsign: found.agent.callsign, status: agentStatus(found.agent, ctx.now, ctx.config) } : null,
         by: found?.by ?? null,
+        ...(found?.agent.worktree !== undefined && { worktree: found.agent.worktree }),
       };
     }),
 } satisfies Partial<HandlerTable>;

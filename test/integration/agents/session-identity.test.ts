@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
-import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
+import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
 import { eventsOf, until } from './support.js';
 
@@ -134,6 +136,28 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
     await until(async () => (await eventsOf(home)).filter((e) => e.type === 'territory.violated').length >= 2, 5000, 'two territory.violated events');
     const writers = (await eventsOf(home)).flatMap((e) => (e.type === 'territory.violated' ? [`${e.writer}->${e.path}`] : [])).sort();
     assert.deepEqual(writers, ['ATLAS->src/bolt/b.ts', 'BOLT->src/atlas/a.ts']);
+  });
+
+  test('an agent that joined through the MCP tool (no FLEET_AS anywhere) is bound by the PostToolUse of that join, and told apart too', async () => {
+    // A third session in the same worktree: its model calls fleet_agent_join through the real bridge.
+    const mcp = new Client({ name: 'session-identity-test', version: '1.0.0' });
+    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...(process.env as Record<string, string>), FLEET_HOME: home, FLEET_PORT: '0', FLEET_RUNTIME_PID: String(process.pid) }, cwd: repo, stderr: 'ignore' }));
+    try {
+      const joinCall = { tool_name: 'mcp__fleet__fleet_agent_join', tool_input: { callsign: 'CAROL', runtime: 'claude-code' }, tool_use_id: `toolu_${++call}` };
+      assert.equal(decision(claude('PreToolUse', 'sess-carol', joinCall)), 'allow');
+      const joined = await mcp.callTool({ name: 'fleet_agent_join', arguments: joinCall.tool_input });
+      assert.notEqual(joined.isError, true, JSON.stringify(joined));
+      assert.equal(claude('PostToolUse', 'sess-carol', { ...joinCall, tool_response: joined.content }), '');
+      const write = claude('PreToolUse', 'sess-carol', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` });
+      assert.equal(decision(write), 'deny');
+      assert.match(reason(write), /CAROL may not write this file[\s\S]*ATLAS/, 'CAROL, not three agents of one worktree');
+      // A join the hook cannot vouch for binds nothing: a callsign (with a saved token) registered in another repository.
+      assert.equal((await runCli(['join', '--callsign', 'MALLORY', '--runtime', 'script'], { home, cwd: elsewhere })).code, 0);
+      claude('PostToolUse', 'sess-mallory', { ...joinCall, tool_input: { callsign: 'MALLORY', runtime: 'claude-code' }, tool_response: [] });
+      assert.ok(!(await eventsOf(home)).some((e) => e.type === 'agent.session_bound' && e.sessionId === 'sess-mallory'));
+    } finally {
+      await mcp.close();
+    }
   });
 
   test('the bindings survive a plane restart', async () => {
