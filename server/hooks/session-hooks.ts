@@ -59,14 +59,16 @@ export async function sessionStart(runtime: SessionRuntime, stdin: string, home:
 /**
  * `fleet hook claude-session-end`: puts the session's claims in escrow to its own callsign (a
  * handoff to itself), so they outlive the runtime's process and the next SessionStart takes them
- * back, then unbinds the session from the agent. Prints nothing: Claude Code reads no output from SessionEnd.
+ * back, then unbinds the session from the agent (FLEET_AS, else the agent bound to the session). Prints nothing: Claude Code reads no output from SessionEnd.
  */
 export async function claudeSessionEnd(stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<void> {
   const event = parseEvent(stdin);
   const sessionId = payloadSessionId(event);
   const client = await connectToPlane({ home, client: 'fleet-hook-claude-session-end' });
   try {
-    const callsign = await sessionWriter(client, env, sessionId, worktreeRoot(event.cwd ?? process.cwd()));
+    // FLEET_AS or the session's own binding only: escrow takes claims out of use, so it is never
+    // done on a guess (the worktree's agent may be another session's, still working).
+    const callsign = await sessionWriter(client, env, sessionId, undefined);
     if (callsign === undefined || loadSession(home, callsign) === undefined) return;
     await attach(client, home, SESSION_RUNTIMES['claude-code'], callsign, undefined);
     const resume = await client.call('fleet_agent_resume', {});
