@@ -185,15 +185,26 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
   });
 });
 
-describe('Session identity: a Codex session with no identity is told how to join', () => {
+describe('Session identity: with no FLEET_AS and no binding, the worktree\'s agent', () => {
   let plane: PlaneProcess;
   const repo = makeRepo({ 'a.ts': 'export {};\n' });
   const codexHome = tempHome('fleet-codex-home-');
 
   before(async () => {
     plane = await startPlaneProcess();
-    assert.equal((await runCli(['install-hooks', '--no-git', '--no-claude'], { home: plane.home, cwd: repo, env: { CODEX_HOME: codexHome } })).code, 0);
+    assert.equal((await runCli(['install-hooks', '--no-git'], { home: plane.home, cwd: repo, env: { CODEX_HOME: codexHome } })).code, 0);
   });
+
+  /** Claude Code's hook of `event` from the settings file install-hooks wrote, no FLEET_AS. */
+  function claudeHook(event: string, payload: Record<string, unknown>): string {
+    const hooks = (JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')) as { hooks: HookGroups }).hooks;
+    const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: plane.home };
+    delete env.FLEET_AS;
+    const input = JSON.stringify({ transcript_path: '/dev/null', cwd: repo, permission_mode: 'default', hook_event_name: event, ...payload });
+    const result = spawnSync('sh', ['-c', hooks[event]![0]!.hooks[0]!.command], { cwd: repo, env, input, encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    return result.stdout;
+  }
 
   after(async () => {
     await plane?.stop();
@@ -213,5 +224,15 @@ describe('Session identity: a Codex session with no identity is told how to join
     const output = JSON.parse(result.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     assert.equal(output.hookSpecificOutput.hookEventName, 'SessionStart');
     assert.match(output.hookSpecificOutput.additionalContext, /not on the fleet roster[\s\S]*runtime "codex"[\s\S]*Starting Codex with FLEET_AS/);
+  });
+
+  test('SessionStart re-attaches and binds the one agent registered for the worktree; SessionEnd of an unbound session escrows nothing of it', async () => {
+    assert.equal((await runCli(['join', '--callsign', 'ATLAS', '--runtime', 'claude-code'], { home: plane.home, cwd: repo })).code, 0);
+    assert.equal((await runCli(['claim', '--as', 'ATLAS', 'a.ts'], { home: plane.home, cwd: repo })).code, 0);
+    claudeHook('SessionEnd', { session_id: 'sess-other', reason: 'other' });
+    assert.ok(!(await eventsOf(plane.home)).some((e) => e.type === 'claim.escrowed'), 'a guess never takes claims out of use');
+    const started = JSON.parse(claudeHook('SessionStart', { session_id: 'sess-new', source: 'startup' })) as { hookSpecificOutput: { additionalContext: string } };
+    assert.match(started.hookSpecificOutput.additionalContext, /You are ATLAS in the fleet[\s\S]*- a\.ts \(exclusive/);
+    assert.ok((await eventsOf(plane.home)).some((e) => e.type === 'agent.session_bound' && e.sessionId === 'sess-new'));
   });
 });
