@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -26,13 +26,25 @@ export function writeLocalHome(root: string, home: string, env: NodeJS.ProcessEn
   return { outcome: standard && outcome === 'updated' ? 'removed' : outcome, written: !standard };
 }
 
-/** Takes out the FLEET_HOME `fleet init` wrote (only while it still names this home: a value the user changed stays). */
-export function removeLocalHome(root: string, home: string): Outcome {
-  const outcome = editLocalEnv(claudeSettingsPath(root, 'local'), (vars) => {
+/**
+ * Takes out the FLEET_HOME `fleet init` wrote (only while it still names this home: a value the
+ * user changed stays); the settings file, when writing it created it and it is left empty, goes (with its folder, if empty).
+ */
+export function removeLocalHome(root: string, home: string, createdFile: boolean): Outcome {
+  const path = claudeSettingsPath(root, 'local');
+  const outcome = editLocalEnv(path, (vars) => {
     if (vars.FLEET_HOME === home) delete vars.FLEET_HOME;
   });
-  return outcome === 'updated' ? 'removed' : 'absent';
+  if (outcome !== 'updated') return 'absent';
+  if (createdFile && readFileSync(path, 'utf8') === EMPTY) {
+    unlinkSync(path);
+    if (readdirSync(dirname(path)).length === 0) rmdirSync(dirname(path));
+  }
+  return 'removed';
 }
+
+/** What an emptied settings file holds. */
+const EMPTY = '{}\n';
 
 /** Whether `fleet` on this PATH is the launcher `.mcp.json` relies on. */
 export function onPath(launcher: string, env: NodeJS.ProcessEnv): boolean {

@@ -28,6 +28,8 @@ const manifestSchema = z.object({
   mcpServersCreated: z.boolean().default(false),
   /** FLEET_HOME written into .claude/settings.local.json's env (a home other than the default). */
   localHomeWritten: z.boolean().default(false),
+  /** Writing it created settings.local.json (the hooks' install had not). */
+  localSettingsCreated: z.boolean().default(false),
 });
 type Manifest = z.infer<typeof manifestSchema>;
 
@@ -49,6 +51,7 @@ export function initRepository(options: InitOptions): string[] {
     report.push(line('Claude Code MCP server (.mcp.json)', writeClaudeMcp(options.root, PROJECT_BRIDGE, manifest), claudeMcpPath(options.root)));
     const { outcome: home, written } = writeLocalHome(options.root, options.home, options.env, manifest.localHomeWritten);
     manifest.localHomeWritten = written;
+    if (home === 'created') manifest.localSettingsCreated = true;
     if (home !== 'absent') report.push(line('FLEET_HOME for Claude Code (settings.local.json env)', home, claudeSettingsPath(options.root, 'local')));
     if (!onPath(launcher.path, options.env)) report.push(`note: Claude Code starts the fleet MCP server as \`fleet\` from PATH, and ${launcher.path} is not what PATH finds: add ${dirname(launcher.path)} to PATH (the VS Code extension offers to)`);
   }
@@ -72,8 +75,9 @@ export function removeFromRepository(options: InitOptions): string[] {
   const report: string[] = [];
   if (options.claude) {
     report.push(line('Claude Code MCP server (.mcp.json)', removeClaudeMcp(options.root, manifest), claudeMcpPath(options.root)));
-    if (manifest.localHomeWritten) report.push(line('FLEET_HOME for Claude Code (settings.local.json env)', removeLocalHome(options.root, options.home), claudeSettingsPath(options.root, 'local')));
+    if (manifest.localHomeWritten) report.push(line('FLEET_HOME for Claude Code (settings.local.json env)', removeLocalHome(options.root, options.home, manifest.localSettingsCreated), claudeSettingsPath(options.root, 'local')));
     manifest.localHomeWritten = false;
+    manifest.localSettingsCreated = false;
   }
   // After the env: the settings file the hooks' install created goes when nothing else is left in it.
   if (options.hooks) report.push(...uninstallHooks(options.root, hookSelection(options), options.env));

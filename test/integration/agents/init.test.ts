@@ -144,6 +144,19 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
     }
   });
 
+  test('--no-hooks: the local settings file written only for FLEET_HOME goes with --remove', async () => {
+    const repo = makeRepo();
+    try {
+      assert.equal((await init(repo, '--no-hooks', '--no-instructions', '--no-codex')).code, 0);
+      assert.deepEqual(JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')), { env: { FLEET_HOME: home } });
+      assert.equal((await init(repo, '--remove', '--no-hooks', '--no-instructions', '--no-codex')).code, 0);
+      assert.ok(!existsSync(join(repo, '.claude')));
+      assert.ok(!existsSync(join(repo, '.mcp.json')));
+    } finally {
+      removeHome(repo);
+    }
+  });
+
   test('a hand-written [mcp_servers.fleet] in the Codex config is left as it is', async () => {
     const repo = makeRepo();
     try {
