@@ -45,6 +45,8 @@ export const agentRecordSchema = z.object({
   markedStalled: z.boolean().optional(),
   /** The last runtime hook call checked for it since it joined (hooks-seen.ts): its hooks run. */
   hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
+  /** The runtime sessions (hook payloads' session_id) bound to it at SessionStart, oldest first (hook-sessions.ts). */
+  hookSessions: z.array(z.string()).optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 
