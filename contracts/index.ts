@@ -15,6 +15,7 @@ export * from './method-table.js';
 export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
+export * from './work-protocol.js';
 export * from './violations.js';
 export { eventNotificationSchema } from './methods/plane.js';
 export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
+import { recipientSchema } from '../messages.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
+import { guidancePacketSchema, sentBuildPlanSchema, sentClarificationAnswerSchema, sentClarificationAskSchema, workBudgetsSchema, workSettingsSchema } from '../work-protocol.js';
 import { grantedClaimSchema, idParam, patternParam, rootParam } from './common.js';
 import { pageParams, pageResult } from './paging.js';
 
@@ -21,6 +23,7 @@ export const workAdd = defineMethod({
     criteria: boundedList(boundedText(limits.paragraph).min(1), limits.entries).optional(),
     role: roleSchema.optional(),
     tier: tierSchema.optional(),
+    budgets: workBudgetsSchema.partial().optional(),
     root: rootParam,
   }),
   result: withControl({ item: itemRef }),
@@ -32,12 +35,13 @@ export const workAdd = defineMethod({
 export const workPull = defineMethod({
   name: 'fleet_work_pull',
   summary:
-    'Take the next ready work item you can do — its dependencies done, its role and tier yours, its paths free — and get its paths claimed for you in the same step. Returns item null when nothing fits (or refusedBy "control" when the fleet is paused, draining or stopped: then start nothing new). Verifiers get the next item awaiting review.',
+    'Take the next ready work item you can do — its dependencies done, its role and tier yours, its paths free — and get its paths claimed for you in the same step. Returns item null when nothing fits (or refusedBy "control" when the fleet is paused, draining or stopped: then start nothing new). Verifiers get the next item awaiting review, with its verificationRequest. guidance: the rules you work under; a new version means they changed.',
   params: z.strictObject({}),
   result: withControl({
     item: workItemSchema.nullable(),
     claims: z.array(grantedClaimSchema),
     refusedBy: z.literal('control').optional(),
+    guidance: guidancePacketSchema.optional(),
   }),
   access: 'agent',
   mutates: true,
@@ -47,13 +51,16 @@ export const workPull = defineMethod({
 export const workUpdate = defineMethod({
   name: 'fleet_work_update',
   summary:
-    'Move a work item along its lifecycle. complete (its builder): with artifact {touchedFiles, commands [{command, exitCode}], criteria} → review, and its claims are released. verify (a verifier, not the builder): with report {verdicts [{criterion, verdict pass|fail|inconclusive, evidence}]} → verified when every criterion passes, rework on any fail. decide (RTE or operator): with decision {disposition accept|rework|rollback|escalate, reasonCode, refs} — accept only after a passing verification → done.',
+    'Move a work item along its lifecycle. complete (its builder): with artifact {touchedFiles, commands [{command, exitCode}], criteria} → review, and its claims are released. verify (a verifier, not the builder): with report {verdicts [{criterion, verdict pass|fail|inconclusive, evidence}]} → verified when every criterion passes, rework on any fail. decide (RTE or operator): with decision {disposition accept|rework|rollback|escalate, reasonCode, refs} — accept only after a passing verification → done. plan (its builder): plan {intendedFiles, validationPlan, coverage [{criterion, how}]}. clarify: clarification {question, options} (blocks the item until answered). answer (RTE, operator or the one asked): answer {requestId, chosen, rationale, updatedConstraints}. Spent rework or clarification budgets escalate the item to the operator.',
   params: z.discriminatedUnion('action', [
     z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
     z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),
     z.strictObject({ id: idParam, action: z.literal('decide'), decision: sentDecisionSchema }),
+    z.strictObject({ id: idParam, action: z.literal('plan'), plan: sentBuildPlanSchema }),
+    z.strictObject({ id: idParam, action: z.literal('clarify'), clarification: sentClarificationAskSchema, to: recipientSchema.optional() }),
+    z.strictObject({ id: idParam, action: z.literal('answer'), answer: sentClarificationAnswerSchema }),
   ]),
-  result: withControl({ item: itemRef }),
+  result: withControl({ item: itemRef, clarificationId: z.string().optional() }),
   access: 'anyone',
   mutates: true,
   mcpTool: true,
@@ -66,5 +73,20 @@ export const workList = defineMethod({
   result: withControl({ items: z.array(workItemSchema), ...pageResult(['items']) }),
   access: 'anyone',
   mutates: false,
+  mcpTool: false,
+});
+
+export const workConfigure = defineMethod({
+  name: 'fleet_work_configure',
+  summary:
+    "Set the work protocol (operator or RTE): rework and clarification rounds before an item escalates to the operator (default 3 each), and whether a plan is required before completion. With id, sets that item's budgets only.",
+  params: z.strictObject({
+    id: idParam.optional(),
+    ...workBudgetsSchema.partial().shape,
+    planRequired: z.boolean().optional(),
+  }),
+  result: withControl({ settings: workSettingsSchema, item: z.object({ id: z.string(), budgets: workBudgetsSchema }).optional() }),
+  access: 'rte_or_operator',
+  mutates: true,
   mcpTool: false,
 });
