@@ -2,11 +2,12 @@ import { FleetError, type Escalation, type FleetEventInput, type WorkBudgets, ty
 import { actorName, isRteOrOperator } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
+import type { State } from './state.js';
 import { freeBuilder } from './work-claims.js';
 
 /** An item's budgets: its own where set, else the fleet's. */
-export function budgetsOf(ctx: Ctx, item: WorkRecord): WorkBudgets {
-  const { reworkRounds, clarificationRounds } = ctx.state.workSettings;
+export function budgetsOf(state: State, item: WorkRecord): WorkBudgets {
+  const { reworkRounds, clarificationRounds } = state.workSettings;
   return { reworkRounds, clarificationRounds, ...item.budgets };
 }
 
@@ -21,7 +22,7 @@ export function spentOf(item: WorkRecord): WorkBudgets {
  */
 export function spentBudget(ctx: Ctx, item: WorkRecord, budget: Escalation['budget'], by: string): Escalation | undefined {
   const key = budget === 'rework' ? 'reworkRounds' : 'clarificationRounds';
-  const limit = budgetsOf(ctx, item)[key];
+  const limit = budgetsOf(ctx.state, item)[key];
   const spent = spentOf(item)[key];
   return spent >= limit ? { budget, spent, limit, by } : undefined;
 }

@@ -38,7 +38,7 @@ export const workHandlers = {
   fleet_work_configure: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {
       const item = configureWork(ctx, session.caller, params);
-      return { settings: { ...ctx.state.workSettings }, ...(item && { item: { id: item.id, budgets: budgetsOf(ctx, item) } }) };
+      return { settings: { ...ctx.state.workSettings }, ...(item && { item: { id: item.id, budgets: budgetsOf(ctx.state, item) } }) };
     }),
 
   fleet_work_list: (params, session, { core }) =>
