@@ -84,7 +84,7 @@ describe('fleet mcp under a real MCP client (stdio)', () => {
     assert.equal((claim.inputSchema.properties as Record<string, { type: string }>).patterns!.type, 'array');
     assert.deepEqual(claim.inputSchema.required, ['patterns']);
     const update = tools.find((t) => t.name === 'fleet_work_update')!;
-    assert.equal((update.inputSchema as { oneOf?: unknown[] }).oneOf?.length, 3, 'the complete/verify/decide union survives as oneOf');
+    assert.equal((update.inputSchema as { oneOf?: unknown[] }).oneOf?.length, 6, 'the complete/verify/decide/plan/clarify/answer union survives as oneOf');
     const join = tools.find((t) => t.name === 'fleet_agent_join')!;
     assert.ok(!(join.inputSchema.properties as Record<string, { enum: string[] }>).role!.enum.includes('operator'), 'operator is not offered to a model');
   });
