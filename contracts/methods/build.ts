@@ -22,7 +22,7 @@ export const buildConfigure = defineMethod({
 export const buildVerify = defineMethod({
   name: 'fleet_build_verify',
   summary:
-    "Ask the plane to run the repository's configured build/test command at its worktree's HEAD. Runs go one at a time; only a run the plane itself made can be GREEN. Returns the run (queued or running); with wait true, returns once it finished with status green or red, exit code, commit, duration and the log tail.",
+    'Run the repository\'s configured build at its worktree\'s HEAD (one run at a time; only the plane\'s own runs can be GREEN). Returns the run; with wait true, once it finished: green or red, exit code, commit, duration and log tail.',
   params: z.strictObject({ root: rootParam, wait: z.boolean().optional() }),
   result: withControl({ run: buildRunSchema }),
   access: 'anyone',
