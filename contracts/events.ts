@@ -139,7 +139,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('work.added'),
     itemId: z.string(),
-    ...workItemSchema.pick({ title: true, kind: true, parent: true, dependsOn: true, paths: true, criteria: true, role: true, tier: true, scope: true, budgets: true }).shape,
+    ...workItemSchema.pick({ title: true, kind: true, parent: true, dependsOn: true, paths: true, criteria: true, role: true, tier: true, scope: true }).shape,
   }),
   z.object({
     ...base,

@@ -29,9 +29,10 @@ function planShape(size: Sizing) {
     ...envelopeMeta(size),
     intendedFiles: size.list(size.text(limits.path).min(1), limits.files),
     validationPlan: size.list(size.text(limits.command).min(1), limits.commands).min(1, 'a plan says how the work will be checked: give at least one validation step'),
-    /** Every criterion of the item, each with how it will be shown met. */
-    coverage: size.list(z.object({ criterion: size.text(limits.paragraph).min(1), how: size.text(limits.summary).min(1) }), limits.entries),
-    budget: z.object({ minutes: z.number().int().positive().optional(), commands: z.number().int().positive().optional() }).optional(),
+    /** The coverage map: every criterion of the item, each with how it will be shown met. */
+    coverage: z.record(size.text(limits.paragraph).min(1), size.text(limits.summary).min(1)),
+    /** The budget envelope: the minutes the builder expects to spend. */
+    budgetMinutes: z.number().int().min(1).optional(),
   };
 }
 export const buildPlanSchema = z.object(planShape(storedSizes));
@@ -51,6 +52,8 @@ function clarificationAskShape(size: Sizing) {
   return {
     question: size.text(limits.paragraph).min(1),
     options: size.list(size.text(limits.paragraph).min(1), limits.entries).default([]),
+    /** Whom to ask (a callsign); by default the RTE. */
+    to: size.text(limits.callsign).min(1).optional(),
   };
 }
 export const sentClarificationAskSchema = z.object(clarificationAskShape(sentSizes));

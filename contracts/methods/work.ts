@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
-import { recipientSchema } from '../messages.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
 import { guidancePacketSchema, sentBuildPlanSchema, sentClarificationAnswerSchema, sentClarificationAskSchema, workBudgetsSchema, workSettingsSchema } from '../work-protocol.js';
 import { grantedClaimSchema, idParam, patternParam, rootParam } from './common.js';
@@ -23,7 +22,6 @@ export const workAdd = defineMethod({
     criteria: boundedList(boundedText(limits.paragraph).min(1), limits.entries).optional(),
     role: roleSchema.optional(),
     tier: tierSchema.optional(),
-    budgets: workBudgetsSchema.partial().optional(),
     root: rootParam,
   }),
   result: withControl({ item: itemRef }),
@@ -35,7 +33,7 @@ export const workAdd = defineMethod({
 export const workPull = defineMethod({
   name: 'fleet_work_pull',
   summary:
-    'Take the next ready work item you can do — its dependencies done, its role and tier yours, its paths free — and get its paths claimed for you in the same step. Returns item null when nothing fits (or refusedBy "control" when the fleet is paused, draining or stopped: then start nothing new). Verifiers get the next item awaiting review, with its verificationRequest. guidance: the rules you work under; a new version means they changed.',
+    'Take the next ready work item you can do, its paths claimed for you. item null: nothing fits; refusedBy "control": start nothing new. Verifiers get the next item in review. guidance.version grows when the rules change.',
   params: z.strictObject({}),
   result: withControl({
     item: workItemSchema.nullable(),
@@ -51,14 +49,14 @@ export const workPull = defineMethod({
 export const workUpdate = defineMethod({
   name: 'fleet_work_update',
   summary:
-    'Move a work item along its lifecycle. complete (its builder): with artifact {touchedFiles, commands [{command, exitCode}], criteria} → review, and its claims are released. verify (a verifier, not the builder): with report {verdicts [{criterion, verdict pass|fail|inconclusive, evidence}]} → verified when every criterion passes, rework on any fail. decide (RTE or operator): with decision {disposition accept|rework|rollback|escalate, reasonCode, refs} — accept only after a passing verification → done. plan (its builder): plan {intendedFiles, validationPlan, coverage [{criterion, how}]}. clarify: clarification {question, options} (blocks the item until answered). answer (RTE, operator or the one asked): answer {requestId, chosen, rationale, updatedConstraints}. Spent rework or clarification budgets escalate the item to the operator.',
+    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified). clarify blocks it until answered. Too many rounds escalate it to the operator.',
   params: z.discriminatedUnion('action', [
     z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
     z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),
     z.strictObject({ id: idParam, action: z.literal('decide'), decision: sentDecisionSchema }),
     z.strictObject({ id: idParam, action: z.literal('plan'), plan: sentBuildPlanSchema }),
-    z.strictObject({ id: idParam, action: z.literal('clarify'), clarification: sentClarificationAskSchema, to: recipientSchema.optional() }),
-    z.strictObject({ id: idParam, action: z.literal('answer'), answer: sentClarificationAnswerSchema }),
+    z.strictObject({ id: idParam, action: z.literal('clarify'), ...sentClarificationAskSchema.shape }),
+    z.strictObject({ id: idParam, action: z.literal('answer'), ...sentClarificationAnswerSchema.shape }),
   ]),
   result: withControl({ item: itemRef, clarificationId: z.string().optional() }),
   access: 'anyone',

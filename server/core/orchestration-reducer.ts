@@ -77,7 +77,6 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
         ...(event.role !== undefined && { role: event.role }),
         ...(event.tier !== undefined && { tier: event.tier }),
         ...(event.scope !== undefined && { scope: event.scope }),
-        ...(event.budgets !== undefined && { budgets: event.budgets }),
         status: 'ready',
         blockedBy: [],
         clarifications: [],

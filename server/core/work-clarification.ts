@@ -1,4 +1,4 @@
-import { FleetError, type Recipient } from '../../contracts/index.js';
+import { FleetError } from '../../contracts/index.js';
 import { actorName, isRteOrOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { isFor, sendMessage } from './messages.js';
@@ -8,6 +8,8 @@ import { escalateWork, spentBudget } from './work-budgets.js';
 export interface ClarificationAsk {
   question: string;
   options: string[];
+  /** A callsign; by default the question goes to the RTE. */
+  to?: string;
 }
 
 export interface ClarificationAnswer {
@@ -24,7 +26,7 @@ const CLOSED = new Set(['done', 'rolled_back', 'escalated']);
  * it until answered (messages.ts holds that rule). Past the item's rounds it escalates instead.
  * Returns the request's id, or undefined when the item escalated.
  */
-export function askClarification(ctx: Ctx, caller: Caller, item: WorkRecord, ask: ClarificationAsk, to: Recipient | undefined): string | undefined {
+export function askClarification(ctx: Ctx, caller: Caller, item: WorkRecord, ask: ClarificationAsk): string | undefined {
   if (CLOSED.has(item.status)) throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}: no more questions about it${item.status === 'escalated' ? '; it waits for the operator' : ''}`);
   const by = actorName(ctx.state, caller);
   const escalation = spentBudget(ctx, item, 'clarification', by);
@@ -33,8 +35,8 @@ export function askClarification(ctx: Ctx, caller: Caller, item: WorkRecord, ask
     return undefined;
   }
   const options = ask.options.length > 0 ? `\nOptions:\n${ask.options.map((o, i) => `${i + 1}. ${o}`).join('\n')}` : '';
-  const message = sendMessage(ctx, caller, { to: to ?? { role: 'rte' }, type: 'REQUEST', subject: `clarification on ${item.id}`, body: `${ask.question}${options}`, workItem: item.id });
-  ctx.emit({ type: 'work.clarification_asked', by, itemId: item.id, request: { id: message.id, question: ask.question, options: ask.options, askedBy: by, round: item.clarifications.length + 1 } });
+  const message = sendMessage(ctx, caller, { to: ask.to !== undefined ? { callsign: ask.to } : { role: 'rte' }, type: 'REQUEST', subject: `clarification on ${item.id}`, body: `${ask.question}${options}`, workItem: item.id });
+  ctx.emit({ type: 'work.clarification_asked', by, itemId: item.id, request: { ...ask, id: message.id, askedBy: by, round: item.clarifications.length + 1 } });
   return message.id;
 }
 
@@ -54,5 +56,6 @@ export function answerClarification(ctx: Ctx, caller: Caller, item: WorkRecord, 
   // The asker may have left since: the answer then goes where the question went.
   const to = ctx.indexes.liveCallsigns.has(round.request.askedBy) ? { callsign: round.request.askedBy } : (message?.to ?? { role: 'rte' as const });
   sendMessage(ctx, caller, { to, type: 'RESOLUTION', body: `${answer.chosen}\n${answer.rationale}`, refs: [answer.requestId], workItem: item.id });
-  ctx.emit({ type: 'work.clarification_answered', by, itemId: item.id, response: { ...answer, answeredBy: by } });
+  const { requestId, chosen, rationale, updatedConstraints } = answer;
+  ctx.emit({ type: 'work.clarification_answered', by, itemId: item.id, response: { requestId, chosen, rationale, updatedConstraints, answeredBy: by } });
 }

@@ -1,4 +1,4 @@
-import { FleetError, type BuildArtifact, type BuildPlan, type Decision, type Recipient, type VerificationReport } from '../../contracts/index.js';
+import { FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator, actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
@@ -13,8 +13,8 @@ export type WorkUpdate =
   | { action: 'verify'; report: VerificationReport }
   | { action: 'decide'; decision: Decision }
   | { action: 'plan'; plan: BuildPlan }
-  | { action: 'clarify'; clarification: ClarificationAsk; to?: Recipient }
-  | { action: 'answer'; answer: ClarificationAnswer };
+  | ({ action: 'clarify' } & ClarificationAsk)
+  | ({ action: 'answer' } & ClarificationAnswer);
 
 export interface WorkUpdateOutcome {
   item: WorkRecord;
@@ -34,11 +34,12 @@ export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: Wor
       submitPlan(ctx, requireBuilder(ctx, caller, 'plan'), item, update.plan);
       break;
     case 'clarify': {
-      const clarificationId = askClarification(ctx, caller, item, update.clarification, update.to);
+      const { action: _, ...ask } = update;
+      const clarificationId = askClarification(ctx, caller, item, ask);
       return { item, ...(clarificationId !== undefined && { clarificationId }) };
     }
     case 'answer':
-      answerClarification(ctx, caller, item, update.answer);
+      answerClarification(ctx, caller, item, update);
       break;
     case 'complete':
       complete(ctx, caller, item, update.artifact);

@@ -11,7 +11,7 @@ export function submitPlan(ctx: Ctx, agent: AgentRecord, item: WorkRecord, plan:
   if (item.status !== 'in_progress' || item.assignee !== agent.agentId) {
     throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}: only its builder plans it, while it is in progress`);
   }
-  const covered = new Set(plan.coverage.map((c) => c.criterion));
+  const covered = new Set(Object.keys(plan.coverage));
   const missing = item.criteria.filter((c) => !covered.has(c));
   if (missing.length > 0) throw new FleetError('INVALID_PARAMS', `the plan's coverage misses criteria of ${item.id}: ${missing.join('; ')}. Map each to how it will be shown met`);
   const unknown = [...covered].filter((c) => !item.criteria.includes(c));
@@ -35,7 +35,7 @@ export function verificationRequestFor(item: WorkRecord, artifact: BuildArtifact
     criteria,
     expectedEvidence: criteria.map((criterion) => ({
       criterion,
-      evidence: item.plan?.coverage.find((c) => c.criterion === criterion)?.how ?? `evidence that it holds${ran ? `; the builder ran ${ran}` : ''}`,
+      evidence: (item.plan && Object.hasOwn(item.plan.coverage, criterion) ? item.plan.coverage[criterion] : undefined) ?? `evidence that it holds${ran ? `; the builder ran ${ran}` : ''}`,
     })),
   };
 }

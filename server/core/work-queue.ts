@@ -41,7 +41,6 @@ export function addWork(ctx: Ctx, caller: Caller, input: WorkInput): WorkRecord 
     ...(input.role !== undefined && { role: input.role }),
     ...(input.tier !== undefined && { tier: input.tier }),
     ...(input.scope !== undefined && { scope: input.scope }),
-    ...(input.budgets !== undefined && { budgets: input.budgets }),
   });
   return ctx.state.work.get(itemId)!;
 }

@@ -39,15 +39,15 @@ export function workDetails(item: WorkItem): WorkDetail[] {
   const waiting = waitsFor(item);
   if (waiting !== undefined) details.push({ label: 'Waits for', description: waiting });
   if (item.plan) {
-    const { intendedFiles, validationPlan, coverage, budget } = item.plan;
+    const { intendedFiles, validationPlan, coverage, budgetMinutes } = item.plan;
     details.push({
       label: 'Plan',
       description: `${intendedFiles.length} file(s), ${validationPlan.length} check(s)`,
       children: [
         { label: 'Files', description: intendedFiles.join(', ') },
         { label: 'Validation', description: validationPlan.join('; ') },
-        ...coverage.map((c) => ({ label: c.criterion, description: c.how })),
-        ...(budget?.minutes !== undefined ? [{ label: 'Budget', description: `${budget.minutes} min` }] : []),
+        ...Object.entries(coverage).map(([criterion, how]) => ({ label: criterion, description: how })),
+        ...(budgetMinutes !== undefined ? [{ label: 'Budget', description: `${budgetMinutes} min` }] : []),
       ],
     });
   }

@@ -7,7 +7,7 @@ import { jsonArg } from '../json-arg.js';
 import { emit } from '../output.js';
 
 export const WORK_PROTOCOL_USAGE = [
-  "fleet work plan ID --as X --plan '{\"intendedFiles\":[…],\"validationPlan\":[…],\"coverage\":[{\"criterion\":…,\"how\":…}]}' (or @file.json)",
+  "fleet work plan ID --as X --plan '{\"intendedFiles\":[…],\"validationPlan\":[…],\"coverage\":{\"CRITERION\":\"how it is shown met\"}}' (or @file.json)",
   'fleet work clarify ID --as X --question Q [--option O…] [--to CALLSIGN]',
   'fleet work answer ID --request MSG_ID --choose O --rationale R [--constraint C…] [--as X]',
   'fleet work configure [--item ID] [--rework N] [--clarifications N] [--plan-required yes|no]',
@@ -65,17 +65,15 @@ export function protocolUpdate(action: 'plan' | 'clarify' | 'answer', id: string
     case 'plan':
       return { id, action, plan: jsonArg(requireValue(values.plan, '--plan', usage), '--plan') };
     case 'clarify':
-      return { id, action, clarification: { question: requireValue(values.question, '--question', usage), options: values.option ?? [] }, ...(values.to !== undefined && { to: { callsign: values.to } }) };
+      return { id, action, question: requireValue(values.question, '--question', usage), options: values.option ?? [], ...(values.to !== undefined && { to: values.to }) };
     case 'answer':
       return {
         id,
         action,
-        answer: {
-          requestId: requireValue(values.request, '--request', usage),
-          chosen: requireValue(values.choose, '--choose', usage),
-          rationale: requireValue(values.rationale, '--rationale', usage),
-          updatedConstraints: values.constraint ?? [],
-        },
+        requestId: requireValue(values.request, '--request', usage),
+        chosen: requireValue(values.choose, '--choose', usage),
+        rationale: requireValue(values.rationale, '--rationale', usage),
+        updatedConstraints: values.constraint ?? [],
       };
   }
 }

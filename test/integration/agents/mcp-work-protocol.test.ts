@@ -45,7 +45,7 @@ test('builder and verifier disagree over MCP until the rework budget escalates t
   const startCommit = git(repo, 'rev-parse', 'HEAD');
   const agentsBlob = git(repo, 'rev-parse', 'HEAD:AGENTS.md');
   const artifact = { touchedFiles: ['src/parser.ts'], commands: [{ command: 'npm test', exitCode: 0 }], criteria: CRITERIA };
-  const plan = { intendedFiles: ['src/parser.ts'], validationPlan: ['npm test -- parser'], coverage: CRITERIA.map((criterion) => ({ criterion, how: `a parser test for "${criterion}"` })) };
+  const plan = { intendedFiles: ['src/parser.ts'], validationPlan: ['npm test -- parser'], coverage: Object.fromEntries(CRITERIA.map((criterion) => [criterion, `a parser test for "${criterion}"`])) };
   const guidanceVersions: number[] = [];
 
   for (let round = 1; round <= 3; round++) {

@@ -34,7 +34,7 @@ test('an item expands to its plan, its rounds (with each question and answer) an
     status: 'review',
     reworkRounds: 1,
     budgets: { reworkRounds: 2 },
-    plan: { intendedFiles: ['src/parser.ts'], validationPlan: ['npm test'], coverage: [{ criterion: 'parses', how: 'parser.test.ts' }] },
+    plan: { intendedFiles: ['src/parser.ts'], validationPlan: ['npm test'], coverage: { parses: 'parser.test.ts' } },
     clarifications: [
       { request: { id: 'msg_1', question: 'OAuth?', options: ['yes', 'no'], askedBy: 'BOLT', round: 1 }, response: { requestId: 'msg_1', chosen: 'yes', rationale: 'SSO', updatedConstraints: [], answeredBy: 'RTE1' } },
     ],

@@ -5,12 +5,7 @@ import { updateWork } from '../../../server/core/work-lifecycle.js';
 import { OPERATOR, expectRefusedUnchanged } from '../../support/core-harness.js';
 import { add, artifact, complete, configure, decide, decision, orchestrationFleet, pull, report, update, verify } from '../../support/orchestration-harness.js';
 
-const plan = (coverage: Record<string, string>): BuildPlan => ({
-  intendedFiles: ['src/parser.ts'],
-  validationPlan: ['npm test'],
-  coverage: Object.entries(coverage).map(([criterion, how]) => ({ criterion, how })),
-  budget: { minutes: 30 },
-});
+const plan = (coverage: Record<string, string>): BuildPlan => ({ intendedFiles: ['src/parser.ts'], validationPlan: ['npm test'], coverage, budgetMinutes: 30 });
 
 test('when the fleet requires a plan, completion is refused until the builder submitted one', () => {
   const { h, atlas } = orchestrationFleet();

@@ -36,7 +36,8 @@ test('rework budget (default 3): three failed verifications send the item back, 
 test('the rework budget is settable per fleet and per item', () => {
   const { h, atlas, vera } = orchestrationFleet();
   configure(h, { reworkRounds: 1 });
-  const own = add(h, { title: 'a', criteria: ['c1'], budgets: { reworkRounds: 0 } }).id;
+  const own = add(h, { title: 'a', criteria: ['c1'] }).id;
+  configure(h, { id: own, reworkRounds: 0 });
   const fleetWide = add(h, { title: 'b', criteria: ['c1'] }).id;
   assert.equal(disagree(h, atlas, vera, own), 'escalated', 'its own budget of 0 wins over the fleet\'s 1');
   assert.equal(disagree(h, atlas, vera, fleetWide), 'rework');
@@ -46,7 +47,8 @@ test('the rework budget is settable per fleet and per item', () => {
 
 test('a rework decision spends a round too: an RTE past the budget escalates; the operator must raise the budget first', () => {
   const { h, atlas, vera, rte } = orchestrationFleet();
-  const id = add(h, { title: 't', criteria: ['c1'], budgets: { reworkRounds: 1 } }).id;
+  const id = add(h, { title: 't', criteria: ['c1'] }).id;
+  configure(h, { id, reworkRounds: 1 });
   assert.equal(disagree(h, atlas, vera, id), 'rework');
   pull(h, atlas);
   complete(h, atlas.caller, id, ['c1']);
@@ -77,7 +79,8 @@ test('configuring the protocol needs an RTE or the operator; planRequired is fle
 
 test('escalations and spent budgets reach the digest, and replaying the log rebuilds them', () => {
   const { h, atlas, vera } = orchestrationFleet();
-  const id = add(h, { title: 'flaky parser', criteria: ['c1'], budgets: { reworkRounds: 1 } }).id;
+  const id = add(h, { title: 'flaky parser', criteria: ['c1'] }).id;
+  configure(h, { id, reworkRounds: 1 });
   const other = add(h, { title: 'lexer', criteria: ['c1'] }).id;
   disagree(h, atlas, vera, id);
   disagree(h, atlas, vera, id);
