@@ -36,7 +36,7 @@ export function askClarification(ctx: Ctx, caller: Caller, item: WorkRecord, ask
   }
   const options = ask.options.length > 0 ? `\nOptions:\n${ask.options.map((o, i) => `${i + 1}. ${o}`).join('\n')}` : '';
   const message = sendMessage(ctx, caller, { to: ask.to !== undefined ? { callsign: ask.to } : { role: 'rte' }, type: 'REQUEST', subject: `clarification on ${item.id}`, body: `${ask.question}${options}`, workItem: item.id });
-  ctx.emit({ type: 'work.clarification_asked', by, itemId: item.id, request: { ...ask, id: message.id, askedBy: by, round: item.clarifications.length + 1 } });
+  ctx.emit({ type: 'work.clarification_asked', by, itemId: item.id, request: { id: message.id, question: ask.question, options: ask.options, ...(ask.to !== undefined && { to: ask.to }), askedBy: by, round: item.clarifications.length + 1 } });
   return message.id;
 }
 

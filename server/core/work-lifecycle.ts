@@ -34,8 +34,7 @@ export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: Wor
       submitPlan(ctx, requireBuilder(ctx, caller, 'plan'), item, update.plan);
       break;
     case 'clarify': {
-      const { action: _, ...ask } = update;
-      const clarificationId = askClarification(ctx, caller, item, ask);
+      const clarificationId = askClarification(ctx, caller, item, update);
       return { item, ...(clarificationId !== undefined && { clarificationId }) };
     }
     case 'answer':
