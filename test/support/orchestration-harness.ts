@@ -104,13 +104,19 @@ export function orchestrationFleet(h: Harness = makeHarness()) {
   };
 }
 
-/** Drives one item from ready through a passing verification, returning the ids involved. */
-export function toVerified(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, criteria: string[] = ['c1']): string {
+/** Drives the next item from ready into review, held by `verifier`, returning its id. */
+export function toReview(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, criteria: string[] = ['c1']): string {
   const pulled = pull(h, builder);
   if (!pulled.item) throw new Error(`${builder.callsign} pulled nothing`);
   complete(h, builder.caller, pulled.item.id, criteria);
   const review = pull(h, verifier);
   if (review.item?.id !== pulled.item.id) throw new Error(`${verifier.callsign} did not get ${pulled.item.id} for review`);
-  verify(h, verifier.caller, pulled.item.id, passReport(criteria));
   return pulled.item.id;
+}
+
+/** Drives one item from ready through a passing verification, returning its id. */
+export function toVerified(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, criteria: string[] = ['c1']): string {
+  const id = toReview(h, builder, verifier, criteria);
+  verify(h, verifier.caller, id, passReport(criteria));
+  return id;
 }

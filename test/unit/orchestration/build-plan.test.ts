@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { BuildPlan } from '../../../contracts/index.js';
 import { updateWork } from '../../../server/core/work-lifecycle.js';
 import { OPERATOR, expectRefusedUnchanged } from '../../support/core-harness.js';
-import { add, artifact, complete, configure, decide, decision, orchestrationFleet, pull, report, update, verify } from '../../support/orchestration-harness.js';
+import { add, artifact, complete, configure, decide, decision, orchestrationFleet, pull, report, toReview, update, verify } from '../../support/orchestration-harness.js';
 
 const plan = (coverage: Record<string, string>): BuildPlan => ({ intendedFiles: ['src/parser.ts'], validationPlan: ['npm test'], coverage, budgetMinutes: 30 });
 
@@ -66,10 +66,8 @@ test('completion hands the verifier a verification request: the criteria under r
 
 test('accept only with a report that names every criterion, each passing (inconclusive or unnamed never accepts)', () => {
   const { h, atlas, vera, rte } = orchestrationFleet();
-  const id = add(h, { title: 'parser', criteria: ['parses', 'fast'] }).id;
-  pull(h, atlas);
-  complete(h, atlas.caller, id, ['parses', 'fast']);
-  pull(h, vera);
+  add(h, { title: 'parser', criteria: ['parses', 'fast'] });
+  const id = toReview(h, atlas, vera, ['parses', 'fast']);
   expectRefusedUnchanged(h, vera.caller, 'INVALID_PARAMS', (ctx) => updateWork(ctx, vera.caller, id, { action: 'verify', report: report({ parses: 'pass' }) }));
   verify(h, vera.caller, id, report({ parses: 'pass', fast: 'inconclusive' }));
   expectRefusedUnchanged(h, rte.caller, 'INVALID_STATE', (ctx) => updateWork(ctx, rte.caller, id, { action: 'decide', decision: decision('accept') }));

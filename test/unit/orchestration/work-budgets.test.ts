@@ -6,14 +6,12 @@ import { toPersisted } from '../../../server/core/state.js';
 import { configureWork } from '../../../server/core/work-budgets.js';
 import { updateWork } from '../../../server/core/work-lifecycle.js';
 import { OPERATOR, expectRefusedUnchanged, restoreHarness } from '../../support/core-harness.js';
-import { add, complete, configure, decide, decision, orchestrationFleet, pull, report, verify } from '../../support/orchestration-harness.js';
+import { add, complete, configure, decide, decision, orchestrationFleet, pull, report, toReview, verify } from '../../support/orchestration-harness.js';
 import type { Harness, JoinedAgent } from '../../support/core-harness.js';
 
 /** The builder completes, the verifier fails it: one round of disagreement. Returns the status after. */
 function disagree(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, id: string): string {
-  assert.equal(pull(h, builder).item?.id, id);
-  complete(h, builder.caller, id, ['c1']);
-  assert.equal(pull(h, verifier).item?.id, id);
+  assert.equal(toReview(h, builder, verifier), id);
   verify(h, verifier.caller, id, report({ c1: 'fail' }));
   return h.core.state.work.get(id)!.status;
 }
