@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { callsignSchema, claimModeSchema, claimSchema } from '../records.js';
-import { grantedClaimSchema, idsParam, idParam, isoTime, pathParam, pathVerdictSchema, patternParam, rootParam } from './common.js';
+import { grantedClaimSchema, idsParam, idParam, isoTime, pathParam, pathVerdictSchema, patternParam, repositoryParams } from './common.js';
 import { pageParams, pageResult } from './paging.js';
 
 const patternsParam = boundedList(patternParam, limits.patterns)
@@ -28,7 +28,7 @@ export const claimPath = defineMethod({
     waitSeconds: z.number().min(0).max(3600).optional(),
     reason: boundedText(limits.reason).optional(),
     requestId: idParam.optional().describe('Retrying with the same requestId returns the same grant'),
-    root: rootParam,
+    ...repositoryParams,
   }),
   result: withControl({
     granted: z.boolean(),
@@ -62,7 +62,7 @@ export const releasePath = defineMethod({
     claimIds: idsParam.optional(),
     patterns: boundedList(patternParam, limits.patterns).optional(),
     fence: z.number().int().positive().optional(),
-    root: rootParam,
+    ...repositoryParams,
   }),
   result: withControl({ released: z.array(z.string()) }),
   access: 'agent',
@@ -74,7 +74,7 @@ export const checkPath = defineMethod({
   name: 'fleet_check_path',
   summary:
     'May you write these paths now, and who holds them? An agent may write what it holds a live claim on (exclusive, or shared with no exclusive holder); a person, anything no agent holds exclusively. fence also checks that your claim is current.',
-  params: z.strictObject({ paths: boundedList(pathParam, limits.paths).min(1), root: rootParam, fence: z.number().int().positive().optional() }),
+  params: z.strictObject({ paths: boundedList(pathParam, limits.paths).min(1), ...repositoryParams, fence: z.number().int().positive().optional() }),
   result: withControl({ allowed: z.boolean(), results: z.array(pathVerdictSchema) }),
   access: 'anyone',
   mutates: false,
@@ -104,7 +104,7 @@ export const claimForceRelease = defineMethod({
 export const claimsList = defineMethod({
   name: 'fleet_claims',
   summary: 'List live claims, optionally only one repository\'s or one agent\'s.',
-  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional(), ...pageParams }),
+  params: z.strictObject({ ...repositoryParams, holder: callsignSchema.optional(), ...pageParams }),
   result: withControl({ claims: z.array(claimSchema), ...pageResult(['claims']) }),
   access: 'anyone',
   mutates: false,

@@ -47,6 +47,8 @@ export const agentRecordSchema = z.object({
   markedStalled: z.boolean().optional(),
   /** The last runtime hook call checked for it since it joined (hooks-seen.ts): its hooks run. */
   hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
+  /** The runtime sessions (hook payloads' session_id) bound to it at SessionStart, oldest first (hook-sessions.ts). */
+  hookSessions: z.array(z.string()).optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 
@@ -66,6 +68,14 @@ export const claimRecordSchema = z.object({
   escrow: z.string().optional(),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+
+/**
+ * A claim that waits for its territory instead of being held: when two scopes of an older plane
+ * merged into one (two clones of one origin), the later of two overlapping claims waits here, in
+ * the claim queue, until the earlier one ends (DESIGN §13). It is never dropped while its agent lives.
+ */
+export const parkedClaimRecordSchema = claimRecordSchema.pick({ id: true, agentId: true, scope: true, pattern: true, mode: true, ttlMs: true, reason: true, grantedAt: true }).extend({ parkedAt: z.number() });
+export type ParkedClaimRecord = z.infer<typeof parkedClaimRecordSchema>;
 
 export const leaseRecordSchema = z.object({ name: z.string(), agentId: z.string(), fence: z.number().int(), expiresAt: z.number() });
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
@@ -121,6 +131,7 @@ export const stateSchema = z.object({
   workSettings: workSettingsSchema.default(DEFAULT_WORK_SETTINGS),
   /** The last guidance seen per worktree, so a pull tells whether it changed. */
   guidance: z.array(guidanceRecordSchema).default([]),
+  parkedClaims: z.array(parkedClaimRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -145,6 +156,8 @@ export interface State {
   violations: Map<string, ViolationRecord>;
   workSettings: WorkSettings;
   guidance: Map<string, GuidanceRecord>;
+  /** By claim id; insertion order is queue order. */
+  parkedClaims: Map<string, ParkedClaimRecord>;
 }
 
 export function emptyState(now: number): State {
@@ -167,6 +180,7 @@ export function emptyState(now: number): State {
     violations: new Map(),
     workSettings: { ...DEFAULT_WORK_SETTINGS },
     guidance: new Map(),
+    parkedClaims: new Map(),
   };
 }
 
@@ -190,6 +204,7 @@ export function toPersisted(state: State): PersistedState {
     violations: [...state.violations.values()],
     workSettings: state.workSettings,
     guidance: [...state.guidance.values()],
+    parkedClaims: [...state.parkedClaims.values()],
   };
 }
 
@@ -213,6 +228,7 @@ export function fromPersisted(p: PersistedState): State {
     violations: new Map(p.violations.map((v) => [v.id, v])),
     workSettings: p.workSettings,
     guidance: new Map(p.guidance.map((g) => [g.worktree, g])),
+    parkedClaims: new Map(p.parkedClaims.map((c) => [c.id, c])),
   };
 }
 

@@ -37,6 +37,7 @@ function definitionOf(spec: MethodSpec<z.ZodType, z.ZodType>): ToolDefinition {
   const schema = advertisedSchema(z.toJSONSchema(spec.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
   delete schema.$schema;
   if (spec.name === 'fleet_agent_join') asTheBridgeJoins(schema);
+  asTheBridgeRoots(schema);
   const note = BRIDGE_NOTES[spec.name as keyof typeof BRIDGE_NOTES];
   return {
     name: spec.name,
@@ -62,6 +63,17 @@ function asTheBridgeJoins(schema: Record<string, unknown>): void {
   if (role?.enum) role.enum = role.enum.filter((r) => r !== 'operator');
   delete properties.worktree;
   delete properties.pid;
+}
+
+/**
+ * The bridge runs in a checkout: `root` defaults to its repository, said in the field itself, and
+ * `scope` (the repository's id, for agents without a checkout) is not offered.
+ */
+function asTheBridgeRoots(schema: Record<string, unknown>): void {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (properties?.root === undefined) return;
+  properties.root = { type: 'string', description: 'Defaults to the repository of the current directory' };
+  delete properties.scope;
 }
 
 function objectShape(schema: z.ZodType): Record<string, unknown> {
