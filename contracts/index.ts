@@ -15,6 +15,7 @@ export * from './method-table.js';
 export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
+export * from './work-protocol.js';
 export * from './violations.js';
 export * from './scope-name.js';
 export { eventNotificationSchema } from './methods/plane.js';

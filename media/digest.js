@@ -83,6 +83,11 @@
     const digest = model.digest;
     root.append(renderControl(digest));
     root.append(el('p', 'muted', `Since the last published digest: ${digest.eventCount} event(s), updated ${new Date(digest.generatedAt).toLocaleTimeString()}.`));
+    const escalations = section('Escalations waiting for the operator', digest.escalations, (escalation) =>
+      el('li', 'warning', `${escalation.title}: ${escalation.budget ? `${escalation.budget} budget spent, ${escalation.spent} of ${escalation.limit} rounds` : escalation.reason || 'escalated'} (by ${escalation.by})`),
+    );
+    if (digest.escalations.length > 0) escalations.classList.add('attention');
+    root.append(escalations);
     const blockers = section('Blockers', digest.blockers, (blocker) => el('li', 'warning', blocker.text));
     if (digest.blockers.length > 0) blockers.classList.add('attention');
     root.append(blockers);
@@ -92,6 +97,7 @@
     root.append(section('Claims acquired', digest.claims.acquired, (claim) => el('li', '', `${claim.holder}: ${claim.pattern}${claim.reason ? ` — ${claim.reason}` : ''}`)));
     root.append(section('Claims released', digest.claims.released, (claim) => el('li', '', `${claim.holder}: ${claim.pattern} (${claim.reason}${claim.note ? `: ${claim.note}` : ''})`)));
     root.append(section('Handoffs', digest.handoffs, (handoff) => el('li', '', `${handoff.from} → ${handoff.to}: ${handoff.status}`)));
+    root.append(section('Budgets spent', digest.budgetsSpent, (budget) => el('li', '', `${budget.title}: rework ${budget.reworkRounds}/${budget.reworkLimit}, clarification ${budget.clarificationRounds}/${budget.clarificationLimit}`)));
     root.append(section('Work completed', digest.workCompleted, (work) => el('li', '', `${work.title} — ${work.by}`)));
     const counts = Object.entries(digest.workCounts).map(([status, count]) => `${status} ${count}`).join(' · ');
     root.append(el('p', 'muted', counts ? `Work queue: ${counts}` : 'Work queue: empty'));

@@ -12,6 +12,10 @@ export function renderDigestMarkdown(digest: Digest): string {
     if (items.length === 0 && empty === undefined) return;
     lines.push(`## ${title}`, '', ...(items.length > 0 ? items.map((i) => `- ${i}`) : [empty!]), '');
   };
+  section(
+    'Escalations waiting for the operator',
+    digest.escalations.map((e) => `${e.title} (${e.id}): ${e.budget ? `${e.budget} budget spent, ${e.spent} of ${e.limit} rounds` : `escalated${e.reason ? `: ${e.reason}` : ''}`} (by ${e.by}); decide it with \`fleet work decide\``),
+  );
   section('Blockers', digest.blockers.map((b) => `${b.text} (${b.kind} ${b.ref})`), 'None.');
   section(
     'Territory violations',
@@ -26,6 +30,7 @@ export function renderDigestMarkdown(digest: Digest): string {
   );
   section('Builds', digest.builds.map((b) => `${b.scope}: **${b.status.toUpperCase()}**${b.commit ? ` at ${b.commit.slice(0, 10)}` : ''}${b.exitCode !== undefined && b.exitCode !== null ? `, exit ${b.exitCode}` : ''}`));
   section('Work completed', digest.workCompleted.map((w) => `${w.title} (${w.id}) by ${w.by}`));
+  section('Budgets spent', digest.budgetsSpent.map((b) => `${b.title} (${b.id}): rework ${b.reworkRounds}/${b.reworkLimit}, clarification ${b.clarificationRounds}/${b.clarificationLimit}`));
   const counts = Object.entries(digest.workCounts).map(([status, n]) => `${status} ${n}`);
   if (counts.length > 0) lines.push(`Work queue: ${counts.join(', ')}.`, '');
   section('Handoffs', digest.handoffs.map((h) => `${h.from} → ${h.to}: ${h.status} (${h.id})`));

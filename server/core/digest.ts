@@ -3,6 +3,7 @@ import { describeRecipient } from './handoffs.js';
 import type { Indexes } from './indexes.js';
 import type { State } from './state.js';
 import { callsignOf, iso } from './views.js';
+import { workProtocolDigest } from './work-digest.js';
 
 /**
  * The heartbeat digest of a window of the event log. A pure function of the window and the state
@@ -27,6 +28,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     workCounts: {},
     violations: [],
     unacknowledgedViolations: state.violations.size,
+    ...workProtocolDigest(state),
     eventCount: window.length,
   };
   for (const event of window) {

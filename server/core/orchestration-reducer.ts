@@ -79,6 +79,8 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
         ...(event.scope !== undefined && { scope: event.scope }),
         status: 'ready',
         blockedBy: [],
+        clarifications: [],
+        reworkRounds: 0,
         createdAt: event.at,
         updatedAt: event.at,
       });
@@ -99,8 +101,39 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
         item.decision = event.decision;
         item.decidedBy = event.by ?? 'unknown';
       }
+      if (event.verificationRequest !== undefined) item.verificationRequest = event.verificationRequest;
+      if (event.startCommit !== undefined) item.startCommit = event.startCommit;
+      if (event.reworkRounds !== undefined) item.reworkRounds = event.reworkRounds;
+      if (event.escalation === null) delete item.escalation;
+      else if (event.escalation !== undefined) item.escalation = event.escalation;
       return;
     }
+    case 'work.planned': {
+      const item = state.work.get(event.itemId);
+      if (item) item.plan = event.plan;
+      return;
+    }
+    case 'work.clarification_asked':
+      state.work.get(event.itemId)?.clarifications.push({ request: event.request });
+      return;
+    case 'work.clarification_answered': {
+      const round = state.work.get(event.itemId)?.clarifications.find((c) => c.request.id === event.response.requestId);
+      if (round) round.response = event.response;
+      return;
+    }
+    case 'work.configured': {
+      const { itemId, reworkRounds, clarificationRounds, planRequired } = event;
+      const budgets = { ...(reworkRounds !== undefined && { reworkRounds }), ...(clarificationRounds !== undefined && { clarificationRounds }) };
+      if (itemId === undefined) Object.assign(state.workSettings, budgets, planRequired !== undefined && { planRequired });
+      else {
+        const item = state.work.get(itemId);
+        if (item) item.budgets = { ...item.budgets, ...budgets };
+      }
+      return;
+    }
+    case 'work.guidance':
+      state.guidance.set(event.worktree, { worktree: event.worktree, version: event.version, policyHash: event.policyHash });
+      return;
     case 'work.blockers': {
       const item = state.work.get(event.itemId);
       if (item) item.blockedBy = event.blockedBy;

@@ -40,7 +40,17 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
   resume: 'fleet_control_set',
   stop: 'fleet_control_set',
   shutdown: 'fleet_plane_shutdown',
-  work: { decide: 'fleet_work_update', complete: 'fleet_work_update', verify: 'fleet_work_update', add: 'fleet_work_add', pull: 'fleet_work_pull' },
+  work: {
+    decide: 'fleet_work_update',
+    complete: 'fleet_work_update',
+    verify: 'fleet_work_update',
+    add: 'fleet_work_add',
+    pull: 'fleet_work_pull',
+    plan: 'fleet_work_update',
+    clarify: 'fleet_work_update',
+    answer: 'fleet_work_update',
+    configure: 'fleet_work_configure',
+  },
   build: { configure: 'fleet_build_configure', verify: 'fleet_build_verify' },
 };
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { WorkItem, WorkStatus } from '../../../contracts/index.js';
 import type { FleetContext } from '../fleet-context.js';
 import { since } from './relative-time.js';
+import { workDetails, type WorkDetail } from './work-details.js';
 
 interface StatusNode {
   kind: 'status';
@@ -14,7 +15,13 @@ interface ItemNode {
   item: WorkItem;
 }
 
-type WorkNode = StatusNode | ItemNode;
+interface DetailNode {
+  kind: 'detail';
+  id: string;
+  detail: WorkDetail;
+}
+
+type WorkNode = StatusNode | ItemNode | DetailNode;
 
 /** Statuses in the order a person reads the queue: what needs attention first. */
 const ORDER: { status: WorkStatus; label: string; icon: string; color?: string }[] = [
@@ -56,7 +63,9 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
 
   getChildren(element?: WorkNode): WorkNode[] {
     if (!element) return this.groups;
-    return element.kind === 'status' ? element.items.map((item) => ({ kind: 'item' as const, item })) : [];
+    if (element.kind === 'status') return element.items.map((item) => ({ kind: 'item' as const, item }));
+    const [parent, details] = element.kind === 'item' ? [`work:${element.item.id}`, workDetails(element.item)] : [element.id, element.detail.children ?? []];
+    return details.map((detail, index) => ({ kind: 'detail' as const, id: `${parent}/${index}`, detail }));
   }
 
   getTreeItem(node: WorkNode): vscode.TreeItem {
@@ -69,8 +78,16 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
       return item;
     }
+    if (node.kind === 'detail') {
+      const item = new vscode.TreeItem(node.detail.label, node.detail.children?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      item.id = node.id;
+      item.description = node.detail.description;
+      item.tooltip = node.detail.description;
+      return item;
+    }
     const { item: work } = node;
-    const item = new vscode.TreeItem(work.title, vscode.TreeItemCollapsibleState.None);
+    // Expanded: its plan, its rounds and what it waits for.
+    const item = new vscode.TreeItem(work.title, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `work:${work.id}`;
     item.description = [work.kind, work.assignee, work.blockedBy.length > 0 ? `waiting on ${work.blockedBy.join(', ')}` : undefined, `updated ${since(work.updatedAt)}`].filter(Boolean).join(' · ');
     item.contextValue = `work.${work.status}`;

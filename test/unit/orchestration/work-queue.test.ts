@@ -86,7 +86,7 @@ test('a dependency that was rolled back keeps its dependents out of the queue', 
   const a = add(h, { title: 'a', criteria: ['c1'] }).id;
   add(h, { title: 'b', dependsOn: [a] });
   toVerified(h, atlas, vera);
-  decide(h, rte.caller, a, decision('rollback', 'broke-main'));
+  decide(h, rte.caller, a, { ...decision('rollback', 'broke-main'), rollbackRef: 'c0ffee1' });
   assert.equal(pull(h, atlas).item, null);
 });
 
