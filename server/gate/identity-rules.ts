@@ -42,6 +42,7 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
   shutdown: 'fleet_plane_shutdown',
   work: { decide: 'fleet_work_update', complete: 'fleet_work_update', verify: 'fleet_work_update', add: 'fleet_work_add', pull: 'fleet_work_pull' },
   build: { configure: 'fleet_build_configure', verify: 'fleet_build_verify' },
+  token: { create: 'fleet_token_create', list: 'fleet_token_list', revoke: 'fleet_token_revoke' },
 };
 
 const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';

@@ -66,8 +66,8 @@ export class Admission {
 }
 
 /** Answers an upgrade (or a connection before it) with an HTTP error naming the reason, then lets go of the socket. */
-export function refuse(socket: Duplex, status: 401 | 403 | 503, reason: string): void {
-  const phrase = { 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' }[status];
+export function refuse(socket: Duplex, status: 400 | 401 | 403 | 503, reason: string): void {
+  const phrase = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' }[status];
   const body = `${reason}\n`;
   socket.end(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
