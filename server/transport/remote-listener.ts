@@ -37,11 +37,12 @@ export class RemoteListener {
   private readonly admission: Admission;
   /** The TCP socket under each TLS one, which is what the admission watches. */
   private readonly rawOf = new WeakMap<Duplex, Socket>();
+  private readonly secureOf = new WeakMap<Duplex, TLSSocket>();
   private readonly open = new Set<Socket>();
   private stopped: Promise<void> | undefined;
 
   constructor(endpoint: WsEndpoint, private readonly options: RemoteListenerOptions, notices: ThrottledLog) {
-    this.admission = new Admission(notices);
+    this.admission = new Admission(notices, (raw) => (this.secureOf.get(raw) ?? raw).destroy());
     this.http = createServer((request, response) => this.serveRequest(request, response));
     this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const vetted = refuseRemoteRequest(request, options.authenticate);
@@ -98,6 +99,7 @@ export class RemoteListener {
       const secure = new TLSSocket(raw, { isServer: true, secureContext: this.options.secureContext });
       secure.on('error', () => secure.destroy());
       this.rawOf.set(secure, raw);
+      this.secureOf.set(raw, secure);
       this.http.emit('connection', secure);
     });
   }

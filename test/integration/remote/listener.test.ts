@@ -10,7 +10,7 @@ import { HandshakeRefusedError, PlaneClient } from '../../../server/client/plane
 import { makeRepo } from '../../support/git-repo.js';
 import { removeHome, tempHome } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
-import { createToken, makeTestCa, startRemotePlane, type RemotePlane } from './remote-plane.js';
+import { createToken, makeTestCa, startRemotePlane, type RemotePlane } from '../../support/remote-plane.js';
 
 let remote: RemotePlane;
 let root: string;

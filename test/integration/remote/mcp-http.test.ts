@@ -9,7 +9,7 @@ import { makeRepo } from '../../support/git-repo.js';
 import { removeHome } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
 import type { McpClientReport } from './mcp-http-client.js';
-import { createToken, startRemotePlane, type RemotePlane } from './remote-plane.js';
+import { createToken, startRemotePlane, type RemotePlane } from '../../support/remote-plane.js';
 
 const CLIENT = fileURLToPath(new URL('./mcp-http-client.js', import.meta.url));
 

@@ -9,7 +9,7 @@ import { makeRepo } from '../../support/git-repo.js';
 import { removeHome } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
 import { within } from '../../support/within.js';
-import { connectRemote, createToken, startRemotePlane, type RemotePlane } from './remote-plane.js';
+import { connectRemote, createToken, startRemotePlane, type RemotePlane } from '../../support/remote-plane.js';
 
 // Plane time runs 30× faster, so a token's expiry comes within the test (agents here are edge: 600 s plane time = 20 s).
 const TIME_SCALE = 30;

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Role } from '../../../contracts/index.js';
-import { PlaneClient } from '../../../server/client/plane-client.js';
-import { startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
+import type { Role } from '../../contracts/index.js';
+import { PlaneClient } from '../../server/client/plane-client.js';
+import { startPlaneProcess, tempHome, type PlaneProcess } from './plane-process.js';
 
 /** A throwaway CA and a server certificate it signed, for 127.0.0.1 and localhost (made with openssl, as an operator would). */
 export interface TestCa {
