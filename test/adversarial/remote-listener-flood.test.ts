@@ -5,11 +5,10 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { HANDSHAKE_TIMEOUT_MS, MAX_UNAUTHENTICATED } from '../../server/transport/admission.js';
-import type { PlaneClient } from '../../server/client/plane-client.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome } from '../support/plane-process.js';
-import { connectRemote, createToken, startRemotePlane } from '../support/remote-plane.js';
-import { assertResponsive } from '../support/responsive.js';
+import { connectRemote, createToken, startRemotePlane, stopRemotePlane } from '../support/remote-plane.js';
+import { assertResponsive, timeCallsUntil } from '../support/responsive.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
 import { within } from '../support/within.js';
 
@@ -19,19 +18,6 @@ const FLOODERS = 3 * MAX_UNAUTHENTICATED;
 
 /** What a flooder sends before falling silent: nothing, or the start of a TLS record that never completes. */
 const OPENINGS = [Buffer.alloc(0), Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00]), Buffer.from([0x16, 0x03, 0x01, 0x00, 0xc8, 0x01, 0x00])];
-
-/** Times another client's calls until `done` settles. */
-async function probe(client: PlaneClient, done: Promise<unknown>): Promise<number[]> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  const latencies: number[] = [];
-  while (!finished) {
-    const start = performance.now();
-    await client.call('fleet_status', {});
-    latencies.push(performance.now() - start);
-  }
-  return latencies;
-}
 
 test(`an unauthenticated flood on the listener is capped and timed out; local and remote clients are served meanwhile (${replay})`, async () => {
   console.log(`remote listener flood: ${replay}`);
@@ -47,7 +33,7 @@ test(`an unauthenticated flood on the listener is capped and timed out; local an
     const capHeld = new Promise<void>((resolve) => (evicted = resolve));
     let allClosed!: () => void;
     const everyFlooderClosed = new Promise<void>((resolve) => (allClosed = resolve));
-    const latencies = probe(local, everyFlooderClosed);
+    const latencies = timeCallsUntil(local, everyFlooderClosed);
     latencies.catch(() => undefined); // awaited below
     for (let i = 0; i < FLOODERS; i++) {
       const socket = connect(remote.listenPort, '127.0.0.1');
@@ -88,9 +74,7 @@ test(`an unauthenticated flood on the listener is capped and timed out; local an
   } finally {
     for (const flooder of flooders) flooder.socket.destroy();
     local.close();
-    await remote.plane.stop();
-    removeHome(remote.plane.home);
-    removeHome(remote.tls.dir);
+    await stopRemotePlane(remote);
     removeHome(root);
   }
 });

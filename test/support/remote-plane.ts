@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Role } from '../../contracts/index.js';
+import { after, before } from 'node:test';
 import { PlaneClient } from '../../server/client/plane-client.js';
-import { startPlaneProcess, tempHome, type PlaneProcess } from './plane-process.js';
+import { makeRepo } from './git-repo.js';
+import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from './plane-process.js';
 
 /** A throwaway CA and a server certificate it signed, for 127.0.0.1 and localhost (made with openssl, as an operator would). */
 export interface TestCa {
@@ -58,4 +60,25 @@ export async function createToken(remote: RemotePlane, callsign: string, role: E
 /** A remote agent's connection over the listener, trusting the test CA. */
 export function connectRemote(remote: RemotePlane, token: string): Promise<PlaneClient> {
   return PlaneClient.connectRemote({ url: remote.url, token, ca: remote.tls.ca }, 'remote-test');
+}
+
+/** Stops the plane and removes its home and its certificates. */
+export async function stopRemotePlane(remote: RemotePlane): Promise<void> {
+  await remote.plane.stop();
+  removeHome(remote.plane.home);
+  removeHome(remote.tls.dir);
+}
+
+/** One listening plane and one repository for a whole test file, started before its tests and removed after them. */
+export function remotePlaneForFile(env: NodeJS.ProcessEnv = {}): { readonly remote: RemotePlane; readonly root: string } {
+  const fixture = {} as { remote: RemotePlane; root: string };
+  before(async () => {
+    fixture.root = makeRepo();
+    fixture.remote = await startRemotePlane(env);
+  });
+  after(async () => {
+    await stopRemotePlane(fixture.remote);
+    removeHome(fixture.root);
+  });
+  return fixture;
 }

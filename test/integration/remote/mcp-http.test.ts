@@ -3,36 +3,21 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { buildToolCatalog } from '../../../server/mcp/tool-catalog.js';
-import { makeRepo } from '../../support/git-repo.js';
-import { removeHome } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
 import type { McpClientReport } from './mcp-http-client.js';
-import { createToken, startRemotePlane, type RemotePlane } from '../../support/remote-plane.js';
+import { createToken, remotePlaneForFile } from '../../support/remote-plane.js';
 
 const CLIENT = fileURLToPath(new URL('./mcp-http-client.js', import.meta.url));
 
-let remote: RemotePlane;
-let root: string;
-
-before(async () => {
-  root = makeRepo();
-  remote = await startRemotePlane();
-});
-
-after(async () => {
-  await remote.plane.stop();
-  removeHome(remote.plane.home);
-  removeHome(remote.tls.dir);
-  removeHome(root);
-});
+const file = remotePlaneForFile();
 
 /** Runs the SDK client as its own process; `trustCa: false` leaves the test CA out of its trust store. */
 function mcpClient(token: string, calls: { name: string; arguments?: Record<string, unknown> }[], trustCa = true): Promise<McpClientReport> {
-  const env = { ...process.env, ...(trustCa && { NODE_EXTRA_CA_CERTS: remote.tls.caFile }) };
+  const env = { ...process.env, ...(trustCa && { NODE_EXTRA_CA_CERTS: file.remote.tls.caFile }) };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLIENT, JSON.stringify({ url: remote.mcpUrl, token, calls })], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLIENT, JSON.stringify({ url: file.remote.mcpUrl, token, calls })], { env, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`the MCP client failed: ${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout) as McpClientReport);
     });
@@ -40,9 +25,9 @@ function mcpClient(token: string, calls: { name: string; arguments?: Record<stri
 }
 
 test('the SDK client over Streamable HTTP sees the bridge\'s tool catalog and works as its token\'s agent, joined on its first call', async () => {
-  const { token } = await createToken(remote, 'NOVA', 'builder');
+  const { token } = await createToken(file.remote, 'NOVA', 'builder');
   const report = await mcpClient(token, [
-    { name: 'fleet_claim_path', arguments: { patterns: ['src/**'], root } },
+    { name: 'fleet_claim_path', arguments: { patterns: ['src/**'], root: file.root } },
     { name: 'fleet_agent_join', arguments: { callsign: 'ATLAS', runtime: 'claude-code' } },
     { name: 'fleet_control_set', arguments: { state: 'pause', reason: 'cloud brake' } },
     { name: 'fleet_control_set', arguments: { state: 'run' } },
@@ -63,12 +48,12 @@ test('the SDK client over Streamable HTTP sees the bridge\'s tool catalog and wo
   assert.deepEqual(agents.filter((a) => a.callsign === 'NOVA').map((a) => [a.runtime, a.role, a.tier]), [['cloud-agent-test', 'builder', 'edge']]);
   assert.ok(!agents.some((a) => a.callsign === 'ATLAS'));
 
-  const resumed = await runCli(['resume'], { home: remote.plane.home, cwd: root });
+  const resumed = await runCli(['resume'], { home: file.remote.plane.home, cwd: file.root });
   assert.equal(resumed.code, 0, resumed.stderr);
   // The claim is the fleet's: a local agent sees NOVA holding it.
-  const local = await remote.plane.connect();
+  const local = await file.remote.plane.connect();
   try {
-    const check = await local.call('fleet_check_path', { paths: ['src/a.ts'], root });
+    const check = await local.call('fleet_check_path', { paths: ['src/a.ts'], root: file.root });
     assert.deepEqual(check.results[0]!.holders.map((h) => h.callsign), ['NOVA']);
   } finally {
     local.close();
@@ -76,14 +61,14 @@ test('the SDK client over Streamable HTTP sees the bridge\'s tool catalog and wo
 });
 
 test('over MCP, wrong and revoked tokens are refused before any session, and the plane\'s certificate must be trusted', async () => {
-  const { token } = await createToken(remote, 'SIRIUS');
+  const { token } = await createToken(file.remote, 'SIRIUS');
   const wrong = await mcpClient(`${token.slice(0, -4)}AAAA`, []);
   assert.match(wrong.connectError ?? '', /not a service token of this plane/);
 
   const untrusted = await mcpClient(token, [], false);
   assert.match(untrusted.connectError ?? '', /certificate/);
 
-  const revoked = await runCli(['token', 'revoke', '--callsign', 'SIRIUS'], { home: remote.plane.home, cwd: root });
+  const revoked = await runCli(['token', 'revoke', '--callsign', 'SIRIUS'], { home: file.remote.plane.home, cwd: file.root });
   assert.equal(revoked.code, 0, revoked.stderr);
   const after = await mcpClient(token, []);
   assert.match(after.connectError ?? '', /was revoked/);
