@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { callsignSchema, roleSchema } from '../records.js';
+import { idParam } from './common.js';
 
 /** A service token's role: any agent role, never the person's (DESIGN §13: a service token never acts as operator). */
 export const serviceRoleSchema = roleSchema.exclude(['operator']);
@@ -51,7 +52,7 @@ export const tokenRevoke = defineMethod({
   name: 'fleet_token_revoke',
   summary: 'The operator revokes service tokens, by id or every token of a callsign: from that moment their connections and MCP sessions are refused on their next call.',
   params: z
-    .strictObject({ id: z.string().min(1).max(64).optional(), callsign: callsignSchema.optional() })
+    .strictObject({ id: idParam.optional(), callsign: callsignSchema.optional() })
     .refine((p) => (p.id === undefined) !== (p.callsign === undefined), { message: 'pass either id (one token) or callsign (all of its tokens)' }),
   result: withControl({ revoked: z.array(z.string()) }),
   access: 'operator',

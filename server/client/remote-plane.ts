@@ -39,3 +39,19 @@ export function remotePlane(env: NodeJS.ProcessEnv = process.env): RemotePlane |
     throw new RemotePlaneError(`cannot read FLEET_CA ${caFile} (${(error as NodeJS.ErrnoException).code ?? String(error)}): set it to the PEM file of the CA that signed the plane's certificate`);
   }
 }
+
+/** Certificate failures a private CA or a wrong name causes (node's TLS error codes). */
+const UNTRUSTED = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+
+/** A failure to reach a remote plane, said with what to check. */
+export function explainRemoteFailure(remote: RemotePlane, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code !== undefined && UNTRUSTED.has(code)) {
+    return new RemotePlaneError(`${remote.url} presented a certificate this machine does not trust (${message}): set FLEET_CA to the PEM file of the CA that signed it, and dial a name the certificate was made for`);
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') {
+    return new RemotePlaneError(`nothing answers at FLEET_URL ${remote.url} (${message}): is a plane serving --listen there, and is the port open to this machine?`);
+  }
+  return error;
+}

@@ -10,7 +10,7 @@ import { MAX_CONNECTIONS } from '../transport/admission.js';
 import { MAX_IN_FLIGHT } from '../transport/flow-control.js';
 import { buildToolCatalog } from './tool-catalog.js';
 import { errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
-import { serverInstructions } from './tool-guidance.js';
+import { remoteInstructions } from './tool-guidance.js';
 import { createToolServer } from './tool-server.js';
 
 /** One MCP session on /mcp: the plane session it acts through, bound to the token that opened it. */
@@ -33,6 +33,8 @@ export class HttpMcpService {
 
   constructor(
     private readonly dispatch: Dispatch,
+    /** The TTL of its agents (tier edge), in plane seconds: the instructions say how often to call. */
+    private readonly edgeTtlSeconds: number,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -91,7 +93,7 @@ export class HttpMcpService {
       onsessioninitialized: (id) => void this.sessions.set(id, session),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
-    const session: HttpMcpSession = { transport, mcp: createToolServer(this.tools, call, serverInstructions((name) => this.tools.has(name))), credential, lastUsed: Date.now() };
+    const session: HttpMcpSession = { transport, mcp: createToolServer(this.tools, call, remoteInstructions(credential.callsign, this.edgeTtlSeconds, (name) => this.tools.has(name))), credential, lastUsed: Date.now() };
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
     };

@@ -149,7 +149,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   socket = await listenOnSocket(endpoint, paths.socket, log);
   let remote: RemoteDoor | undefined;
   try {
-    remote = config.listen && tlsIdentity ? await openRemoteDoor(config.listen, tlsIdentity, endpoint, tokens, dispatchCall, notices, log) : undefined;
+    remote = config.listen && tlsIdentity ? await openRemoteDoor(config.listen, tlsIdentity, endpoint, tokens, dispatchCall, config.edgeTtlMs / 1000, notices, log) : undefined;
   } catch (error) {
     await endpoint.close();
     await store.close().catch(() => undefined);

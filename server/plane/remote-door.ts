@@ -39,10 +39,11 @@ export async function openRemoteDoor(
   endpoint: WsEndpoint,
   tokens: ServiceTokens,
   dispatch: Dispatch,
+  edgeTtlSeconds: number,
   notices: ThrottledLog,
   log: (message: string) => void,
 ): Promise<RemoteDoor> {
-  const mcp = new HttpMcpService(dispatch, log);
+  const mcp = new HttpMcpService(dispatch, edgeTtlSeconds, log);
   const listener = new RemoteListener(
     endpoint,
     { host: listen.host, port: listen.port, secureContext, authenticate: (bearer) => tokens.authenticate(bearer), mcp: (request, response, credential) => mcp.handle(request, response, credential), log },

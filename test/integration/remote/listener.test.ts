@@ -141,6 +141,9 @@ test('the CLI reaches a remote plane with FLEET_URL, FLEET_TOKEN and FLEET_CA, a
     const plain = await runCli(['status'], { home: remoteHome, cwd: file.root, env: { ...env, FLEET_URL: `ws://localhost:${file.remote.listenPort}/` } });
     assert.equal(plain.code, 2);
     assert.match(plain.stderr, /reached over TLS only/);
+    const untrusted = await runCli(['status'], { home: remoteHome, cwd: file.root, env: { ...env, FLEET_CA: '' } });
+    assert.equal(untrusted.code, 2);
+    assert.match(untrusted.stderr, /presented a certificate this machine does not trust .*: set FLEET_CA/);
     const noToken = await runCli(['status'], { home: remoteHome, cwd: file.root, env: { ...env, FLEET_TOKEN: '' } });
     assert.equal(noToken.code, 2);
     assert.match(noToken.stderr, /FLEET_TOKEN is not/);

@@ -12,6 +12,7 @@ interface Script {
 
 export interface McpClientReport {
   connectError?: string;
+  instructions?: string;
   tools?: string[];
   results?: { isError: boolean; text: string; structured?: Record<string, unknown> }[];
 }
@@ -22,6 +23,7 @@ const transport = new StreamableHTTPClientTransport(new URL(script.url), { reque
 const report: McpClientReport = {};
 try {
   await client.connect(transport);
+  report.instructions = client.getInstructions() ?? '';
   report.tools = (await client.listTools()).tools.map((tool) => tool.name);
   report.results = [];
   for (const call of script.calls) {

@@ -35,6 +35,7 @@ test('the SDK client over Streamable HTTP sees the bridge\'s tool catalog and wo
   ]);
   assert.equal(report.connectError, undefined);
   assert.deepEqual(report.tools, [...buildToolCatalog().keys()]);
+  assert.match(report.instructions ?? '', /^You reach this fleet over HTTP as NOVA, the agent of your service token/);
   const [claim, otherCallsign, brake, resume, roster] = report.results!;
   assert.equal(claim!.isError, false, claim!.text);
   assert.equal(claim!.structured?.granted, true);
