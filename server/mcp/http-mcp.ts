@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { MAX_FRAME_BYTES } from '../../contracts/index.js';
+import { limits, MAX_FRAME_BYTES } from '../../contracts/index.js';
 import type { ServiceCredential } from '../core/context.js';
 import { unjoinedCaller, type Session } from '../plane/session.js';
 import { asFleetError, type Dispatch } from '../transport/connection.js';
@@ -77,7 +77,9 @@ export class HttpMcpService {
       inFlight++;
       try {
         if (plane.caller.kind !== 'agent' && name !== 'fleet_agent_join') {
-          await this.dispatch(plane, 'fleet_agent_join', { callsign: credential.callsign, runtime: session.mcp.server.getClientVersion()?.name ?? 'remote' });
+          // The runtime is what the MCP client calls itself, cut to the label limit a join takes.
+          const runtime = session.mcp.server.getClientVersion()?.name.slice(0, limits.label.max) || 'remote';
+          await this.dispatch(plane, 'fleet_agent_join', { callsign: credential.callsign, runtime });
         }
         return toolResult((await this.dispatch(plane, name, args ?? {})) as Record<string, unknown>);
       } catch (error) {

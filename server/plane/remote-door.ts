@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { HttpMcpService } from '../mcp/http-mcp.js';
 import type { Dispatch } from '../transport/connection.js';
 import { RemoteListener } from '../transport/remote-listener.js';
 import type { ThrottledLog } from '../transport/throttled-log.js';
@@ -43,6 +42,8 @@ export async function openRemoteDoor(
   notices: ThrottledLog,
   log: (message: string) => void,
 ): Promise<RemoteDoor> {
+  // The MCP SDK's server side loads only for a plane that listens: every other start stays as quick as before.
+  const { HttpMcpService } = await import('../mcp/http-mcp.js');
   const mcp = new HttpMcpService(dispatch, edgeTtlSeconds, log);
   const listener = new RemoteListener(
     endpoint,
