@@ -46,7 +46,7 @@ export function remoteInstructions(callsign: string, edgeTtlSeconds: number, off
   return [
     `You reach this fleet over HTTP as ${callsign}, the agent of your service token: you are joined as ${callsign} on your first call (fleet_agent_join is optional and takes only that callsign).`,
     `Nothing heartbeats for you here: any call counts, so call at least every ${Math.floor(edgeTtlSeconds / 2)} s while you work (fleet_agent_heartbeat reports progress), or your claims lapse.`,
-    "root names a repository by its path on the plane's machine.",
+    "Name the repository by scope (its origin URL, e.g. github.com/org/repo, or its fleet.scope): root would be a path on the plane's machine.",
     serverInstructions(offered),
   ].join('\n');
 }

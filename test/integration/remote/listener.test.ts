@@ -1,6 +1,7 @@
 // DESIGN §13 and §5: the listener beyond loopback exists only with TLS, speaks only TLS, takes only
 // service tokens; the loopback endpoint keeps its own checks; the operator manages tokens locally.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
@@ -129,7 +130,8 @@ test('the CLI reaches a remote plane with FLEET_URL, FLEET_TOKEN and FLEET_CA, a
     const joined = await runCli(['join', '--callsign', 'POLLUX', '--runtime', 'github-actions'], { home: remoteHome, cwd: file.root, env });
     assert.equal(joined.code, 0, joined.stderr);
     assert.match(joined.stdout, /joined as POLLUX/);
-    const claimed = await runCli(['claim', '--as', 'POLLUX', '--root', file.root, 'README.md', '--json'], { home: remoteHome, cwd: file.root, env });
+    execFileSync('git', ['-C', file.root, 'config', 'fleet.scope', 'github.com/acme/app']);
+    const claimed = await runCli(['claim', '--as', 'POLLUX', '--scope', 'github.com/acme/app', 'README.md', '--json'], { home: remoteHome, cwd: file.root, env });
     assert.equal(claimed.code, 0, claimed.stderr);
     assert.equal((JSON.parse(claimed.stdout) as { granted: boolean }).granted, true);
     const status = await runCli(['status', '--json'], { home: remoteHome, cwd: file.root, env });

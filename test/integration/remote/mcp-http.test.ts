@@ -1,7 +1,7 @@
 // DESIGN §13: a cloud runtime adds the plane as an HTTP MCP server (/mcp on the TLS listener) with
 // its service token; the official SDK client sees the stdio bridge's tools and acts only as its agent.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { buildToolCatalog } from '../../../server/mcp/tool-catalog.js';
@@ -26,8 +26,9 @@ function mcpClient(token: string, calls: { name: string; arguments?: Record<stri
 
 test('the SDK client over Streamable HTTP sees the bridge\'s tool catalog and works as its token\'s agent, joined on its first call', async () => {
   const { token } = await createToken(file.remote, 'NOVA', 'builder');
+  execFileSync('git', ['-C', file.root, 'config', 'fleet.scope', 'github.com/acme/app']);
   const report = await mcpClient(token, [
-    { name: 'fleet_claim_path', arguments: { patterns: ['src/**'], root: file.root } },
+    { name: 'fleet_claim_path', arguments: { patterns: ['src/**'], scope: 'git@github.com:acme/app.git' } },
     { name: 'fleet_agent_join', arguments: { callsign: 'ATLAS', runtime: 'claude-code' } },
     { name: 'fleet_control_set', arguments: { state: 'pause', reason: 'cloud brake' } },
     { name: 'fleet_control_set', arguments: { state: 'run' } },

@@ -1,6 +1,7 @@
 // DESIGN §13: a remote agent reaches the plane over the TLS listener with a service token, which
 // acts only as its agent and never as the operator; wrong, revoked and expired tokens are refused.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { WebSocket } from 'ws';
 import type { ErrorName } from '../../../contracts/index.js';
@@ -37,11 +38,13 @@ async function handshakeRefusal(connecting: Promise<PlaneClient>, message: RegEx
   assert.match(error.reason, message);
 }
 
-test('a remote agent joins over the listener with its service token, as edge with its token\'s role, claims, and re-attaches after a reconnect', async () => {
+test('a remote agent joins over the listener with its service token, as edge with its token\'s role, claims by scope (no checkout on the plane\'s machine), and re-attaches after a reconnect', async () => {
   const { token } = await createToken(file.remote, 'ORION', 'builder');
   const first = await connectRemote(file.remote, token);
   const joined = await first.call('fleet_agent_join', { callsign: 'ORION', runtime: 'ci' });
-  const claim = await first.call('fleet_claim_path', { patterns: ['src/**'], root: file.root });
+  // The repository's portable id, as the remote agent knows it from its own clone.
+  execFileSync('git', ['-C', file.root, 'config', 'fleet.scope', 'github.com/acme/app']);
+  const claim = await first.call('fleet_claim_path', { patterns: ['src/**'], scope: 'https://github.com/acme/app.git' });
   assert.equal(claim.granted, true);
   first.close();
 
