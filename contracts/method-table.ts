@@ -9,6 +9,7 @@ import { hookCheck, hookCheckCommand, hookSession, hookWriter } from './methods/
 import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } from './methods/messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
+import { tokenCreate, tokenList, tokenRevoke } from './methods/tokens.js';
 import { workAdd, workConfigure, workList, workPull, workUpdate } from './methods/work.js';
 import { violationAck, violationsList, worktreeChanges } from './methods/violations.js';
 import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
@@ -60,6 +61,9 @@ export const methods = {
   fleet_violations: violationsList,
   fleet_violation_ack: violationAck,
   fleet_worktree_changes: worktreeChanges,
+  fleet_token_create: tokenCreate,
+  fleet_token_list: tokenList,
+  fleet_token_revoke: tokenRevoke,
 } as const;
 
 export type MethodTable = typeof methods;

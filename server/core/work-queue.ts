@@ -83,8 +83,13 @@ function isPullable(ctx: Ctx, item: WorkRecord, agent: AgentRecord, containers: 
   if (item.status !== 'ready' && item.status !== 'rework') return false;
   if (containers.has(item.id) || item.blockedBy.length > 0) return false;
   if (!dependenciesDone(ctx, item)) return false;
-  if (item.tier !== undefined && item.tier !== agent.tier) return false;
+  if (item.tier !== undefined ? item.tier !== agent.tier : !suitsUnmarked(item, agent)) return false;
   return item.role === undefined || item.role === agent.role || (isBuilder(item.role) && isBuilder(agent.role));
+}
+
+/** Tier `edge` pulls coarser work (DESIGN §13): an item not marked for a tier only when it is a story or above. */
+function suitsUnmarked(item: WorkRecord, agent: AgentRecord): boolean {
+  return agent.tier !== 'edge' || KIND_RANK[item.kind] <= KIND_RANK.story;
 }
 
 /** An item waits for its own dependencies and for those of every ancestor: a child is constrained by its parent. */

@@ -52,6 +52,7 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
     configure: 'fleet_work_configure',
   },
   build: { configure: 'fleet_build_configure', verify: 'fleet_build_verify' },
+  token: { create: 'fleet_token_create', list: 'fleet_token_list', revoke: 'fleet_token_revoke' },
 };
 
 const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';

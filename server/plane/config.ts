@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -12,6 +12,10 @@ export interface PlaneConfig {
   stopGraceMs: number;
   /** Tests run the clock faster: 10 makes a 120 s TTL pass in 12 s. */
   timeScale: number;
+  /** The agent TTL of tier `edge` (FLEET_EDGE_TTL). */
+  edgeTtlMs: number;
+  /** `--listen`: the TLS endpoint beyond loopback for remote agents (DESIGN §13), with its certificate and key files. */
+  listen?: { host: string; port: number; certFile: string; keyFile: string };
 }
 
 export class ConfigError extends Error {}
@@ -43,5 +47,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     digestIntervalMs: digest * 1000,
     stopGraceMs: seconds(env, 'FLEET_STOP_GRACE', 30) * 1000,
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),
+    edgeTtlMs: seconds(env, 'FLEET_EDGE_TTL', DEFAULT_EDGE_TTL_SECONDS) * 1000,
+    ...listenConfig(env),
   };
+}
+
+/** FLEET_LISTEN=ADDR:PORT needs FLEET_TLS_CERT and FLEET_TLS_KEY: beyond loopback the plane never speaks without TLS. */
+function listenConfig(env: NodeJS.ProcessEnv): Pick<PlaneConfig, 'listen'> {
+  const raw = env.FLEET_LISTEN?.trim();
+  if (!raw) return {};
+  const colon = raw.lastIndexOf(':');
+  const host = raw.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(raw.slice(colon + 1));
+  if (colon <= 0 || host === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`--listen ${raw} is not ADDR:PORT (e.g. 0.0.0.0:8443, or [::]:8443 for IPv6)`);
+  }
+  const certFile = env.FLEET_TLS_CERT?.trim();
+  const keyFile = env.FLEET_TLS_KEY?.trim();
+  if (!certFile || !keyFile) {
+    throw new ConfigError(`--listen ${raw} serves beyond loopback, which the plane does only with TLS: pass --tls-cert FILE and --tls-key FILE (PEM; docs/multi-machine.md shows how to make them)`);
+  }
+  return { listen: { host, port, certFile: resolve(certFile), keyFile: resolve(keyFile) } };
 }
