@@ -9,8 +9,14 @@ import { workItemSchema } from '../work.js';
 export const digest = defineMethod({
   name: 'fleet_digest',
   summary:
-    'The heartbeat digest: per-agent progress, build status, blockers, stale agents, claims acquired and released (with the reason for each reclaim) since the last digest, handoffs, work completed and the control state. As JSON and Markdown. publish true (operator) records it as the new baseline and writes FLEET_HOME/digest.md.',
-  params: z.strictObject({ publish: z.boolean().optional() }),
+    'The heartbeat digest: per-agent progress, build status, blockers, stale agents, claims acquired and released (with the reason for each reclaim) since the last digest, handoffs, work completed and the control state. As JSON and Markdown. publish true (operator) records it as the new baseline and writes FLEET_HOME/digest.md. sinceSeq or sinceSeconds reads any other window (a morning report) without moving the baseline.',
+  params: z.strictObject({
+    publish: z.boolean().optional(),
+    /** The window starts at this event (fleet digest --since 1234). */
+    sinceSeq: z.number().int().positive().optional(),
+    /** The window is the last this many seconds of plane time (fleet digest --since 8h). */
+    sinceSeconds: z.number().positive().max(366 * 24 * 3600).optional(),
+  }),
   result: withControl({ digest: digestSchema, markdown: z.string() }),
   access: 'anyone',
   mutates: true,

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { parseWebhookUrl } from './digest-webhook.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -12,6 +13,8 @@ export interface PlaneConfig {
   stopGraceMs: number;
   /** Tests run the clock faster: 10 makes a 120 s TTL pass in 12 s. */
   timeScale: number;
+  /** FLEET_DIGEST_WEBHOOK: each published digest is POSTed there as JSON. */
+  digestWebhook?: URL;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +39,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`FLEET_PORT=${portRaw} is not a port number (0-65535; 0 means any free port)`);
   const digest = seconds(env, 'FLEET_DIGEST_INTERVAL', MAX_DIGEST_INTERVAL_S);
   if (digest > MAX_DIGEST_INTERVAL_S) throw new ConfigError(`FLEET_DIGEST_INTERVAL=${digest} is above the ${MAX_DIGEST_INTERVAL_S} s maximum: the operator's digest never comes less often`);
+  const webhook = env.FLEET_DIGEST_WEBHOOK ? parseWebhookUrl(env.FLEET_DIGEST_WEBHOOK) : undefined;
+  if (typeof webhook === 'string') throw new ConfigError(webhook);
   return {
     home: defaultHome(env),
     port,
@@ -43,5 +48,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     digestIntervalMs: digest * 1000,
     stopGraceMs: seconds(env, 'FLEET_STOP_GRACE', 30) * 1000,
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),
+    ...(webhook !== undefined && { digestWebhook: webhook }),
   };
 }

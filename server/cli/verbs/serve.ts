@@ -5,7 +5,7 @@ import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X]';
+const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL]';
 
 /** Flags of `fleet serve` and the environment variables they override. */
 const flagToEnv = {
@@ -14,12 +14,13 @@ const flagToEnv = {
   'digest-interval': 'FLEET_DIGEST_INTERVAL',
   'stop-grace': 'FLEET_STOP_GRACE',
   'time-scale': 'FLEET_TIME_SCALE',
+  'digest-webhook': 'FLEET_DIGEST_WEBHOOK',
 } as const;
 
 export async function serve(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(
     argv,
-    { port: { type: 'string' }, 'agent-ttl': { type: 'string' }, 'digest-interval': { type: 'string' }, 'stop-grace': { type: 'string' }, 'time-scale': { type: 'string' } },
+    { port: { type: 'string' }, 'agent-ttl': { type: 'string' }, 'digest-interval': { type: 'string' }, 'stop-grace': { type: 'string' }, 'time-scale': { type: 'string' }, 'digest-webhook': { type: 'string' } },
     USAGE,
   );
   const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: home };

@@ -20,7 +20,11 @@ export interface PlaneServices {
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
   builds: { kick(): void; finished(runId: string): Promise<void> };
-  digests: { current(): Promise<{ digest: Digest; markdown: string }>; publish(): Promise<{ digest: Digest; markdown: string }> };
+  digests: {
+    current(): Promise<{ digest: Digest; markdown: string }>;
+    over(since: { seq: number } | { seconds: number }): Promise<{ digest: Digest; markdown: string }>;
+    publish(): Promise<{ digest: Digest; markdown: string }>;
+  };
   /** Registers the pid of a joining agent (refusing pids it must never watch or signal), returning its start time. */
   registerPid(pid: number): string | undefined;
   /** The watcher over the worktrees live agents registered (DESIGN §11). */

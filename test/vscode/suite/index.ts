@@ -5,6 +5,7 @@ import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
 import { mcpTests } from './mcp-tests.js';
 import { orchestrationTests } from './orchestration-tests.js';
+import { guardTests } from './guard-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
 import { territoryTests } from './territory-tests.js';
@@ -26,6 +27,7 @@ export async function run(): Promise<void> {
       await fx().state((s) => s.agents.some((a) => a.callsign === 'ATLAS'), 'ATLAS on the roster');
     });
     territoryTests(fx, agent);
+    guardTests(fx, agent);
     controlTests(fx, agent);
     violationTests(fx, agent);
     orchestrationTests(fx, agent);
