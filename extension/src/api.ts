@@ -33,6 +33,7 @@ export interface FleetApi {
   readonly onDidNotify: vscode.Event<FleetNotice>;
   /** What the Digest view shows now (undefined until it has been opened). */
   digest(): DigestModel | undefined;
+  readonly onDidChangeDigest: vscode.Event<DigestModel>;
   /** The launcher installed at FLEET_HOME/bin/fleet, once written. */
   launcher(): string | undefined;
   /** Whether this VS Code got the fleet MCP server for its agent mode, and its definition. */

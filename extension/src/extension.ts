@@ -95,6 +95,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidWarn: editGuard.onDidWarn,
     onDidNotify: notifications.onDidNotify,
     digest: () => digest.shown,
+    onDidChangeDigest: digest.onDidChange,
     launcher: () => launcher,
     mcp: mcp.status,
   };

@@ -89,7 +89,9 @@ async function receiver(t: { after(fn: () => unknown): void }, statuses: number[
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/fleet-hook?token=s3cret`,
     received,
     /** Answers wait until `release` resolves. */
-    holdAnswersUntil: (release: Promise<void>) => (hold = release),
+    holdAnswersUntil: (release: Promise<void>): void => {
+      hold = release;
+    },
     requests: (count: number) => new Promise<void>((resolve) => (received.length >= count ? resolve() : waiters.push({ count, resolve }))),
   };
 }
