@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { connectToPlane, readDiscovery } from '../client/connect.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { defaultHome } from '../plane/config.js';
-import { CommitQueue, createSampleRepository } from './sample-repo.js';
+import { CommitQueue, createSampleRepository, HERE_FOLDER } from './sample-repo.js';
 import { SimAgent, type AgentProfile, type DemoStats, type DemoWorld } from './sim-agent.js';
 import { WAVE } from './work-plan.js';
 import { seededRandom } from '../core/seeded-random.js';
@@ -24,6 +25,8 @@ export interface DemoOptions {
   pace: number;
   seed: number;
   keepRepository: boolean;
+  /** fleet demo --here: the sample repository goes inside this repository (the open workspace). */
+  here?: string;
   out(line: string): void;
   err(line: string): void;
 }
@@ -43,7 +46,7 @@ export interface DemoSummary {
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
-  const repo = await createSampleRepository();
+  const repo = await createSampleRepository(options.here);
   const operator = await connectToPlane({ home: options.home, client: 'fleet-demo', credential: 'operator' });
   const itemIds = new Set<string>();
   const stats: DemoStats = { pulled: 0, completed: 0, verified: 0, rework: 0, accepted: 0, handoffs: 0, conflicts: 0, builds: 0, errors: 0 };
@@ -110,10 +113,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const why = stoppedBecause as DemoSummary['stoppedBecause'];
   const statuses = why === 'plane gone' ? {} : await windUp(operator, itemIds);
   operator.close();
-  if (!options.keepRepository) rmSync(repo, { recursive: true, force: true });
+  if (!options.keepRepository) removeRepository(repo, options.here);
   const summary: DemoSummary = { repo, stats, statuses, stoppedBecause: why };
   options.out(describeSummary(summary, options));
   return summary;
+}
+
+function removeRepository(repo: string, here: string | undefined): void {
+  rmSync(repo, { recursive: true, force: true });
+  if (here === undefined) return;
+  const folder = join(here, HERE_FOLDER);
+  if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
 }
 
 /** Adds one wave: an epic and its tasks, dependencies resolved to the new ids. Returns every id. */
@@ -154,7 +164,7 @@ function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, po
   const lines = [
     `Fleet demo: ${PROFILES.length} simulated agents (${PROFILES.map((p) => `${p.callsign} ${p.role}, ${p.speed}`).join('; ')})`,
     `  plane       FLEET_HOME=${options.home}, port ${port} (${planeWasRunning ? 'already running' : 'started by the demo; it keeps running after it: fleet shutdown ends it'})`,
-    `  repository  ${repo} (a sample project; ${options.keepRepository ? 'kept' : 'removed'} when the demo ends)`,
+    `  repository  ${repo} (a sample project${options.here !== undefined ? ', inside your workspace: the Explorer shows it and its badges' : ''}; ${options.keepRepository ? 'kept' : 'removed'} when the demo ends)`,
     `  seed        ${options.seed}${options.durationSeconds !== undefined ? `, for ${options.durationSeconds} s` : ''}`,
     '',
     'In another terminal, watch and steer it:',
