@@ -153,6 +153,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     decision: decisionSchema.optional(),
   }),
   z.object({ ...base, type: z.literal('work.blockers'), itemId: z.string(), blockedBy: z.array(z.string()) }),
+  /** Finished items taken out of the queue by the operator or an RTE (fleet_work_remove). */
+  z.object({ ...base, type: z.literal('work.removed'), itemIds: z.array(z.string()) }),
   z.object({
     ...base,
     type: z.literal('build.configured'),

@@ -9,7 +9,7 @@ import { hookCheck, hookCheckCommand } from './methods/hooks.js';
 import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } from './methods/messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
-import { workAdd, workList, workPull, workUpdate } from './methods/work.js';
+import { workAdd, workList, workRemove, workPull, workUpdate } from './methods/work.js';
 import { violationAck, violationsList, worktreeChanges } from './methods/violations.js';
 import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
 
@@ -44,6 +44,7 @@ export const methods = {
   fleet_work_pull: workPull,
   fleet_work_update: workUpdate,
   fleet_work_list: workList,
+  fleet_work_remove: workRemove,
   fleet_build_configure: buildConfigure,
   fleet_build_verify: buildVerify,
   fleet_digest: digest,

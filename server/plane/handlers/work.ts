@@ -1,6 +1,7 @@
 import { workView } from '../../core/orchestration-views.js';
 import { updateWork } from '../../core/work-lifecycle.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
+import { removeWork } from '../../core/work-removal.js';
 import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
 import { workList } from './paged-lists.js';
@@ -28,6 +29,8 @@ export const workHandlers = {
       const item = updateWork(ctx, session.caller, id, update);
       return { item: { id: item.id, status: item.status } };
     }),
+
+  fleet_work_remove: (params, session, { core }) => core.run(session.caller, (ctx) => ({ removed: removeWork(ctx, session.caller, params.ids) })),
 
   fleet_work_list: (params, session, { core }) =>
     core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params, ctx.state)),
