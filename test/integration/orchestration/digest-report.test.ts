@@ -6,24 +6,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { digestSchema, type Digest } from '../../../contracts/index.js';
-import { makeRepo } from '../../support/git-repo.js';
 import { expectCallError, joinPlane } from '../../support/orchestration-plane.js';
-import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
+import { removeHome, tempHome, type PlaneProcess } from '../../support/plane-process.js';
+import { planeWithRepo } from '../../support/plane-with-repo.js';
 import { runCli } from '../../support/run-cli.js';
 
-async function startWithRepo(t: { after(fn: () => unknown): void }, env: NodeJS.ProcessEnv = {}): Promise<{ plane: PlaneProcess; repo: string }> {
-  const repo = makeRepo();
-  const plane = await startPlaneProcess({ env });
-  t.after(async () => {
-    await plane.stop();
-    removeHome(plane.home);
-    removeHome(repo);
-  });
-  return { plane, repo };
-}
-
 test('fleet digest --since SEQ|DURATION: any window of the log, the published baseline untouched', { timeout: 60_000 }, async (t) => {
-  const { plane, repo } = await startWithRepo(t);
+  const { plane, repo } = await planeWithRepo(t);
   const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   await atlas.client.call('fleet_claim_path', { patterns: ['src/parser/**'], root: repo, reason: 'night work' });
@@ -112,7 +101,7 @@ test('FLEET_DIGEST_WEBHOOK: each published digest is POSTed as JSON; a 500 is re
   const hook = await receiver(t, [500, 200]);
   let release!: () => void;
   hook.holdAnswersUntil(new Promise<void>((resolve) => (release = resolve)));
-  const { plane } = await startWithRepo(t, { FLEET_DIGEST_WEBHOOK: hook.url });
+  const { plane } = await planeWithRepo(t, { FLEET_DIGEST_WEBHOOK: hook.url });
   const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   await atlas.client.call('fleet_message_send', { to: { role: 'rte' }, type: 'BLOCKER', body: 'staging is down' });
@@ -136,7 +125,7 @@ test('FLEET_DIGEST_WEBHOOK: each published digest is POSTed as JSON; a 500 is re
 
 test('FLEET_DIGEST_WEBHOOK: a receiver that refuses is given up after one try and logged without its secret; a bad URL stops fleet serve', { timeout: 60_000 }, async (t) => {
   const hook = await receiver(t, [404]);
-  const { plane } = await startWithRepo(t, { FLEET_DIGEST_WEBHOOK: hook.url });
+  const { plane } = await planeWithRepo(t, { FLEET_DIGEST_WEBHOOK: hook.url });
   const operator = await plane.connectAsOperator();
   const failure = logged(plane, /not delivered to FLEET_DIGEST_WEBHOOK/);
   await operator.call('fleet_digest', { publish: true });
