@@ -68,27 +68,51 @@ export class EditGuard implements vscode.Disposable {
     const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri?.toString());
     const before = uri && this.snapshots.isFrozen(uri) ? this.snapshots.freeze(uri) : undefined;
     if (!document || before === undefined) return;
+    if ((await readDisk(document)) === before) {
+      if (document.isDirty) {
+        await vscode.window.showTextDocument(document);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+    } else {
+      await this.writeBack(document, before);
+    }
+    this.snapshots.thaw(document);
+  }
+
+  /** Autosave wrote the edit: the old content goes back into the editor and onto the disk. */
+  private async writeBack(document: vscode.TextDocument, before: string): Promise<void> {
     if (document.getText() !== before) {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), before);
       await vscode.workspace.applyEdit(edit);
     }
-    if (document.isDirty) {
-      const onDisk = await readFile(document.uri.fsPath, 'utf8').catch(() => undefined);
-      if (onDisk === before) {
-        await vscode.window.showTextDocument(document);
-        await vscode.commands.executeCommand('workbench.action.files.revert');
-      } else {
-        await document.save();
-      }
-    }
-    this.snapshots.thaw(document);
+    const saved = nextSave(document);
+    await document.save();
+    // An autosave already under way may be the one that writes it: done when the disk says so.
+    if ((await readDisk(document)) !== before) await saved;
   }
 
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.warnings.dispose();
   }
+}
+
+function readDisk(document: vscode.TextDocument): Promise<string | undefined> {
+  return readFile(document.uri.fsPath, 'utf8').catch(() => undefined);
+}
+
+/** The next save of `document` (bounded: a save that never comes does not hold the command up). */
+function nextSave(document: vscode.TextDocument, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(finish, timeoutMs);
+    const listening = vscode.workspace.onDidSaveTextDocument((saved) => saved.uri.toString() === document.uri.toString() && finish());
+    function finish(): void {
+      clearTimeout(timer);
+      listening.dispose();
+      resolve();
+    }
+  });
 }
 
 export function warningText(ownership: Ownership): string {
