@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits,hook] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,non-reading,limits,hook,mcp-tools] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
 import { latencyAndScale } from './sections/latency.js';
 import { limits } from './sections/limits.js';
+import { mcpTools } from './sections/mcp-tools.js';
 import { nonReading } from './sections/non-reading.js';
 import { throughput } from './sections/throughput.js';
 
@@ -26,6 +27,7 @@ const SECTIONS = {
   'non-reading': nonReading,
   limits,
   hook,
+  'mcp-tools': mcpTools,
 } as const;
 type SectionName = keyof typeof SECTIONS;
 

@@ -62,6 +62,10 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('agent.process_exited'), agentId: z.string(), pid: z.number().int() }),
   /** A gone agent dropped from the state after the retention window; its history stays in the log. */
   z.object({ ...base, type: z.literal('agent.pruned'), agentId: z.string() }),
+  /** A runtime session (a hook payload's session_id) speaks for this agent from now on (its SessionStart hook bound it). */
+  z.object({ ...base, type: z.literal('agent.session_bound'), agentId: z.string(), sessionId: z.string() }),
+  /** That runtime session ended (its SessionEnd hook, after the escrow): its hooks no longer name this agent. */
+  z.object({ ...base, type: z.literal('agent.session_unbound'), agentId: z.string(), sessionId: z.string() }),
   /** The plane could not run from `from` until `at` (GC, disk, SIGSTOP): silence excludes that time. */
   z.object({ ...base, type: z.literal('plane.stalled'), from: z.number() }),
   z.object({
@@ -87,6 +91,13 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     transferredFrom: z.string().optional(),
   }),
   z.object({ ...base, type: z.literal('claim.renewed'), claimId: z.string(), expiresAt: z.number() }),
+  /**
+   * Scope ids of an older plane (git common dirs) renamed to portable ones (DESIGN §13). Where two
+   * old scopes became one, the later of two overlapping claims is `parked`: it waits in the queue.
+   */
+  z.object({ ...base, type: z.literal('scopes.migrated'), renames: z.array(z.object({ from: z.string(), to: z.string() })), parked: z.array(z.string()) }),
+  /** A parked claim left the queue: granted anew (its new claim's grant precedes this), or its agent is gone. */
+  z.object({ ...base, type: z.literal('claim.unparked'), claimId: z.string(), granted: z.boolean() }),
   z.object({
     ...base,
     type: z.literal('claim.released'),

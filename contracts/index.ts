@@ -16,6 +16,7 @@ export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
 export * from './violations.js';
+export * from './scope-name.js';
 export { eventNotificationSchema } from './methods/plane.js';
 export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.js';

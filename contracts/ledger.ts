@@ -19,7 +19,7 @@ export const ledgerSchema = z.object({
   seq: z.number().int(),
   control: controlSchema,
   agents: z.array(agentSchema),
-  /** scope (git common dir) → pattern → owners */
+  /** scope (the repository's portable id: fleet.scope or normalized origin URL) → pattern → owners */
   ownership: z.record(z.string(), z.record(z.string(), z.array(ledgerOwnerSchema))),
 });
 export type Ledger = z.infer<typeof ledgerSchema>;

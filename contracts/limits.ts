@@ -14,7 +14,7 @@ export interface Limit {
 }
 
 export const limits = {
-  path: { max: 4096, unit: 'characters', appliesTo: 'root, worktree, a checked, touched or historic path', why: "Linux's PATH_MAX: no file system opens a longer path, so nothing real is refused." },
+  path: { max: 4096, unit: 'characters', appliesTo: 'root, scope, worktree, a checked, touched or historic path', why: "Linux's PATH_MAX: no file system opens a longer path, so nothing real is refused." },
   pattern: { max: 1024, unit: 'characters', appliesTo: 'a claim, release or work pattern', why: 'A glob names a few directories and a wildcard; the overlap check compares every pattern with its neighbours.' },
   callsign: { max: 32, unit: 'characters', appliesTo: 'a callsign', why: 'A name people read in a sidebar and type after --as.' },
   id: { max: 128, unit: 'characters', appliesTo: 'claim, message, handoff and work-item ids, refs, requestId, sessionToken', why: 'The plane issues ids of about 30 characters; a client\'s own requestId (a UUID) or token fits four times over.' },

@@ -2,7 +2,7 @@
 export const PROTOCOL_VERSION = 1;
 
 /** Version of the persisted snapshot shape; older snapshots are migrated forward on load. */
-export const SNAPSHOT_SCHEMA_VERSION = 2;
+export const SNAPSHOT_SCHEMA_VERSION = 3;
 
 export const PLANE_VERSION = '0.1.0';
 

@@ -9,9 +9,20 @@ export const pathParam = boundedText(limits.path).min(1);
 export const patternParam = boundedText(limits.pattern).min(1);
 
 /** Absolute path of (a directory inside) a git repository; the plane resolves it to the repository. */
-export const rootParam = pathParam
+const rootParam = pathParam
   .optional()
   .describe('Absolute path inside the git repository the paths or patterns belong to. Required over WebSocket; the CLI and MCP bridge default it to the working directory.');
+
+/** A repository's portable id (DESIGN §13): its fleet.scope, or its origin URL in any form. */
+export const scopeParam = boundedText(limits.path)
+  .min(1)
+  .optional()
+  .describe(
+    "The repository's id, the same on every machine: its git config fleet.scope, or its origin URL in any form (git@host:org/repo.git, https://host/org/repo). For agents without a local checkout: paths and patterns are then relative to the repository root. With root too, both must name the same repository.",
+  );
+
+/** Where the paths of a call belong: every method that takes `root` takes `scope` too. */
+export const repositoryParams = { root: rootParam, scope: scopeParam };
 
 /** An id the plane issued (claim, message, handoff, work item) or a client's own request id. */
 export const idParam = boundedText(limits.id).min(1);

@@ -9,7 +9,7 @@ const leaseNameSchema = boundedText(limits.line).regex(/^coordination\/[A-Za-z0-
 export const rteLease = defineMethod({
   name: 'fleet_rte_lease',
   summary:
-    'Acquire, renew or release a named lease (default coordination/rte-lock, the fleet RTE\'s; coordination/rte-lock/<runtime> for a runtime\'s RTE). One holder at a time: a second claimant gets held:false with the current holder and expiry. The holder must renew before expiresAt.',
+    'Acquire, renew or release a named lease (default coordination/rte-lock, the fleet RTE\'s; coordination/rte-lock/<runtime> for a runtime\'s). One holder at a time: others get held:false with the holder and expiry. Renew before expiresAt.',
   params: z.strictObject({
     action: z.enum(['acquire', 'renew', 'release']),
     name: leaseNameSchema.optional(),

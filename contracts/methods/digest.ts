@@ -9,7 +9,7 @@ import { workItemSchema } from '../work.js';
 export const digest = defineMethod({
   name: 'fleet_digest',
   summary:
-    'The heartbeat digest: per-agent progress, build status, blockers, stale agents, claims acquired and released (with the reason for each reclaim) since the last digest, handoffs, work completed and the control state. As JSON and Markdown. publish true (operator) records it as the new baseline and writes FLEET_HOME/digest.md. sinceSeq or sinceSeconds reads any other window (a morning report) without moving the baseline.',
+    'The heartbeat digest since the last published one: per-agent progress, builds, blockers, stale agents, claims gained and lost (with reasons), handoffs, finished work and the control state, as JSON and Markdown. publish true (operator) makes it the new baseline and writes FLEET_HOME/digest.md; sinceSeq or sinceSeconds reads another window without moving it.',
   params: z.strictObject({
     publish: z.boolean().optional(),
     /** The window starts at this event (fleet digest --since 1234). */

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { claimModeSchema } from '../records.js';
 import { violationSchema } from '../violations.js';
-import { isoTime, pathParam, rootParam } from './common.js';
+import { isoTime, pathParam, repositoryParams } from './common.js';
 
 export const pathHistory = defineMethod({
   name: 'fleet_path_history',
   summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first; and the territory violations seen in it.',
-  params: z.strictObject({ path: pathParam, root: rootParam }),
+  params: z.strictObject({ path: pathParam, ...repositoryParams }),
   result: withControl({
     path: z.string(),
     entries: z.array(

@@ -8,7 +8,7 @@ import { grantedClaimSchema, idParam, idsParam } from './common.js';
 export const agentHandoff = defineMethod({
   name: 'fleet_agent_handoff',
   summary:
-    'Hand your work to another agent (or to any agent of a role) before you stop or your context runs out: a summary, the context, files touched, next steps, open questions, artifacts, and the claim ids to pass on. The claims go into escrow (nobody writes under them) until the recipient accepts — then they move with new fences — or declines or the handoff expires, and they come back to you. Hand off to your own callsign to continue in a new session without a gap.',
+    'Hand your work to an agent or a role before you stop or your context runs out: summary, next steps, open questions, and the claim ids to pass on. The claims wait in escrow until the recipient accepts (they move with new fences), declines or lets it expire (they come back to you). Hand off to your own callsign to continue in a new session.',
   params: sentHandoffEnvelopeSchema.omit({ from: true, id: true, fingerprint: true, trust: true }).extend({
     ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('How long the recipient has to accept (default 30 minutes)'),
   }).strict(),
@@ -44,7 +44,7 @@ export const inboxMethod = defineMethod({
 export const messageSend = defineMethod({
   name: 'fleet_message_send',
   summary:
-    'Send a message to an agent ({"callsign": "ATLAS"}) or a role ({"role": "rte"}): REQUEST, RESPONSE, INFO, BLOCKER, RESOLUTION, CONFIRM or CONTEXT. @CALLSIGN in the body notifies that agent too. A REQUEST or BLOCKER naming a workItem blocks the item until a RESOLUTION/RESPONSE refers to it (refs) or it is acknowledged as PROCESSED.',
+    'Message an agent ({"callsign": "ATLAS"}) or a role ({"role": "rte"}); @CALLSIGN in the body notifies that agent too. A REQUEST or BLOCKER naming a workItem blocks it until a RESPONSE or RESOLUTION refers to it (refs) or it is acknowledged PROCESSED.',
   params: z.strictObject({
     to: recipientSchema,
     type: messageTypeSchema,

@@ -17,14 +17,14 @@ const NOT_A_SNAPSHOT =
 
 /** Params of every paged method: one cursor, one limit (per list). */
 export const pageParams = {
-  cursor: boundedText(limits.cursor).min(1).optional().describe(`The nextCursor of the previous reply, unchanged. ${NOT_A_SNAPSHOT}`),
+  cursor: boundedText(limits.cursor).min(1).optional().describe('The previous reply\'s nextCursor, unchanged: the next page'),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_PAGE_SIZE)
     .optional()
-    .describe(`Most items of each list in this reply (default ${DEFAULT_PAGE_SIZE}); a reply also stops at about ${PAGE_BYTES / 1024} KB of items per list.`),
+    .describe(`Most items per list in this reply (default ${DEFAULT_PAGE_SIZE})`),
 };
 
 /** Result fields of a paged method whose lists are named `lists`. */

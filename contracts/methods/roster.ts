@@ -8,7 +8,7 @@ import { pageParams, pageResult } from './paging.js';
 export const agentJoin = defineMethod({
   name: 'fleet_agent_join',
   summary:
-    'Join the fleet roster under a callsign before doing anything else. Returns your agentId and a sessionToken: keep the token, and pass it when joining again (after a restart or from a new process) to continue as the same agent with the same claims. A callsign held by a live agent is refused to anyone without its token.',
+    'Join the roster under a callsign before anything else. Returns your agentId and a sessionToken: joining again with the token continues the same agent with the same claims; a live callsign is refused to anyone without it.',
   params: z.strictObject({
     callsign: callsignSchema,
     runtime: boundedText(limits.label).min(1).describe('What runs the agent: claude-code, codex, copilot, antigravity, script…'),
@@ -27,7 +27,7 @@ export const agentJoin = defineMethod({
 export const agentHeartbeat = defineMethod({
   name: 'fleet_agent_heartbeat',
   summary:
-    'Tell the fleet you are alive and what you are doing (status, a short progress note, the current task). Any call counts as a heartbeat; call this at least every minute when otherwise silent, or your claims lapse after two agent TTLs.',
+    'Report that you are alive and what you are doing (status, note, task). Any call counts as a heartbeat; when otherwise silent, call this at least every minute or your claims lapse after two agent TTLs.',
   params: z.strictObject({
     status: reportedStatusSchema.optional(),
     note: boundedText(limits.reason).optional(),

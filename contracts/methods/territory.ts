@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { callsignSchema, claimModeSchema, claimSchema } from '../records.js';
-import { grantedClaimSchema, idsParam, idParam, isoTime, pathParam, pathVerdictSchema, patternParam, rootParam } from './common.js';
+import { grantedClaimSchema, idsParam, idParam, isoTime, pathParam, pathVerdictSchema, patternParam, repositoryParams } from './common.js';
 import { pageParams, pageResult } from './paging.js';
 
 const patternsParam = boundedList(patternParam, limits.patterns)
@@ -20,15 +20,15 @@ const conflictSchema = z.object({
 export const claimPath = defineMethod({
   name: 'fleet_claim_path',
   summary:
-    'Claim territory before writing files: all patterns are granted together or none is. Exclusive (default) keeps others out; shared coexists with other shared claims. On a conflict you get granted:false with refusedBy "conflict" and each holder, pattern and expiry: work elsewhere, wait (waitSeconds queues you first come first served), or ask the holder for a handoff. In pause or stop you get granted:false with refusedBy "control": stop starting new work. Each claim carries a fence (fencing token); present it to prove your claim is still current.',
+    'Claim paths before writing: all patterns are granted together or none. Exclusive (default) keeps others out; shared coexists with shared. Refused, you get granted:false with refusedBy "conflict" (each holder, pattern and expiry: work elsewhere, wait with waitSeconds, or ask the holder) or "control" (paused or stopped). Each claim carries a fence that proves it is current.',
   params: z.strictObject({
     patterns: patternsParam,
     mode: claimModeSchema.optional(),
-    ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('Without it the claim lives as long as you heartbeat; with it, renew with fleet_claim_renew'),
+    ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('With it the claim lapses unless renewed; without it, it lives while you heartbeat'),
     waitSeconds: z.number().min(0).max(3600).optional(),
     reason: boundedText(limits.reason).optional(),
     requestId: idParam.optional().describe('Retrying with the same requestId returns the same grant'),
-    root: rootParam,
+    ...repositoryParams,
   }),
   result: withControl({
     granted: z.boolean(),
@@ -62,7 +62,7 @@ export const releasePath = defineMethod({
     claimIds: idsParam.optional(),
     patterns: boundedList(patternParam, limits.patterns).optional(),
     fence: z.number().int().positive().optional(),
-    root: rootParam,
+    ...repositoryParams,
   }),
   result: withControl({ released: z.array(z.string()) }),
   access: 'agent',
@@ -73,8 +73,8 @@ export const releasePath = defineMethod({
 export const checkPath = defineMethod({
   name: 'fleet_check_path',
   summary:
-    'Ask whether you may write these paths now, and who holds them. An agent may write a path it holds a live claim on (exclusive, or shared with nobody holding it exclusively); a person may write anything no agent holds exclusively. Pass fence to also verify your claim is still the current one.',
-  params: z.strictObject({ paths: boundedList(pathParam, limits.paths).min(1), root: rootParam, fence: z.number().int().positive().optional() }),
+    'May you write these paths now, and who holds them? An agent may write what it holds a live claim on (exclusive, or shared with no exclusive holder); a person, anything no agent holds exclusively. fence also checks that your claim is current.',
+  params: z.strictObject({ paths: boundedList(pathParam, limits.paths).min(1), ...repositoryParams, fence: z.number().int().positive().optional() }),
   result: withControl({ allowed: z.boolean(), results: z.array(pathVerdictSchema) }),
   access: 'anyone',
   mutates: false,
@@ -104,7 +104,7 @@ export const claimForceRelease = defineMethod({
 export const claimsList = defineMethod({
   name: 'fleet_claims',
   summary: 'List live claims, optionally only one repository\'s or one agent\'s.',
-  params: z.strictObject({ root: rootParam, holder: callsignSchema.optional(), ...pageParams }),
+  params: z.strictObject({ ...repositoryParams, holder: callsignSchema.optional(), ...pageParams }),
   result: withControl({ claims: z.array(claimSchema), ...pageResult(['claims']) }),
   access: 'anyone',
   mutates: false,

@@ -3,7 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
-import { grantedClaimSchema, idParam, patternParam, rootParam } from './common.js';
+import { grantedClaimSchema, idParam, patternParam, repositoryParams } from './common.js';
 import { pageParams, pageResult } from './paging.js';
 
 const itemRef = z.object({ id: z.string(), status: workStatusSchema });
@@ -21,7 +21,7 @@ export const workAdd = defineMethod({
     criteria: boundedList(boundedText(limits.paragraph).min(1), limits.entries).optional(),
     role: roleSchema.optional(),
     tier: tierSchema.optional(),
-    root: rootParam,
+    ...repositoryParams,
   }),
   result: withControl({ item: itemRef }),
   access: 'anyone',

@@ -10,7 +10,12 @@ import { MinHeap } from './min-heap.js';
 import { applyEvent } from './reducer.js';
 import { sweepAgent, touch } from './roster.js';
 import { fromPersisted, emptyState, type PersistedState, type State } from './state.js';
-import { sweepClaim } from './territory.js';
+import { compileRecordedPattern } from './patterns.js';
+import { migrateScopes, type ScopeRename } from './scope-merge.js';
+import { prepareClaim, sweepClaim } from './territory.js';
+
+/** How long a parked claim waits at most in one run of the plane; it is queued again at the next start. */
+const PARKED_WAIT_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * The pure domain core: state, indexes and deadlines, driven one command at a time. It never
@@ -23,6 +28,8 @@ export class FleetCore {
   private readonly deadlines = new MinHeap<Deadline>();
   private readonly listeners: ((event: FleetEvent) => void)[] = [];
   private lastRunAt: number | undefined;
+  /** Parked claims (scope-merge.ts) that have a waiter in the queue now. */
+  private readonly queuedParked = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -34,6 +41,35 @@ export class FleetCore {
     this.indexes = Indexes.build(this.state);
     for (const event of restored?.tail ?? []) applyEvent(this.state, this.indexes, event, config);
     this.scheduleEverything();
+  }
+
+  /**
+   * Renames scopes (an older plane's ids to portable ones) and queues the claims the merge parked.
+   * Call before the plane serves anyone, after the journal listens, so the rename is logged.
+   */
+  migrateScopes(renames: readonly ScopeRename[]): void {
+    this.run(undefined, (ctx) => migrateScopes(ctx, renames));
+    this.queueParked();
+  }
+
+  /** Parked claims wait in the claim queue; the queue lives in memory, so each start queues them again. */
+  queueParked(): void {
+    this.run(undefined, (ctx) => {
+      for (const parked of this.state.parkedClaims.values()) {
+        if (this.queuedParked.has(parked.id)) continue;
+        this.queuedParked.add(parked.id);
+        const { agentId, scope, pattern, mode, ttlMs, reason } = parked;
+        const request = prepareClaim(agentId, { scope, patterns: [pattern], mode, ...(ttlMs !== undefined && { ttlSeconds: ttlMs / 1000 }), ...(reason !== undefined && { reason }) }, compileRecordedPattern);
+        this.queue.enqueue(ctx, request, PARKED_WAIT_MS, [], (outcome) => this.unpark(parked.id, agentId, outcome.granted));
+      }
+    });
+  }
+
+  /** A parked claim left the queue: granted (the grant is already recorded), or its agent is gone; else (shutdown) it stays parked. */
+  private unpark(claimId: string, agentId: string, granted: boolean): void {
+    this.queuedParked.delete(claimId);
+    const agent = this.state.agents.get(agentId);
+    if (granted || !agent || agent.gone) this.emit({ type: 'claim.unparked', by: 'plane', claimId, granted }, this.clock.now());
   }
 
   onEvent(listener: (event: FleetEvent) => void): void {
@@ -63,6 +99,7 @@ export class FleetCore {
    */
   announceStart(pid: number, version: string): void {
     this.emit({ type: 'plane.started', by: 'plane', pid, version }, this.clock.now());
+    this.queueParked();
   }
 
   /** Expires what is due now; the plane calls it on a timer so nothing waits for the next command. */

@@ -45,6 +45,8 @@ export const agentRecordSchema = z.object({
   markedStalled: z.boolean().optional(),
   /** The last runtime hook call checked for it since it joined (hooks-seen.ts): its hooks run. */
   hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
+  /** The runtime sessions (hook payloads' session_id) bound to it at SessionStart, oldest first (hook-sessions.ts). */
+  hookSessions: z.array(z.string()).optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 
@@ -64,6 +66,14 @@ export const claimRecordSchema = z.object({
   escrow: z.string().optional(),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+
+/**
+ * A claim that waits for its territory instead of being held: when two scopes of an older plane
+ * merged into one (two clones of one origin), the later of two overlapping claims waits here, in
+ * the claim queue, until the earlier one ends (DESIGN §13). It is never dropped while its agent lives.
+ */
+export const parkedClaimRecordSchema = claimRecordSchema.pick({ id: true, agentId: true, scope: true, pattern: true, mode: true, ttlMs: true, reason: true, grantedAt: true }).extend({ parkedAt: z.number() });
+export type ParkedClaimRecord = z.infer<typeof parkedClaimRecordSchema>;
 
 export const leaseRecordSchema = z.object({ name: z.string(), agentId: z.string(), fence: z.number().int(), expiresAt: z.number() });
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
@@ -116,6 +126,7 @@ export const stateSchema = z.object({
   lastDigestSeq: z.number().int().default(0),
   /** Territory violations the operator has not acknowledged yet, oldest first. */
   violations: z.array(violationRecordSchema).default([]),
+  parkedClaims: z.array(parkedClaimRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -138,6 +149,8 @@ export interface State {
   buildRuns: Map<string, BuildRunRecord>;
   lastDigestSeq: number;
   violations: Map<string, ViolationRecord>;
+  /** By claim id; insertion order is queue order. */
+  parkedClaims: Map<string, ParkedClaimRecord>;
 }
 
 export function emptyState(now: number): State {
@@ -158,6 +171,7 @@ export function emptyState(now: number): State {
     buildRuns: new Map(),
     lastDigestSeq: 0,
     violations: new Map(),
+    parkedClaims: new Map(),
   };
 }
 
@@ -179,6 +193,7 @@ export function toPersisted(state: State): PersistedState {
     buildRuns: [...state.buildRuns.values()],
     lastDigestSeq: state.lastDigestSeq,
     violations: [...state.violations.values()],
+    parkedClaims: [...state.parkedClaims.values()],
   };
 }
 
@@ -200,6 +215,7 @@ export function fromPersisted(p: PersistedState): State {
     buildRuns: new Map(p.buildRuns.map((r) => [r.id, r])),
     lastDigestSeq: p.lastDigestSeq,
     violations: new Map(p.violations.map((v) => [v.id, v])),
+    parkedClaims: new Map(p.parkedClaims.map((c) => [c.id, c])),
   };
 }
 

@@ -40,9 +40,10 @@ export class BridgeSession {
     if (!this.identity) {
       return toolError('NOT_JOINED', `${name} acts as a fleet agent: call fleet_agent_join {callsign, runtime} first (once per session; this bridge remembers you after that).`);
     }
-    // root defaults to the bridge's working directory; a relative one is taken relative to it.
+    // root defaults to the bridge's working directory (unless the model names the repository by
+    // scope); a relative one is taken relative to it.
     const root = args?.root;
-    const params = tool.takesRoot && (root === undefined || (typeof root === 'string' && !isAbsolute(root))) ? { ...args, root: resolve(this.options.cwd, typeof root === 'string' ? root : '.') } : (args ?? {});
+    const params = tool.takesRoot && ((root === undefined && args?.scope === undefined) || (typeof root === 'string' && !isAbsolute(root))) ? { ...args, root: resolve(this.options.cwd, typeof root === 'string' ? root : '.') } : (args ?? {});
     try {
       const client = await this.connection();
       const raw = await client.callRaw(name, params);

@@ -6,12 +6,14 @@ import { DEFAULT_AGENT_TTL_SECONDS, PLANE_VERSION } from '../../contracts/index.
 import { BridgeSession } from './bridge-session.js';
 import { chooseRuntimePid } from './runtime-pid.js';
 import { buildToolCatalog } from './tool-catalog.js';
-import { SERVER_INSTRUCTIONS } from './tool-guidance.js';
+import { serverInstructions } from './tool-guidance.js';
+import type { ToolProfile } from './tool-profile.js';
 
 export interface McpBridgeOptions {
   home: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  profile: ToolProfile;
 }
 
 /**
@@ -22,11 +24,11 @@ export interface McpBridgeOptions {
  */
 export async function runMcpBridge(options: McpBridgeOptions): Promise<void> {
   const log = (message: string) => process.stderr.write(`fleet mcp: ${message}\n`);
-  const tools = buildToolCatalog();
+  const tools = buildToolCatalog(options.profile);
   const runtime = chooseRuntimePid(options.env);
   log(`the agent's process: ${runtime.why}`);
   const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), runtimePid: runtime.pid, log });
-  const mcp = new McpServer({ name: 'fleet', title: 'Fleet Coordination', version: PLANE_VERSION }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
+  const mcp = new McpServer({ name: 'fleet', title: 'Fleet Coordination', version: PLANE_VERSION }, { capabilities: { tools: {} }, instructions: serverInstructions((name) => tools.has(name)) });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((tool) => tool.definition) }));
   mcp.server.setRequestHandler(CallToolRequestSchema, (request) => session.call(request.params.name, request.params.arguments));
   const ended = new Promise<void>((resolve) => {

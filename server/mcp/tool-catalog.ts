@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { methodList, type MethodSpec } from '../../contracts/index.js';
-import { BRIDGE_NOTES, CONTROL_FOOTER } from './tool-guidance.js';
+import { advertisedSchema } from './advertised-schema.js';
+import { offersTool, type ToolProfile } from './tool-profile.js';
+import { BRIDGE_NOTES } from './tool-guidance.js';
 
 /** One MCP tool as tools/list describes it. */
 export interface ToolDefinition {
@@ -18,27 +20,28 @@ export interface BridgeTool {
 }
 
 /**
- * The tools are the method table's MCP methods: input schemas generated from the contracts' zod
- * params (as JSON Schema, input side: defaults make fields optional), descriptions from their
- * summaries plus the bridge's notes.
+ * The tools are the method table's MCP methods that the profile offers: input schemas generated
+ * from the contracts' zod params (as JSON Schema, input side: defaults make fields optional, then
+ * trimmed to what a model needs), descriptions from their summaries plus the bridge's notes.
  */
-export function buildToolCatalog(): Map<string, BridgeTool> {
+export function buildToolCatalog(profile: ToolProfile = 'default'): Map<string, BridgeTool> {
   const tools = new Map<string, BridgeTool>();
   for (const spec of methodList) {
-    if (!spec.mcpTool) continue;
+    if (!spec.mcpTool || !offersTool(profile, spec.name)) continue;
     tools.set(spec.name, { spec, definition: definitionOf(spec), takesRoot: 'root' in objectShape(spec.params) });
   }
   return tools;
 }
 
 function definitionOf(spec: MethodSpec<z.ZodType, z.ZodType>): ToolDefinition {
-  const schema = z.toJSONSchema(spec.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = advertisedSchema(z.toJSONSchema(spec.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
   delete schema.$schema;
-  if (spec.name === 'fleet_agent_join') withoutOperatorRole(schema);
+  if (spec.name === 'fleet_agent_join') asTheBridgeJoins(schema);
+  asTheBridgeRoots(schema);
   const note = BRIDGE_NOTES[spec.name as keyof typeof BRIDGE_NOTES];
   return {
     name: spec.name,
-    description: [spec.summary, note, CONTROL_FOOTER].filter(Boolean).join('\n\n'),
+    description: [spec.summary, note].filter(Boolean).join('\n\n'),
     // MCP wants an object schema at the top; a discriminated union (fleet_work_update) is one too.
     inputSchema: { ...schema, type: 'object' },
     annotations: {
@@ -50,10 +53,27 @@ function definitionOf(spec: MethodSpec<z.ZodType, z.ZodType>): ToolDefinition {
   };
 }
 
-/** A model never joins as the operator: the role is not offered (and refused if sent anyway). */
-function withoutOperatorRole(schema: Record<string, unknown>): void {
-  const role = (schema.properties as Record<string, { enum?: string[] }> | undefined)?.role;
+/**
+ * A model never joins as the operator: the role is not offered (and refused if sent anyway). The
+ * bridge registers the worktree and the runtime's pid itself, so those are not offered either.
+ */
+function asTheBridgeJoins(schema: Record<string, unknown>): void {
+  const properties = schema.properties as Record<string, { enum?: string[] }>;
+  const role = properties.role;
   if (role?.enum) role.enum = role.enum.filter((r) => r !== 'operator');
+  delete properties.worktree;
+  delete properties.pid;
+}
+
+/**
+ * The bridge runs in a checkout: `root` defaults to its repository, said in the field itself, and
+ * `scope` (the repository's id, for agents without a checkout) is not offered.
+ */
+function asTheBridgeRoots(schema: Record<string, unknown>): void {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (properties?.root === undefined) return;
+  properties.root = { type: 'string', description: 'Defaults to the repository of the current directory' };
+  delete properties.scope;
 }
 
 function objectShape(schema: z.ZodType): Record<string, unknown> {

@@ -6,34 +6,40 @@ import type { ControlBrief, MethodName } from '../../contracts/index.js';
  */
 export const BRIDGE_NOTES: Partial<Record<MethodName, string>> = {
   fleet_agent_join:
-    'Call this once at the start of the session; every other fleet tool refuses until you have joined. This bridge keeps your identity for the rest of the session (and re-joins with your sessionToken by itself after a reconnect), so you never pass the token to other tools. worktree is the repository of the current directory (hooks use it to find you): a session joins, and continues an agent, only where it runs. role operator is not available to a model: join as worker, builder, verifier or rte.',
+    'Call it once, first: every other fleet tool refuses until you have joined. This bridge keeps your identity for the session (re-joining by itself after a reconnect) and registers this worktree and your runtime\'s process for you. Role operator is not available to a model.',
   fleet_claim_path:
-    'Paths and patterns are relative to the repository root (or absolute inside it); root defaults to the repository of the current directory. Claim before you write: the editor, the git pre-commit hook and the Claude Code hook refuse writes outside your territory.',
-  fleet_check_path: 'root defaults to the repository of the current directory.',
-  fleet_release_path: 'root defaults to the repository of the current directory.',
-  fleet_work_add: 'root defaults to the repository of the current directory.',
-  fleet_build_verify: 'root defaults to the repository of the current directory.',
+    'Paths and patterns are relative to the repository root (or absolute inside it). Claim before you write: the editor, the git pre-commit hook and the Claude Code hook refuse writes outside your territory.',
   fleet_work_pull: 'Pull only while control.state is "run"; in drain, pause or stop finish or hand off what you hold instead.',
-  fleet_agent_heartbeat: 'This bridge already keeps you alive while the session lasts; call it to report your status, note and current task.',
-  fleet_agent_handoff: 'Hand off before your context runs out or before you leave with work in progress: the recipient continues from your summary and next steps.',
+  fleet_agent_heartbeat: 'This bridge already heartbeats for you; call it to report your status, note and task.',
   fleet_control_set: 'From this bridge you can only move the switch toward safety (drain, pause, stop): only the operator resumes the fleet.',
   fleet_control_get: 'Poll it between steps when you have no other call to make.',
 };
 
-export const CONTROL_FOOTER =
-  'Every result carries control {state, reason}: when state is not "run", stop starting new work (drain: finish what you hold, pull nothing new; pause: start nothing, wait and poll fleet_control_get; stop: release or hand off, then fleet_agent_leave).';
-
-/** The server instructions MCP clients show a model when it connects. */
-export const SERVER_INSTRUCTIONS = [
+/**
+ * The server instructions MCP clients show a model once, when it connects: the work loop and what
+ * to do when the switch is not `run` (said here once rather than in every tool's description).
+ * A line naming a tool the profile does not offer is left out, so no text points at a hidden tool.
+ */
+const INSTRUCTION_LINES = [
   'Fleet Coordination: several coding agents share these repositories. Work with the fleet like this:',
-  '1. Join first: fleet_agent_join {callsign, runtime}. Pick a short unique callsign (e.g. ATLAS).',
-  '2. Get work: fleet_work_pull gives you the next ready item and claims its paths for you; or claim what you will touch with fleet_claim_path before writing any file.',
-  '3. On a conflict (granted:false, refusedBy "conflict") do not write there: work elsewhere, wait (waitSeconds), or ask the holder (fleet_message_send REQUEST, or ask for a handoff).',
-  '4. Between steps, read control in the last result (or call fleet_control_get): run = work normally; drain = finish what you hold, pull nothing new; pause = start nothing new; stop = release or hand off and leave.',
-  '5. Stay alive: the bridge heartbeats for you while this session lasts; report progress with fleet_agent_heartbeat {status, note, task}.',
-  '6. When done: fleet_work_update complete with your artifact, release your claims (fleet_release_path). Before your context runs out, hand off (fleet_agent_handoff) with a summary and next steps.',
-  'Lost your context? fleet_agent_resume returns your claims, work, messages and handoffs.',
-].join('\n');
+  '- Join first: fleet_agent_join {callsign, runtime}. Pick a short unique callsign (e.g. ATLAS).',
+  '- Get work: fleet_work_pull gives you the next ready item and claims its paths for you; or claim what you will touch with fleet_claim_path before writing any file.',
+  '- On a conflict (granted:false, refusedBy "conflict") do not write there: work elsewhere, wait (waitSeconds), or ask the holder (fleet_message_send REQUEST, or ask for a handoff).',
+  '- Every result carries control {state, reason}; between steps read it (or call fleet_control_get): run = work normally; drain = finish what you hold, pull nothing new; pause = start nothing new, wait and poll; stop = release or hand off, then fleet_agent_leave.',
+  '- Stay alive: the bridge heartbeats for you while this session lasts.',
+  '- Report progress with fleet_agent_heartbeat {status, note, task}.',
+  '- When done: fleet_work_update complete with your artifact, then release your claims (fleet_release_path). Before your context runs out, hand off (fleet_agent_handoff) with a summary and next steps.',
+  '- Lost your context? fleet_agent_resume returns your claims, work, messages and handoffs.',
+];
+
+export function serverInstructions(offered: (tool: string) => boolean): string {
+  return INSTRUCTION_LINES.filter((line) => toolsNamedIn(line).every(offered)).join('\n');
+}
+
+/** The fleet tools a text names (`fleet_…`), for keeping a profile's texts to its own tools. */
+export function toolsNamedIn(text: string): string[] {
+  return text.match(/\bfleet_[a-z_]+/g) ?? [];
+}
 
 /** A line the model reads first when the fleet switch is not `run`. */
 export function controlNotice(control: ControlBrief | undefined): string | undefined {

@@ -35,7 +35,7 @@ export function errorResult(error: unknown, lastControl?: ControlBrief): ToolCal
   const message = error instanceof Error ? error.message : String(error);
   return toolError(
     'PLANE_UNAVAILABLE',
-    `${message}. The call may or may not have been applied: check (fleet_agent_resume) before retrying. The next call reconnects to the plane (starting one if none runs) and re-joins you.`,
+    `${message}. The call may or may not have been applied: check before retrying (a claim retried with the same requestId returns the same grant). The next call reconnects to the plane (starting one if none runs) and re-joins you.`,
     lastControl,
   );
 }

@@ -20,6 +20,7 @@ import { registerPid } from './process-registration.js';
 import { ProcessWatch } from './process-watch.js';
 import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
+import { backUpState, planScopeMigration } from './scope-migration.js';
 import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
 import { StopBackstop } from './stop-backstop.js';
 import { Compactor } from './compactor.js';
@@ -75,6 +76,10 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     snapshot: recovered.snapshot?.state ?? null,
     tail: recovered.tail,
   });
+  // Scope ids of an older plane: the state as found is copied aside before the rename is logged.
+  const migration = planScopeMigration(core.state);
+  if (migration.gone.length > 0) log(`scopes: ${migration.gone.length} scope(s) of an older plane name repositories no longer on this machine and keep their old ids: ${migration.gone.join(', ')}`);
+  const backup = migration.renames.length > 0 ? await backUpState(paths.state, new Date()) : undefined;
   let closing: Promise<void> | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -100,6 +105,11 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   await writeFileDurably(paths.operatorToken, secrets.operator, 0o600);
   const startedAt = clock.now();
   core.announceStart(process.pid, PLANE_VERSION);
+  if (migration.renames.length > 0) {
+    core.migrateScopes(migration.renames);
+    const parked = core.state.parkedClaims.size;
+    log(`scopes: ${migration.renames.length} scope(s) of an older plane now have portable ids (${migration.renames.map((r) => `${r.from} -> ${r.to}`).join(', ')}); ${parked} overlapping claim(s) of merged scopes wait in the queue; the state as it was is kept in ${backup ?? '(no store folder to copy)'}`);
+  }
   let port = 0;
   let socket: string | undefined = undefined; // both set once the endpoint listens
   const history = (fromSeq: number) => store.history(fromSeq);

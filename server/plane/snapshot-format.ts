@@ -8,6 +8,10 @@ import { stateSchema } from '../core/state.js';
  */
 const migrations: Record<number, (state: unknown) => unknown> = {
   1: (state) => state, // version 2 added the file's checksum; the state is unchanged
+  // Version 3 names scopes portably (DESIGN §13) and may park claims. Renaming needs each
+  // repository's git config, so the plane does it when it starts (scope-migration.ts), for log
+  // tails of an older plane too; here the state only gains its (empty) parked claims.
+  2: (state) => (typeof state === 'object' && state !== null ? { ...state, parkedClaims: [] } : state),
 };
 
 /** The first version whose files carry a checksum: older ones load without. */

@@ -16,3 +16,15 @@ export function makeRepo(files: Record<string, string> = { 'src/a.ts': 'export c
   git('commit', '-q', '-m', 'initial');
   return root;
 }
+
+/** Runs git in `root` (with an identity, so commits work) and returns its trimmed output. */
+export function git(root: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', root, '-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { encoding: 'utf8' }).trim();
+}
+
+/** A real clone of `source` in a temp folder: its origin is `source`. */
+export function cloneRepo(source: string): string {
+  const root = tempHome('fleet-clone-');
+  execFileSync('git', ['clone', '-q', source, root], { stdio: 'ignore' });
+  return root;
+}

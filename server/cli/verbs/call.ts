@@ -27,9 +27,10 @@ export async function callVerb(argv: string[]): Promise<number> {
       throw new UsageError(`--params is not valid JSON: ${(error as Error).message}`);
     }
   }
-  // As everywhere in the CLI, paths and patterns belong to the repository of the working directory.
+  // As everywhere in the CLI, paths and patterns belong to the repository of the working directory
+  // unless the call names its repository by scope (an agent without a checkout).
   const shape = (methods[method].params as z.ZodObject).shape;
-  if ('root' in shape && typeof params === 'object' && params !== null && !('root' in params)) params = { ...params, root: process.cwd() };
+  if ('root' in shape && typeof params === 'object' && params !== null && !('root' in params) && !('scope' in params)) params = { ...params, root: process.cwd() };
   const connection = values.as !== undefined ? connectAs(home, values.as) : connectAsOperator(home);
   // A paged method called without cursor or limit answers with every page, like the other verbs.
   const object = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;

@@ -1,4 +1,4 @@
-import { EVENTS_GAP_NOTIFICATION, type Result } from '../../../contracts/index.js';
+import { EVENTS_GAP_NOTIFICATION, scopeName, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { pageLimit, parseVerbArgs } from '../args.js';
 import { connectUnjoined, using } from '../connection.js';
@@ -24,7 +24,7 @@ export async function statusVerb(argv: string[]): Promise<number> {
     const [status, violations] = await using(connectUnjoined(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
     emit(
       values.json,
-      { control: status.controlDetail, agents: status.agents, claims: status.claims, totals: status.totals, plane: status.plane, violations },
+      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), totals: status.totals, plane: status.plane, violations },
       () => `${render(status)}${renderViolations(violations)}`,
     );
     return 0;
@@ -39,7 +39,7 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
     if (drawing) return;
     drawing = true;
     const status = await fetch(client).finally(() => (drawing = false));
-    process.stdout.write(json ? `${JSON.stringify(status)}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
+    process.stdout.write(json ? `${JSON.stringify({ ...status, claims: withRepository(status.claims) })}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
   };
   client.onNotification((method) => {
     // Fell behind: subscribe again; the next draw reads the whole state anyway.
@@ -56,6 +56,11 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
   clearInterval(timer);
   client.close();
   return 0;
+}
+
+/** Each claim with the readable name of its repository (`org/repo`), for people and scripts alike. */
+function withRepository(claims: Status['claims']) {
+  return claims.map((claim) => ({ ...claim, repository: scopeName(claim.scope) }));
 }
 
 /** Writes seen in another agent's exclusive territory, until the operator acknowledges them. */
@@ -91,8 +96,8 @@ export function render(status: Status): string {
   if (status.claims.length > 0) {
     lines.push(
       table([
-        ['HOLDER', 'PATTERN', 'MODE', 'FENCE', 'EXPIRES', 'REASON'],
-        ...status.claims.map((c) => [c.holder, c.pattern, c.mode, String(c.fence), relativeTime(c.expiresAt), c.reason ?? '']),
+        ['HOLDER', 'REPOSITORY', 'PATTERN', 'MODE', 'FENCE', 'EXPIRES', 'REASON'],
+        ...status.claims.map((c) => [c.holder, scopeName(c.scope), c.pattern, c.mode, String(c.fence), relativeTime(c.expiresAt), c.reason ?? '']),
       ]),
     );
   }

@@ -5,14 +5,20 @@ import { connectAs, connectUnjoined, using } from '../connection.js';
 import { relativeTime } from '../../format/relative-time.js';
 import { emit } from '../output.js';
 
-const rootOf = (root: string | undefined) => resolve(root ?? process.cwd());
+/**
+ * Where the paths belong: `--scope` (the repository's id or origin URL, for an agent without a
+ * checkout: paths are then repository-relative), else `--root`, else the working directory.
+ */
+const repositoryOf = (values: { root?: string | undefined; scope?: string | undefined }) =>
+  values.scope !== undefined ? { scope: values.scope, ...(values.root !== undefined && { root: resolve(values.root) }) } : { root: resolve(values.root ?? process.cwd()) };
+const repositoryOptions = { root: { type: 'string' }, scope: { type: 'string' } } as const;
 
-const CLAIM_USAGE = 'fleet claim --as X [--shared] [--ttl S] [--wait S] [--reason T] [--request-id ID] [--root DIR] PATTERN…';
+const CLAIM_USAGE = 'fleet claim --as X [--shared] [--ttl S] [--wait S] [--reason T] [--request-id ID] [--root DIR | --scope ID] PATTERN…';
 
 export async function claimVerb(argv: string[]): Promise<number> {
   const { values, positionals, home } = parseVerbArgs(
     argv,
-    { as: { type: 'string' }, shared: { type: 'boolean' }, ttl: { type: 'string' }, wait: { type: 'string' }, reason: { type: 'string' }, 'request-id': { type: 'string' }, root: { type: 'string' } },
+    { as: { type: 'string' }, shared: { type: 'boolean' }, ttl: { type: 'string' }, wait: { type: 'string' }, reason: { type: 'string' }, 'request-id': { type: 'string' }, ...repositoryOptions },
     CLAIM_USAGE,
   );
   const callsign = requireValue(values.as, '--as', CLAIM_USAGE);
@@ -23,7 +29,7 @@ export async function claimVerb(argv: string[]): Promise<number> {
     client.call('fleet_claim_path', {
       patterns: positionals,
       mode: values.shared ? 'shared' : 'exclusive',
-      root: rootOf(values.root),
+      ...repositoryOf(values),
       ...(ttlSeconds !== undefined && { ttlSeconds }),
       ...(waitSeconds !== undefined && { waitSeconds }),
       ...(values.reason !== undefined && { reason: values.reason }),
@@ -38,16 +44,16 @@ export async function claimVerb(argv: string[]): Promise<number> {
   return result.granted ? EXIT.ok : EXIT.refused;
 }
 
-const CHECK_USAGE = 'fleet check [--as X] [--fence N] [--root DIR] PATH…';
+const CHECK_USAGE = 'fleet check [--as X] [--fence N] [--root DIR | --scope ID] PATH…';
 
 export async function checkVerb(argv: string[]): Promise<number> {
-  const { values, positionals, home } = parseVerbArgs(argv, { as: { type: 'string' }, fence: { type: 'string' }, root: { type: 'string' } }, CHECK_USAGE);
+  const { values, positionals, home } = parseVerbArgs(argv, { as: { type: 'string' }, fence: { type: 'string' }, ...repositoryOptions }, CHECK_USAGE);
   if (positionals.length === 0) throw new UsageError(`give at least one PATH to check\nusage: ${CHECK_USAGE}`);
   const fence = values.fence === undefined ? undefined : Number(values.fence);
   if (fence !== undefined && (!Number.isInteger(fence) || fence <= 0)) throw new UsageError(`--fence ${values.fence}: expected a fencing token (a positive integer)`);
   const connection = values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home);
   const result = await using(connection, (client) =>
-    client.call('fleet_check_path', { paths: positionals, root: rootOf(values.root), ...(fence !== undefined && { fence }) }),
+    client.call('fleet_check_path', { paths: positionals, ...repositoryOf(values), ...(fence !== undefined && { fence }) }),
   );
   emit(values.json, result, () =>
     result.results
@@ -60,17 +66,17 @@ export async function checkVerb(argv: string[]): Promise<number> {
   return result.allowed ? EXIT.ok : EXIT.refused;
 }
 
-const RELEASE_USAGE = 'fleet release --as X [--root DIR] (PATTERN… | --id ID…)';
+const RELEASE_USAGE = 'fleet release --as X [--root DIR | --scope ID] (PATTERN… | --id ID…)';
 
 export async function releaseVerb(argv: string[]): Promise<number> {
-  const { values, positionals, home } = parseVerbArgs(argv, { as: { type: 'string' }, id: { type: 'string', multiple: true }, root: { type: 'string' } }, RELEASE_USAGE);
+  const { values, positionals, home } = parseVerbArgs(argv, { as: { type: 'string' }, id: { type: 'string', multiple: true }, ...repositoryOptions }, RELEASE_USAGE);
   const callsign = requireValue(values.as, '--as', RELEASE_USAGE);
   const claimIds = values.id ?? [];
   if (positionals.length === 0 && claimIds.length === 0) throw new UsageError(`give PATTERNs or --id IDs to release\nusage: ${RELEASE_USAGE}`);
   const result = await using(connectAs(home, callsign), (client) =>
     client.call('fleet_release_path', {
       ...(claimIds.length > 0 && { claimIds }),
-      ...(positionals.length > 0 && { patterns: positionals, root: rootOf(values.root) }),
+      ...(positionals.length > 0 && { patterns: positionals, ...repositoryOf(values) }),
     }),
   );
   emit(values.json, result, () => (result.released.length > 0 ? `released ${result.released.join(', ')}` : 'nothing to release'));

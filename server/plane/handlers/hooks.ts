@@ -7,10 +7,11 @@ import { noteHookSeen } from '../../core/hooks-seen.js';
 import { agentStatus } from '../../core/liveness.js';
 import { checkPaths } from '../../core/path-check.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
-import type { Scope, ScopeResolver } from '../scope-resolver.js';
+import type { CallScope, ScopeResolver } from '../scope-resolver.js';
 import type { Session } from '../session.js';
 import type { PlaneServices } from './handler.js';
 import { hookCheckCommand } from './hook-command.js';
+import { hookSessionHandlers } from './hook-sessions.js';
 import { findWriter, recordOverrides } from './hook-writer.js';
 
 type Params = z.infer<typeof hookCheckSpec.params>;
@@ -18,10 +19,10 @@ type Body = Omit<z.infer<typeof hookCheckSpec.result>, 'control'>;
 
 /** Typed from the spec itself, so it compiles before and after the method joins the table. */
 export const hookCheck = (params: Params, session: Session, { core, scopes }: PlaneServices): Body => {
-  const scope = scopes.resolve(params.root);
+  const scope = scopes.forCall(params);
   const located = params.paths.map((p) => locate(scopes, scope, p));
   return core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, params.callsign, params.worktree);
+    const agent = findWriter(ctx, { callsign: params.callsign, sessionId: params.sessionId, where: params.worktree });
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
@@ -47,10 +48,10 @@ export const hookCheck = (params: Params, session: Session, { core, scopes }: Pl
  * symlink in my territory pointing into yours is your file; one outside the repository pointing
  * in is the inside file. Relative paths (the git hook's staged paths) are the root's.
  */
-function locate(scopes: ScopeResolver, rootScope: Scope, path: string): { scope: Scope; relative: string; outside?: undefined } | { outside: string } {
+function locate(scopes: ScopeResolver, rootScope: CallScope, path: string): { scope: CallScope; relative: string; outside?: undefined } | { outside: string } {
   if (!isAbsolute(path)) return { scope: rootScope, relative: scopes.toRelative(rootScope, path) };
   const real = realPath(path);
-  const inRoot = scopes.relativePath(rootScope, real);
+  const inRoot = rootScope.worktree === undefined ? '..' : scopes.relativePath({ worktree: rootScope.worktree }, real);
   if (inRoot !== '' && !inRoot.startsWith('../') && inRoot !== '..') return { scope: rootScope, relative: inRoot };
   try {
     const scope = scopes.resolve(existingDirectory(dirname(real)));
@@ -62,4 +63,4 @@ function locate(scopes: ScopeResolver, rootScope: Scope, path: string): { scope:
 }
 
 /** This feature's keyed table, merged by the index like the others. */
-export const hookHandlers = { fleet_hook_check: hookCheck, fleet_hook_check_command: hookCheckCommand };
+export const hookHandlers = { fleet_hook_check: hookCheck, fleet_hook_check_command: hookCheckCommand, ...hookSessionHandlers };

@@ -8,7 +8,7 @@ import { claimList } from './paged-lists.js';
 
 export const territoryHandlers = {
   fleet_claim_path: (params, session, { core, scopes }) => {
-    const scope = scopes.resolve(params.root);
+    const scope = scopes.forCall(params);
     const patterns = params.patterns.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
     return core.run(session.caller, (ctx) => claim(ctx, session.caller, { ...params, scope: scope.id, patterns }, core.queue));
   },
@@ -17,7 +17,7 @@ export const territoryHandlers = {
     core.run(session.caller, (ctx) => ({ renewed: renew(ctx, session.caller, params).map(({ id, expiresAt }) => ({ id, expiresAt })) })),
 
   fleet_release_path: (params, session, { core, scopes }) => {
-    const scope = params.patterns?.length ? scopes.resolve(params.root) : undefined;
+    const scope = params.patterns?.length ? scopes.forCall(params) : undefined;
     const patterns = scope && params.patterns?.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
     return core.run(session.caller, (ctx) => ({
       released: release(ctx, session.caller, { ...params, ...(scope && { scope: scope.id, patterns }) }),
@@ -25,7 +25,7 @@ export const territoryHandlers = {
   },
 
   fleet_check_path: (params, session, { core, scopes }) => {
-    const scope = scopes.resolve(params.root);
+    const scope = scopes.forCall(params);
     const paths = params.paths.map((p) => scopes.toRelative(scope, p));
     return core.run(session.caller, (ctx) => {
       const results = checkPaths(ctx, session.caller, scope.id, paths, params.fence);
@@ -40,7 +40,7 @@ export const territoryHandlers = {
     core.run(session.caller, (ctx) => ({ released: forceRelease(ctx, session.caller, params.claimIds, params.reason) })),
 
   fleet_claims: (params, session, { core, scopes }) => {
-    const scopeId = params.root !== undefined ? scopes.resolve(params.root).id : undefined;
+    const scopeId = params.root !== undefined || params.scope !== undefined ? scopes.forCall(params).id : undefined;
     return core.run(session.caller, (ctx) => {
       const holderId = params.holder !== undefined ? ctx.indexes.liveCallsigns.get(params.holder) : undefined;
       const keep = (c: ClaimRecord) => (scopeId === undefined || c.scope === scopeId) && (params.holder === undefined || c.agentId === holderId);

@@ -8,8 +8,8 @@ import { workList } from './paged-lists.js';
 
 export const workHandlers = {
   fleet_work_add: (params, session, { core, scopes }) => {
-    const { root, paths, ...rest } = params;
-    const scope = (paths?.length ?? 0) > 0 || root !== undefined ? scopes.resolve(root) : undefined;
+    const { root, scope: named, paths, ...rest } = params;
+    const scope = (paths?.length ?? 0) > 0 || root !== undefined || named !== undefined ? scopes.forCall({ root, scope: named }) : undefined;
     const relative = scope && paths?.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
     return core.run(session.caller, (ctx) => {
       const item = addWork(ctx, session.caller, { ...rest, ...(scope && { scope: scope.id, paths: relative }) });
