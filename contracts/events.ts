@@ -176,6 +176,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('work.configured'), itemId: z.string().optional(), ...workSettingsSchema.partial().shape }),
   /** The guidance of a worktree changed (or was first seen): its version grew. */
   z.object({ ...base, type: z.literal('work.guidance'), worktree: z.string(), version: z.number().int().positive(), policyHash: z.string() }),
+  /** Finished items taken out of the queue by the operator or an RTE (fleet_work_remove). */
+  z.object({ ...base, type: z.literal('work.removed'), itemIds: z.array(z.string()) }),
   z.object({
     ...base,
     type: z.literal('build.configured'),

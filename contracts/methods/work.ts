@@ -64,6 +64,17 @@ export const workUpdate = defineMethod({
   mcpTool: true,
 });
 
+export const workRemove = defineMethod({
+  name: 'fleet_work_remove',
+  summary:
+    "Take finished work items (done or rolled back) out of the queue, all or nothing, so it lists only what matters (fleet demo removes its own items this way). Operator or RTE. Refused for an item still open, or one that an item staying in the queue depends on or has as its parent. The event log keeps their history.",
+  params: z.strictObject({ ids: boundedList(idParam, limits.entries).min(1) }),
+  result: withControl({ removed: z.array(z.string()) }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: false,
+});
+
 export const workList = defineMethod({
   name: 'fleet_work_list',
   summary: 'List work items, optionally only those with one status.',

@@ -139,6 +139,9 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       if (item) item.blockedBy = event.blockedBy;
       return;
     }
+    case 'work.removed':
+      for (const id of event.itemIds) state.work.delete(id);
+      return;
     case 'build.configured':
       state.buildConfigs.set(event.scope, {
         scope: event.scope,

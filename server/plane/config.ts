@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { parseWebhookUrl } from './digest-webhook.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -16,6 +17,8 @@ export interface PlaneConfig {
   edgeTtlMs: number;
   /** `--listen`: the TLS endpoint beyond loopback for remote agents (DESIGN §13), with its certificate and key files. */
   listen?: { host: string; port: number; certFile: string; keyFile: string };
+  /** FLEET_DIGEST_WEBHOOK: each published digest is POSTed there as JSON. */
+  digestWebhook?: URL;
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +43,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`FLEET_PORT=${portRaw} is not a port number (0-65535; 0 means any free port)`);
   const digest = seconds(env, 'FLEET_DIGEST_INTERVAL', MAX_DIGEST_INTERVAL_S);
   if (digest > MAX_DIGEST_INTERVAL_S) throw new ConfigError(`FLEET_DIGEST_INTERVAL=${digest} is above the ${MAX_DIGEST_INTERVAL_S} s maximum: the operator's digest never comes less often`);
+  const webhook = env.FLEET_DIGEST_WEBHOOK ? parseWebhookUrl(env.FLEET_DIGEST_WEBHOOK) : undefined;
+  if (typeof webhook === 'string') throw new ConfigError(webhook);
   return {
     home: defaultHome(env),
     port,
@@ -49,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),
     edgeTtlMs: seconds(env, 'FLEET_EDGE_TTL', DEFAULT_EDGE_TTL_SECONDS) * 1000,
     ...listenConfig(env),
+    ...(webhook !== undefined && { digestWebhook: webhook }),
   };
 }
 

@@ -28,6 +28,7 @@ import { ServiceTokens } from './service-tokens.js';
 import { Compactor } from './compactor.js';
 import { BuildRunner } from './build-runner.js';
 import { DigestPublisher } from './digest-publisher.js';
+import { DigestWebhook } from './digest-webhook.js';
 import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
@@ -124,7 +125,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   let socket: string | undefined = undefined; // both set once the endpoint listens
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
-  const digests = new DigestPublisher(core, journal, history, paths, log);
+  const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
+  const digests = new DigestPublisher(core, journal, history, paths, log, clock, webhook);
   const scopes = new ScopeResolver();
   const worktrees = new WorktreeWatchers(core, scopes, log);
   const services: PlaneServices = {

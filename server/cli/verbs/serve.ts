@@ -6,7 +6,7 @@ import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--edge-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
+const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--edge-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
 
 /** Flags of `fleet serve` and the environment variables they override. */
 const flagToEnv = {
@@ -19,6 +19,7 @@ const flagToEnv = {
   listen: 'FLEET_LISTEN',
   'tls-cert': 'FLEET_TLS_CERT',
   'tls-key': 'FLEET_TLS_KEY',
+  'digest-webhook': 'FLEET_DIGEST_WEBHOOK',
 } as const;
 
 export async function serve(argv: string[]): Promise<number> {

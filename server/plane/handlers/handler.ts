@@ -21,7 +21,11 @@ export interface PlaneServices {
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
   builds: { kick(): void; finished(runId: string): Promise<void> };
-  digests: { current(): Promise<{ digest: Digest; markdown: string }>; publish(): Promise<{ digest: Digest; markdown: string }> };
+  digests: {
+    current(): Promise<{ digest: Digest; markdown: string }>;
+    over(since: { seq: number } | { seconds: number }): Promise<{ digest: Digest; markdown: string }>;
+    publish(): Promise<{ digest: Digest; markdown: string }>;
+  };
   /** Registers the pid of a joining agent (refusing pids it must never watch or signal), returning its start time. */
   registerPid(pid: number): string | undefined;
   /** The service tokens of the TLS listener (DESIGN §13). */
