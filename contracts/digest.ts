@@ -34,8 +34,30 @@ export const digestSchema = z.object({
   workCounts: z.record(z.string(), z.number().int()),
   /** Writes seen in territory another agent held exclusively during the window (at most MAX_DIGEST_VIOLATIONS). */
   violations: z.array(z.object({ path: z.string(), writer: z.string(), holder: z.string(), source: z.string(), at: z.iso.datetime() })).default([]),
+  /** The fleet switch's moves during the window, oldest first. */
+  controlChanges: z.array(z.object({ state: controlStateSchema, reason: z.string().optional(), by: z.string(), at: z.iso.datetime() })).default([]),
+  /** Work waiting for the operator (or an RTE): verified and waiting for a decision, or escalated. */
+  awaitingDecision: z.array(z.object({ id: z.string(), title: z.string(), status: z.string() })).default([]),
   /** How many violations the operator has not acknowledged yet, whenever they happened. */
   unacknowledgedViolations: z.number().int().default(0),
+  /** Items waiting for the operator: a spent budget (with its numbers) or an escalate decision (with its reason). */
+  escalations: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        budget: z.enum(['rework', 'clarification']).optional(),
+        spent: z.number().int().optional(),
+        limit: z.number().int().optional(),
+        by: z.string(),
+        reason: z.string().optional(),
+      }),
+    )
+    .default([]),
+  /** Open items that have spent rounds of their rework or clarification budget. */
+  budgetsSpent: z
+    .array(z.object({ id: z.string(), title: z.string(), reworkRounds: z.number().int(), reworkLimit: z.number().int(), clarificationRounds: z.number().int(), clarificationLimit: z.number().int() }))
+    .default([]),
   eventCount: z.number().int(),
 });
 export type Digest = z.infer<typeof digestSchema>;

@@ -4,6 +4,7 @@ import { handoffEnvelopeSchema } from './handoff.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
 import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';
+import { buildPlanSchema, clarificationRequestSchema, clarificationResponseSchema, escalationSchema, workSettingsSchema } from './work-protocol.js';
 
 /**
  * Every change to the plane's state is one of these events, appended to the log before it is
@@ -62,6 +63,10 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('agent.process_exited'), agentId: z.string(), pid: z.number().int() }),
   /** A gone agent dropped from the state after the retention window; its history stays in the log. */
   z.object({ ...base, type: z.literal('agent.pruned'), agentId: z.string() }),
+  /** A runtime session (a hook payload's session_id) speaks for this agent from now on (its SessionStart hook bound it). */
+  z.object({ ...base, type: z.literal('agent.session_bound'), agentId: z.string(), sessionId: z.string() }),
+  /** That runtime session ended (its SessionEnd hook, after the escrow): its hooks no longer name this agent. */
+  z.object({ ...base, type: z.literal('agent.session_unbound'), agentId: z.string(), sessionId: z.string() }),
   /** The plane could not run from `from` until `at` (GC, disk, SIGSTOP): silence excludes that time. */
   z.object({ ...base, type: z.literal('plane.stalled'), from: z.number() }),
   z.object({
@@ -158,8 +163,21 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     artifact: buildArtifactSchema.optional(),
     report: verificationReportSchema.optional(),
     decision: decisionSchema.optional(),
+    ...workItemSchema.pick({ verificationRequest: true, startCommit: true }).partial().shape,
+    reworkRounds: z.number().int().optional(),
+    /** Set when a spent budget sends the item to the operator; null clears it. */
+    escalation: escalationSchema.nullable().optional(),
   }),
   z.object({ ...base, type: z.literal('work.blockers'), itemId: z.string(), blockedBy: z.array(z.string()) }),
+  z.object({ ...base, type: z.literal('work.planned'), itemId: z.string(), plan: buildPlanSchema }),
+  z.object({ ...base, type: z.literal('work.clarification_asked'), itemId: z.string(), request: clarificationRequestSchema }),
+  z.object({ ...base, type: z.literal('work.clarification_answered'), itemId: z.string(), response: clarificationResponseSchema }),
+  /** The fleet's protocol settings, or (with itemId) one item's budgets. */
+  z.object({ ...base, type: z.literal('work.configured'), itemId: z.string().optional(), ...workSettingsSchema.partial().shape }),
+  /** The guidance of a worktree changed (or was first seen): its version grew. */
+  z.object({ ...base, type: z.literal('work.guidance'), worktree: z.string(), version: z.number().int().positive(), policyHash: z.string() }),
+  /** Finished items taken out of the queue by the operator or an RTE (fleet_work_remove). */
+  z.object({ ...base, type: z.literal('work.removed'), itemIds: z.array(z.string()) }),
   z.object({
     ...base,
     type: z.literal('build.configured'),

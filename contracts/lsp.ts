@@ -135,8 +135,10 @@ export const lspRequests = {
     params: z.object({ claimId: z.string() }),
     result: z.object({ released: z.array(z.string()), forced: z.boolean() }),
   },
-  /** The heartbeat digest of what happened since the last published one (fleet_digest, not published). */
-  'fleet/digest': { params: z.object({}), result: z.object({ digest: digestSchema, markdown: z.string() }) },
+  /** The heartbeat digest since the last published one, or since an event (fleet_digest, not published). */
+  'fleet/digest': { params: z.object({ sinceSeq: z.number().int().positive().optional() }), result: z.object({ digest: digestSchema, markdown: z.string() }) },
+  /** The digests the plane published (FLEET_HOME/digests), newest first. */
+  'fleet/digestHistory': { params: z.object({ limit: z.number().int().positive().max(200) }), result: z.object({ digests: z.array(digestSchema) }) },
   /** Asks the holder of a claim, by a REQUEST message in its inbox, to hand the file over. */
   'fleet/requestHandoff': {
     params: z.object({ claimId: z.string(), path: z.string().optional() }),
@@ -205,5 +207,8 @@ export type LspInitializationOptions = z.infer<typeof lspInitializationOptionsSc
 export const digestWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('command'), command: z.enum(['fleet.pause', 'fleet.drain', 'fleet.resume', 'fleet.stop', 'fleet.joinAsOperator', 'fleet.showLog']) }),
+  /** Show the live digest, the catch-up since the person last looked, or one published digest. */
+  z.object({ type: z.literal('show'), view: z.enum(['live', 'catchUp']) }),
+  z.object({ type: z.literal('open'), toSeq: z.number().int().nonnegative() }),
 ]);
 export type DigestWebviewMessage = z.infer<typeof digestWebviewMessageSchema>;

@@ -5,11 +5,12 @@ import { controlGet, controlSet } from './methods/control.js';
 import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
 import { agentResume, digest } from './methods/digest.js';
 import { pathHistory } from './methods/history.js';
-import { hookCheck, hookCheckCommand } from './methods/hooks.js';
+import { hookCheck, hookCheckCommand, hookSession, hookWriter } from './methods/hooks.js';
 import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } from './methods/messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
-import { workAdd, workList, workPull, workUpdate } from './methods/work.js';
+import { tokenCreate, tokenList, tokenRevoke } from './methods/tokens.js';
+import { workAdd, workConfigure, workList, workPull, workRemove, workUpdate } from './methods/work.js';
 import { violationAck, violationsList, worktreeChanges } from './methods/violations.js';
 import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
 
@@ -44,12 +45,16 @@ export const methods = {
   fleet_work_pull: workPull,
   fleet_work_update: workUpdate,
   fleet_work_list: workList,
+  fleet_work_configure: workConfigure,
+  fleet_work_remove: workRemove,
   fleet_build_configure: buildConfigure,
   fleet_build_verify: buildVerify,
   fleet_digest: digest,
   fleet_path_history: pathHistory,
   fleet_hook_check: hookCheck,
   fleet_hook_check_command: hookCheckCommand,
+  fleet_hook_session: hookSession,
+  fleet_hook_writer: hookWriter,
   fleet_plane_hello: planeHello,
   fleet_status: planeStatus,
   fleet_events_subscribe: eventsSubscribe,
@@ -57,6 +62,9 @@ export const methods = {
   fleet_violations: violationsList,
   fleet_violation_ack: violationAck,
   fleet_worktree_changes: worktreeChanges,
+  fleet_token_create: tokenCreate,
+  fleet_token_list: tokenList,
+  fleet_token_revoke: tokenRevoke,
 } as const;
 
 export type MethodTable = typeof methods;

@@ -9,6 +9,7 @@ import { buildRunSchema } from './build.js';
 import { digestSchema } from './digest.js';
 import { messageSchema } from './messages.js';
 import { workItemSchema } from './work.js';
+import { clarificationRequestSchema, clarificationResponseSchema, guidancePacketSchema, sentBuildPlanSchema, verificationRequestSchema } from './work-protocol.js';
 
 const ID_BASE = 'https://fleet-coordination.local/schemas/';
 
@@ -31,6 +32,11 @@ export function schemaFiles(): Record<string, object> {
     'fleet-coordination-memo.schema.json': file('fleet-coordination-memo.schema.json', 'Shared memo', memoSchema),
     'fleet-coordination-control.schema.json': file('fleet-coordination-control.schema.json', 'Fleet control switch', controlSchema),
     'fleet-coordination-work-item.schema.json': file('fleet-coordination-work-item.schema.json', 'Work item of the pull-based queue', workItemSchema),
+    'fleet-coordination-build-plan.schema.json': file('fleet-coordination-build-plan.schema.json', "A builder's plan for a work item", sentBuildPlanSchema, 'input'),
+    'fleet-coordination-verification-request.schema.json': file('fleet-coordination-verification-request.schema.json', 'What a verifier is asked to check', verificationRequestSchema),
+    'fleet-coordination-clarification-request.schema.json': file('fleet-coordination-clarification-request.schema.json', 'A clarification round: the question', clarificationRequestSchema),
+    'fleet-coordination-clarification-response.schema.json': file('fleet-coordination-clarification-response.schema.json', 'A clarification round: the answer', clarificationResponseSchema),
+    'fleet-coordination-guidance.schema.json': file('fleet-coordination-guidance.schema.json', 'Guidance packet attached to every pull', guidancePacketSchema),
     'fleet-coordination-message.schema.json': file('fleet-coordination-message.schema.json', 'Agent-to-agent message', messageSchema),
     'fleet-coordination-digest.schema.json': file('fleet-coordination-digest.schema.json', 'Heartbeat digest (JSON form)', digestSchema),
     'fleet-coordination-build-run.schema.json': file('fleet-coordination-build-run.schema.json', 'A build the plane ran', buildRunSchema),

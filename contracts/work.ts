@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envelopeMeta } from './envelope.js';
 import { limits, sentSizes, storedSizes, type Sizing } from './limits.js';
 import { roleSchema, tierSchema } from './records.js';
+import { buildPlanSchema, clarificationRoundSchema, escalationSchema, verificationRequestSchema, workBudgetsSchema } from './work-protocol.js';
 
 export const workKindSchema = z.enum(['telos', 'epic', 'story', 'task']);
 export type WorkKind = z.infer<typeof workKindSchema>;
@@ -52,6 +53,8 @@ function decisionShape(size: Sizing) {
     reasonCode: size.text(limits.line).min(1, 'a decision needs a reasonCode saying why'),
     refs: size.list(size.text(limits.id), limits.refs).default([]),
     note: size.text(limits.summary).optional(),
+    /** For a rollback: the commit to return to; the plane fills in the one the item started from. */
+    rollbackRef: size.text(limits.id).min(1).optional(),
   };
 }
 export const decisionSchema = z.object(decisionShape(storedSizes));
@@ -78,6 +81,17 @@ export const workItemSchema = z.object({
   decision: decisionSchema.optional(),
   decidedBy: z.string().optional(),
   statusReason: z.string().optional(),
+  /** This item's own budgets, where they differ from the fleet's. */
+  budgets: workBudgetsSchema.partial().optional(),
+  plan: buildPlanSchema.optional(),
+  verificationRequest: verificationRequestSchema.optional(),
+  clarifications: z.array(clarificationRoundSchema).default([]),
+  /** Rework rounds spent so far. */
+  reworkRounds: z.number().int().default(0),
+  /** The commit its builder's worktree was at when the item was pulled: the rollback reference. */
+  startCommit: z.string().optional(),
+  /** Set while it waits for the operator because a budget is spent. */
+  escalation: escalationSchema.optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -28,17 +28,56 @@
     return minutes < 60 ? `${minutes} min ago` : `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`;
   }
 
+  /** A section only when it has something to say: an empty digest is not a column of "None.". */
   function section(title, items, render) {
+    if (items.length === 0) return [];
     const box = el('section');
     box.append(el('h3', '', `${title} (${items.length})`));
-    if (items.length === 0) {
-      box.append(el('p', 'muted', 'None.'));
-    } else {
-      const list = el('ul');
-      for (const item of items) list.append(render(item));
-      box.append(list);
+    const list = el('ul');
+    for (const item of items) list.append(render(item));
+    box.append(list);
+    return [box];
+  }
+
+  function quiet(digest) {
+    return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0;
+  }
+
+  function tab(label, active, message) {
+    const button = el('button', active ? 'tab active' : 'tab', label);
+    button.setAttribute('aria-pressed', String(active));
+    button.addEventListener('click', () => vscode.postMessage(message));
+    return button;
+  }
+
+  function renderTabs(model) {
+    const tabs = el('div', 'tabs');
+    tabs.append(tab('Now', model.shown.kind === 'live', { type: 'show', view: 'live' }));
+    if (model.catchUpFrom !== null) tabs.append(tab('Since you were last here', model.shown.kind === 'catchUp', { type: 'show', view: 'catchUp' }));
+    return tabs;
+  }
+
+  function renderHistory(model) {
+    if (model.history.length === 0) return [];
+    const box = el('section', 'history');
+    box.append(el('h3', '', `Published digests (${model.history.length})`));
+    const list = el('ul');
+    for (const entry of model.history) {
+      const item = el('li');
+      const open = model.shown.kind === 'published' && model.shown.toSeq === entry.toSeq;
+      const link = el('button', open ? 'link active' : 'link', `${new Date(entry.generatedAt).toLocaleString()} · ${entry.eventCount} event(s)${entry.blockers > 0 ? ` · ${entry.blockers} blocker(s)` : ''}`);
+      link.addEventListener('click', () => vscode.postMessage({ type: 'open', toSeq: entry.toSeq }));
+      item.append(link);
+      list.append(item);
     }
-    return box;
+    box.append(list);
+    return [box];
+  }
+
+  function windowText(model, digest) {
+    if (model.shown.kind === 'catchUp') return `Since you were last here (events ${digest.fromSeq}–${digest.toSeq})`;
+    if (model.shown.kind === 'published') return `Published ${new Date(digest.generatedAt).toLocaleString()} (events ${digest.fromSeq}–${digest.toSeq})`;
+    return `Since the last published digest: ${digest.eventCount} event(s), updated ${new Date(digest.generatedAt).toLocaleTimeString()}`;
   }
 
   function renderControl(digest) {
@@ -82,19 +121,37 @@
     }
     const digest = model.digest;
     root.append(renderControl(digest));
-    root.append(el('p', 'muted', `Since the last published digest: ${digest.eventCount} event(s), updated ${new Date(digest.generatedAt).toLocaleTimeString()}.`));
-    const blockers = section('Blockers', digest.blockers, (blocker) => el('li', 'warning', blocker.text));
-    if (digest.blockers.length > 0) blockers.classList.add('attention');
-    root.append(blockers);
-    root.append(section('Stale agents', digest.staleAgents, (callsign) => el('li', 'warning', `${callsign}: no heartbeat within the agent TTL`)));
-    root.append(section('Agents', digest.agents, renderAgent));
-    root.append(section('Builds', digest.builds, (build) => el('li', build.status === 'green' ? 'ok' : 'warning', `${build.status.toUpperCase()}${build.commit ? ` at ${build.commit.slice(0, 10)}` : ''}${build.finishedAt ? `, ${ago(build.finishedAt)}` : ''}`)));
-    root.append(section('Claims acquired', digest.claims.acquired, (claim) => el('li', '', `${claim.holder}: ${claim.pattern}${claim.reason ? ` — ${claim.reason}` : ''}`)));
-    root.append(section('Claims released', digest.claims.released, (claim) => el('li', '', `${claim.holder}: ${claim.pattern} (${claim.reason}${claim.note ? `: ${claim.note}` : ''})`)));
-    root.append(section('Handoffs', digest.handoffs, (handoff) => el('li', '', `${handoff.from} → ${handoff.to}: ${handoff.status}`)));
-    root.append(section('Work completed', digest.workCompleted, (work) => el('li', '', `${work.title} — ${work.by}`)));
-    const counts = Object.entries(digest.workCounts).map(([status, count]) => `${status} ${count}`).join(' · ');
-    root.append(el('p', 'muted', counts ? `Work queue: ${counts}` : 'Work queue: empty'));
+    root.append(renderTabs(model));
+    root.append(el('p', 'muted window', `${windowText(model, digest)}.`));
+    if (quiet(digest)) {
+      root.append(el('p', 'quiet', `Nothing happened and nothing waits for you. ${digest.agents.length} agent(s) on the roster.`));
+    } else {
+      const escalations = section('Escalations waiting for the operator', digest.escalations, (escalation) =>
+        el('li', 'warning', `${escalation.title}: ${escalation.budget ? `${escalation.budget} budget spent, ${escalation.spent} of ${escalation.limit} rounds` : escalation.reason || 'escalated'} (by ${escalation.by})`),
+      );
+      const blockers = section('Blockers', digest.blockers, (blocker) => el('li', 'warning', blocker.text));
+      for (const box of [...escalations, ...blockers]) box.classList.add('attention');
+      if (digest.blockers.length === 0) root.append(el('p', 'ok', 'No blockers.'));
+      root.append(
+        ...escalations,
+        ...blockers,
+        ...section('Waiting for your decision', digest.awaitingDecision.filter((pending) => pending.status !== 'escalated'), (pending) => el('li', 'warning', `${pending.title}: verified, accept or send back`)),
+        ...section('Builds', digest.builds, (build) => el('li', build.status === 'green' ? 'ok' : 'warning', `${build.scope}: ${build.status.toUpperCase()}${build.commit ? ` at ${build.commit.slice(0, 10)}` : ''}${build.finishedAt ? `, ${ago(build.finishedAt)}` : ''}`)),
+        ...section('Territory violations', digest.violations, (violation) => el('li', 'warning', `${violation.path}: written by ${violation.writer} while ${violation.holder} held it`)),
+        ...section('Stale agents', digest.staleAgents, (callsign) => el('li', 'warning', `${callsign}: no heartbeat within the agent TTL`)),
+        ...section('Expired claims', digest.claims.released.filter((claim) => claim.reason === 'expired' || claim.reason === 'process_exited'), (claim) => el('li', '', `${claim.holder}: ${claim.pattern}`)),
+        ...section('Work completed', digest.workCompleted, (work) => el('li', '', `${work.by}: ${work.title}`)),
+        ...section('Budgets spent', digest.budgetsSpent, (budget) => el('li', '', `${budget.title}: rework ${budget.reworkRounds}/${budget.reworkLimit}, clarification ${budget.clarificationRounds}/${budget.clarificationLimit}`)),
+        ...section('Agents', digest.agents, renderAgent),
+        ...section('Fleet switch', digest.controlChanges, (change) => el('li', '', `${new Date(change.at).toLocaleTimeString()}: ${WORDS[change.state]} by ${change.by}${change.reason ? ` — “${change.reason}”` : ''}`)),
+        ...section('Handoffs', digest.handoffs, (handoff) => el('li', '', `${handoff.from} → ${handoff.to}: ${handoff.status}`)),
+        ...section('Claims acquired', digest.claims.acquired, (claim) => el('li', '', `${claim.holder}: ${claim.pattern}${claim.reason ? ` — ${claim.reason}` : ''}`)),
+        ...section('Claims released', digest.claims.released, (claim) => el('li', '', `${claim.holder}: ${claim.pattern} (${claim.reason}${claim.note ? `: ${claim.note}` : ''})`)),
+      );
+      const counts = Object.entries(digest.workCounts).map(([status, count]) => `${status} ${count}`).join(' · ');
+      root.append(el('p', 'muted', counts ? `Work queue: ${counts}` : 'Work queue: empty'));
+    }
+    root.append(...renderHistory(model));
   }
 
   window.addEventListener('message', (event) => {

@@ -6,7 +6,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const allTiers = ['unit', 'integration', 'adversarial', 'vscode'];
-const tiers = process.argv.slice(2).length > 0 ? process.argv.slice(2) : allTiers;
+const args = process.argv.slice(2);
+// `npm run test:vscode -- --desktop`: the same in-host tests in a desktop VS Code (@vscode/test-electron),
+// where one can be downloaded or is installed; the code-server tier is what runs without internet.
+if (args.includes('--desktop')) {
+  if (args.some((arg) => arg !== '--desktop' && arg !== 'vscode')) {
+    console.error('--desktop runs the vscode tier only: npm run test:vscode -- --desktop');
+    process.exit(2);
+  }
+  const desktop = spawnSync(process.execPath, [join('out', 'test', 'vscode', 'desktop', 'run-desktop.js')], { stdio: 'inherit' });
+  process.exit(desktop.status ?? 1);
+}
+const tiers = args.length > 0 ? args : allTiers;
 const unknown = tiers.filter((tier) => !allTiers.includes(tier));
 if (unknown.length > 0) {
   console.error(`unknown test tier(s): ${unknown.join(', ')}; tiers are ${allTiers.join(', ')}`);

@@ -9,8 +9,14 @@ import { workItemSchema } from '../work.js';
 export const digest = defineMethod({
   name: 'fleet_digest',
   summary:
-    'The heartbeat digest since the last published one: per-agent progress, builds, blockers, stale agents, claims gained and lost (with reasons), handoffs, finished work and the control state, as JSON and Markdown. publish true (operator) makes it the new baseline and writes FLEET_HOME/digest.md.',
-  params: z.strictObject({ publish: z.boolean().optional() }),
+    'The heartbeat digest since the last published one: per-agent progress, builds, blockers, stale agents, claims gained and lost (with reasons), handoffs, finished work and the control state, as JSON and Markdown. publish true (operator) makes it the new baseline and writes FLEET_HOME/digest.md; sinceSeq or sinceSeconds reads another window without moving it.',
+  params: z.strictObject({
+    publish: z.boolean().optional(),
+    /** The window starts at this event (fleet digest --since 1234). */
+    sinceSeq: z.number().int().positive().optional(),
+    /** The window is the last this many seconds of plane time (fleet digest --since 8h). */
+    sinceSeconds: z.number().positive().max(366 * 24 * 3600).optional(),
+  }),
   result: withControl({ digest: digestSchema, markdown: z.string() }),
   access: 'anyone',
   mutates: true,

@@ -3,8 +3,13 @@ import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { agentStatusSchema, callsignSchema } from '../records.js';
 import { holderSchema, pathParam, pathVerdictSchema, repositoryParams } from './common.js';
+
+/** A runtime's session id as its hook payloads carry it (Claude Code's and Codex's session_id). */
+const hookSessionIdSchema = boundedText(limits.id).min(1);
+
 const writerParams = {
-  callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent is found by worktree'),
+  callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent bound to sessionId, else the one found by worktree'),
+  sessionId: hookSessionIdSchema.optional().describe('The hook payload\'s session_id: the agent its SessionStart bound (fleet_hook_session) is the writer when callsign is absent'),
   agentOnly: z.boolean().optional().describe('The writer is certainly an agent (a Claude Code session): when no agent is found, every path is refused'),
   hook: boundedText(limits.label).min(1).describe('Which hook asks, e.g. git-pre-commit or claude-pre-tool-use (recorded with an override)'),
   override: boundedText(limits.reason).min(1).optional().describe('The operator\'s escape hatch: the reason, recorded once per refused path'),
@@ -67,5 +72,42 @@ export const hookCheckCommand = defineMethod({
   }),
   access: 'anyone',
   mutates: true,
+  mcpTool: false,
+});
+
+const writerFound = z.enum(['callsign', 'session', 'worktree']);
+
+/**
+ * A runtime session (a hook payload's session_id) speaks for the calling agent: its SessionStart
+ * hook binds it after joining or re-attaching, its SessionEnd hook unbinds it after the escrow.
+ */
+export const hookSession = defineMethod({
+  name: 'fleet_hook_session',
+  summary:
+    'Binds (bind: true) or unbinds a runtime session id (the session_id of Claude Code\'s or Codex\'s hook payloads) to the calling agent, so that hooks naming that session act as this agent even where several agents registered one worktree. The session hooks call it; a session speaks for one agent (binding it here takes it from any other), an agent keeps its 8 newest sessions, and an agent that leaves, expires or whose process exits loses them.',
+  params: z.strictObject({ sessionId: hookSessionIdSchema, bind: z.boolean() }),
+  result: withControl({ callsign: callsignSchema, sessionId: z.string(), bound: z.boolean(), changed: z.boolean() }),
+  access: 'agent',
+  mutates: true,
+  mcpTool: false,
+});
+
+/** Who a hook's session writes as, for the hooks that must act as that agent (SessionStart, SessionEnd). */
+export const hookWriter = defineMethod({
+  name: 'fleet_hook_writer',
+  summary:
+    'Who is writing, as the hooks decide it: the agent named by callsign (FLEET_AS), else the live agent bound to sessionId, else the live agent that registered the worktree containing `worktree` (several are ambiguous: INVALID_PARAMS naming them). `agent` is null when none is found; `by` says which rule found it.',
+  params: z.strictObject({
+    callsign: callsignSchema.optional(),
+    sessionId: hookSessionIdSchema.optional(),
+    worktree: pathParam.optional().describe('Absolute path the session works in (the hook payload\'s cwd)'),
+  }),
+  result: withControl({
+    agent: writerAgent,
+    by: writerFound.nullable(),
+    worktree: z.string().optional().describe('The worktree the agent registered at join'),
+  }),
+  access: 'anyone',
+  mutates: false,
   mcpTool: false,
 });

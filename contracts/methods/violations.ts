@@ -42,7 +42,8 @@ export const worktreeChanges = defineMethod({
     worktree: pathParam.describe('Absolute path of (a folder in) the worktree'),
     since: z.number().int().min(0).optional().describe('A mark an earlier call returned'),
     writer: callsignSchema.optional().describe('The agent about to write there (a hook names its session\'s agent)'),
-    source: boundedText(limits.label).min(1).optional().describe('With writer: the tool it writes with (a hook names its tool), recorded as the source of a violation it causes'),
+    sessionId: boundedText(limits.id).min(1).optional().describe('Without writer: a hook payload\'s session_id; the agent its SessionStart bound (fleet_hook_session) is the writer'),
+    source: boundedText(limits.label).min(1).optional().describe('With writer (or sessionId): the tool it writes with (a hook names its tool), recorded as the source of a violation it causes'),
   }),
   result: withControl({
     mark: z.number().int(),

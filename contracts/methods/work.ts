@@ -3,6 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
+import { guidancePacketSchema, sentBuildPlanSchema, sentClarificationAnswerSchema, sentClarificationAskSchema, workBudgetsSchema, workSettingsSchema } from '../work-protocol.js';
 import { grantedClaimSchema, idParam, patternParam, repositoryParams } from './common.js';
 import { pageParams, pageResult } from './paging.js';
 
@@ -32,12 +33,13 @@ export const workAdd = defineMethod({
 export const workPull = defineMethod({
   name: 'fleet_work_pull',
   summary:
-    'Take the next ready work item you can do — its dependencies done, its role and tier yours, its paths free — and get its paths claimed for you in the same step. Returns item null when nothing fits (or refusedBy "control" when the fleet is paused, draining or stopped: then start nothing new). Verifiers get the next item awaiting review.',
+    'Take the next ready work item you can do, its paths claimed for you. item null: nothing fits; refusedBy "control": start nothing new. Verifiers get the next item in review. guidance.version grows when the rules change.',
   params: z.strictObject({}),
   result: withControl({
     item: workItemSchema.nullable(),
     claims: z.array(grantedClaimSchema),
     refusedBy: z.literal('control').optional(),
+    guidance: guidancePacketSchema.optional(),
   }),
   access: 'agent',
   mutates: true,
@@ -47,16 +49,30 @@ export const workPull = defineMethod({
 export const workUpdate = defineMethod({
   name: 'fleet_work_update',
   summary:
-    'Move a work item along its lifecycle. complete (its builder): with artifact {touchedFiles, commands [{command, exitCode}], criteria} → review, and its claims are released. verify (a verifier, not the builder): with report {verdicts [{criterion, verdict pass|fail|inconclusive, evidence}]} → verified when every criterion passes, rework on any fail. decide (RTE or operator): with decision {disposition accept|rework|rollback|escalate, reasonCode, refs} — accept only after a passing verification → done.',
+    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified). clarify blocks it until answered. Too many rounds escalate it to the operator.',
   params: z.discriminatedUnion('action', [
     z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
     z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),
     z.strictObject({ id: idParam, action: z.literal('decide'), decision: sentDecisionSchema }),
+    z.strictObject({ id: idParam, action: z.literal('plan'), plan: sentBuildPlanSchema }),
+    z.strictObject({ id: idParam, action: z.literal('clarify'), ...sentClarificationAskSchema.shape }),
+    z.strictObject({ id: idParam, action: z.literal('answer'), ...sentClarificationAnswerSchema.shape }),
   ]),
-  result: withControl({ item: itemRef }),
+  result: withControl({ item: itemRef, clarificationId: z.string().optional() }),
   access: 'anyone',
   mutates: true,
   mcpTool: true,
+});
+
+export const workRemove = defineMethod({
+  name: 'fleet_work_remove',
+  summary:
+    "Take finished work items (done or rolled back) out of the queue, all or nothing, so it lists only what matters (fleet demo removes its own items this way). Operator or RTE. Refused for an item still open, or one that an item staying in the queue depends on or has as its parent. The event log keeps their history.",
+  params: z.strictObject({ ids: boundedList(idParam, limits.entries).min(1) }),
+  result: withControl({ removed: z.array(z.string()) }),
+  access: 'anyone',
+  mutates: true,
+  mcpTool: false,
 });
 
 export const workList = defineMethod({
@@ -66,5 +82,20 @@ export const workList = defineMethod({
   result: withControl({ items: z.array(workItemSchema), ...pageResult(['items']) }),
   access: 'anyone',
   mutates: false,
+  mcpTool: false,
+});
+
+export const workConfigure = defineMethod({
+  name: 'fleet_work_configure',
+  summary:
+    "Set the work protocol (operator or RTE): rework and clarification rounds before an item escalates to the operator (default 3 each), and whether a plan is required before completion. With id, sets that item's budgets only.",
+  params: z.strictObject({
+    id: idParam.optional(),
+    ...workBudgetsSchema.partial().shape,
+    planRequired: z.boolean().optional(),
+  }),
+  result: withControl({ settings: workSettingsSchema, item: z.object({ id: z.string(), budgets: workBudgetsSchema }).optional() }),
+  access: 'rte_or_operator',
+  mutates: true,
   mcpTool: false,
 });

@@ -3,6 +3,7 @@ import type { FleetChanges, FleetViewState, Ownership } from '../../contracts/ls
 import type { TerritoryWarning } from './edit-guard.js';
 import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
+import type { ReadonlyChange } from './readonly-guard.js';
 import type { StatusBarSnapshot } from './status-bar.js';
 import type { DigestModel } from './views/digest-view.js';
 import type { TreeName, TreeWork } from './views/tree-counter.js';
@@ -29,15 +30,17 @@ export interface FleetApi {
   /** Fired with the view's name each time a Fleet view builds a tree item. */
   readonly onDidBuildTreeItem: vscode.Event<TreeName>;
   statusBar(): StatusBarSnapshot;
-  /** Globs in force in files.readonlyInclude for this window (block mode), after each update. */
-  readonlyGlobs(): readonly string[];
-  readonly onDidApplyReadonlyGlobs: vscode.Event<readonly string[]>;
+  /** The files block mode holds read-only in this window now (URI strings, session read-only). */
+  readonlyFiles(): string[];
+  /** Each file made read-only (with the message naming Fleet and the holder) or writable again. */
+  readonly onDidChangeReadonly: vscode.Event<ReadonlyChange>;
   /** Each out-of-territory warning the edit guard shows. */
   readonly onDidWarn: vscode.Event<TerritoryWarning>;
   /** Each notification shown (digest blockers, stale agents, someone else moving the switch). */
   readonly onDidNotify: vscode.Event<FleetNotice>;
   /** What the Digest view shows now (undefined until it has been opened). */
   digest(): DigestModel | undefined;
+  readonly onDidChangeDigest: vscode.Event<DigestModel>;
   /** The launcher installed at FLEET_HOME/bin/fleet, once written. */
   launcher(): string | undefined;
   /** Whether this VS Code got the fleet MCP server for its agent mode, and its definition. */

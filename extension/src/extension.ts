@@ -13,6 +13,7 @@ import { installLauncher } from './launcher.js';
 import { registerMcpProvider } from './mcp-provider.js';
 import { FleetNotifications } from './notifications.js';
 import { OwnershipCache } from './ownership-cache.js';
+import { PreEditSnapshots } from './pre-edit-snapshots.js';
 import { ReadonlyGuard } from './readonly-guard.js';
 import { FleetStatusBar } from './status-bar.js';
 import { DigestView } from './views/digest-view.js';
@@ -21,8 +22,6 @@ import { TerritoryView } from './views/territory-view.js';
 import { TreeCounter } from './views/tree-counter.js';
 import { ViolatedFiles } from './violated-files.js';
 import { WorkView } from './views/work-view.js';
-
-let readonlyGuard: ReadonlyGuard | undefined;
 
 /** Wires the parts together; each part owns its own behaviour and is disposed with the extension. */
 export async function activate(extension: vscode.ExtensionContext): Promise<FleetApi> {
@@ -34,11 +33,12 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const statusBar = new FleetStatusBar(ctx);
   const trees = new TreeCounter();
   const territory = new TerritoryView(ctx, config, trees);
-  const editGuard = new EditGuard(config, ownership);
+  const snapshots = new PreEditSnapshots(ownership);
+  const editGuard = new EditGuard(config, ownership, snapshots);
   const notifications = new FleetNotifications(ctx, config);
   const digest = new DigestView(ctx);
   const mcp = registerMcpProvider(extension, config, ctx.log);
-  readonlyGuard = new ReadonlyGuard(ctx, config);
+  const readonlyGuard = new ReadonlyGuard(ctx, config, ownership);
   let launcher: string | undefined;
 
   extension.subscriptions.push(
@@ -54,6 +54,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     territory,
     new WorkView(ctx, trees),
     digest,
+    snapshots,
     editGuard,
     readonlyGuard,
     notifications,
@@ -95,18 +96,13 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     treeWork: () => trees.snapshot,
     onDidBuildTreeItem: trees.onDidBuild,
     statusBar: () => statusBar.snapshot,
-    readonlyGlobs: () => readonlyGuard?.globs ?? [],
-    onDidApplyReadonlyGlobs: readonlyGuard.onDidApply,
+    readonlyFiles: () => readonlyGuard.files,
+    onDidChangeReadonly: readonlyGuard.onDidChange,
     onDidWarn: editGuard.onDidWarn,
     onDidNotify: notifications.onDidNotify,
     digest: () => digest.shown,
+    onDidChangeDigest: digest.onDidChange,
     launcher: () => launcher,
     mcp: mcp.status,
   };
-}
-
-/** Takes this window's read-only globs out of the user settings before the window goes. */
-export async function deactivate(): Promise<void> {
-  await readonlyGuard?.release();
-  readonlyGuard = undefined;
 }

@@ -3,6 +3,7 @@ import { UNKNOWN_WRITER, type ControlState, type Digest, type Violation } from '
 import type { FleetViewState } from '../../contracts/lsp.js';
 import type { FleetConfig } from './config.js';
 import type { FleetContext } from './fleet-context.js';
+import { drainComplete } from './status-bar.js';
 
 const SHOW_DIGEST = 'Show Digest';
 const SHOW_ROSTER = 'Show Roster';
@@ -10,7 +11,7 @@ const OPEN_FILE = 'Open File';
 const CONNECT = 'Connect Again';
 
 export interface FleetNotice {
-  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations' | 'planeShutdown';
+  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations' | 'planeShutdown' | 'drainComplete';
   message: string;
 }
 
@@ -26,6 +27,9 @@ export class FleetNotifications implements vscode.Disposable {
   private joined: { pid: number } | undefined;
   private knownBlockers = new Set<string>();
   private knownStale = new Set<string>();
+  private lastDigestSeq: number | undefined;
+  /** Whether the drain under way had completed at the last state (undefined: not draining). */
+  private drained: boolean | undefined;
   private readonly notices = new vscode.EventEmitter<FleetNotice>();
   /** Each notification shown, for the extension's API. */
   readonly onDidNotify = this.notices.event;
@@ -39,6 +43,7 @@ export class FleetNotifications implements vscode.Disposable {
       ctx.onDidChangeState((state) => {
         this.connectionChanged(state.connection);
         this.controlMoved(state);
+        this.drainMoved(state);
       }),
       ctx.onDidPublishDigest((digest) => this.digestPublished(digest)),
       ctx.onDidSeeViolation(({ violation, file }) => this.violationSeen(violation, file)),
@@ -57,6 +62,7 @@ export class FleetNotifications implements vscode.Disposable {
     const stale = digest.staleAgents.filter((callsign) => !this.knownStale.has(callsign));
     this.knownBlockers = new Set(digest.blockers.map((blocker) => `${blocker.kind}:${blocker.ref}`));
     this.knownStale = new Set(digest.staleAgents);
+    this.lastDigestSeq = digest.toSeq;
     if (blockers.length > 0 && this.config.notify('blockers')) {
       const first = blockers[0]!.text;
       this.show('blockers', `Fleet digest: ${blockers.length === 1 ? 'a new blocker' : `${blockers.length} new blockers`} — ${first}${blockers.length > 1 ? ' …' : ''}`, SHOW_DIGEST);
@@ -80,6 +86,13 @@ export class FleetNotifications implements vscode.Disposable {
     }
   }
 
+  /** Tells once when a drain completes: the moment the operator was waiting for to stop the fleet. */
+  private drainMoved(state: FleetViewState): void {
+    const drained = drainComplete(state);
+    if (drained && this.drained !== true) this.show('drainComplete', 'Fleet: drain complete — no agent holds work in progress; the fleet can be stopped or paused without losing work.', SHOW_ROSTER);
+    this.drained = state.control?.state === 'drain' ? drained : undefined;
+  }
+
   private controlMoved(state: FleetViewState): void {
     if (state.connection.status !== 'connected' || !state.control) return;
     const previous = this.control;
@@ -94,9 +107,10 @@ export class FleetNotifications implements vscode.Disposable {
   private show(kind: FleetNotice['kind'], message: string, action: string, file?: string): void {
     this.ctx.log.info(message);
     this.notices.fire({ kind, message });
-    const shown = kind === 'controlChanges' ? vscode.window.showInformationMessage(message, action) : vscode.window.showWarningMessage(message, action);
+    const shown = kind === 'controlChanges' || kind === 'drainComplete' ? vscode.window.showInformationMessage(message, action) : vscode.window.showWarningMessage(message, action);
     void shown.then((choice) => {
-      if (choice === SHOW_DIGEST) void vscode.commands.executeCommand('fleet.showDigest');
+      // The digest that notified, as it was published (the view's history holds it).
+      if (choice === SHOW_DIGEST) void vscode.commands.executeCommand('fleet.showDigest', this.lastDigestSeq !== undefined ? { toSeq: this.lastDigestSeq } : undefined);
       else if (choice === SHOW_ROSTER) void vscode.commands.executeCommand('fleet.roster.focus');
       else if (choice === OPEN_FILE && file !== undefined) void vscode.window.showTextDocument(vscode.Uri.file(file));
       else if (choice === CONNECT) void vscode.commands.executeCommand('fleet.startPlane');

@@ -49,13 +49,19 @@ export class FleetStatusBar implements vscode.Disposable {
   }
 }
 
+/** A drain is complete once no agent holds work in progress: the fleet can be stopped without losing any. */
+export function drainComplete(state: FleetViewState | undefined): boolean {
+  return state?.connection.status === 'connected' && state.control?.state === 'drain' && !state.work.some((item) => item.status === 'in_progress');
+}
+
 export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
   const status = state?.connection.status ?? 'connecting';
   if (!state || status !== 'connected' || !state.control) {
     const text = status === 'stopped' ? '$(debug-disconnect) Fleet: no plane' : status === 'failed' ? '$(error) Fleet: plane unreachable' : '$(sync~spin) Fleet: connecting';
     return { text, tooltip: state?.connection.message ?? 'Connecting to the coordination plane…', warning: status === 'stopped' || status === 'failed' };
   }
-  const look = CONTROL_LOOK[state.control.state];
+  const drained = drainComplete(state);
+  const look = drained ? { icon: '$(pass)', word: 'drained' } : CONTROL_LOOK[state.control.state];
   const agents = state.agents.length;
   const stale = state.agents.filter((agent) => agent.status === 'unknown').length;
   const text = `${look.icon} Fleet: ${look.word} · ${agents} agent${agents === 1 ? '' : 's'}${stale > 0 ? ` · ${stale} stale` : ''}`;
@@ -65,6 +71,7 @@ export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
     '',
     `Set by ${state.control.setBy} at ${new Date(state.control.setAt).toLocaleTimeString()}.`,
     '',
+    ...(state.control.state === 'drain' ? [drained ? 'Drain complete: no agent holds work in progress; the fleet can be stopped or paused without losing work.' : `Draining: ${state.work.filter((item) => item.status === 'in_progress').length} work item(s) still in progress.`, ''] : []),
     `${agents} agent${agents === 1 ? '' : 's'} on the roster${stale > 0 ? `, ${stale} not heartbeating` : ''}; ${state.claims.length} live claim${state.claims.length === 1 ? '' : 's'}.`,
     '',
     `Plane pid ${state.connection.plane?.pid ?? '?'} on port ${state.connection.plane?.port ?? '?'}${state.connection.plane?.socket ? ` and socket ${codeSpan(state.connection.plane.socket)}` : ''} (FLEET_HOME ${codeSpan(state.connection.home)}).`,

@@ -1,5 +1,6 @@
 import { errorTable } from '../../contracts/index.js';
 import { PlaneCallError } from '../client/plane-client.js';
+import { RemotePlaneError } from '../client/remote-plane.js';
 
 /** Exit codes of every verb (DESIGN §3); `fleet hook …` speaks its caller's protocol instead. */
 export const EXIT = { ok: 0, internal: 1, badInput: 2, refused: 3 } as const;
@@ -11,7 +12,7 @@ export class UsageError extends Error {}
 export class RefusedError extends Error {}
 
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return EXIT.badInput;
+  if (error instanceof UsageError || error instanceof RemotePlaneError) return EXIT.badInput;
   if (error instanceof RefusedError) return EXIT.refused;
   if (error instanceof PlaneCallError && error.errorName) return errorTable[error.errorName].exitCode;
   return EXIT.internal;

@@ -11,6 +11,7 @@ import { eventsVerb } from './verbs/events.js';
 import { joinVerb } from './verbs/join.js';
 import { serve } from './verbs/serve.js';
 import { shutdownVerb } from './verbs/shutdown.js';
+import { tokenVerb } from './verbs/token.js';
 import { statusVerb } from './verbs/status.js';
 import { mcpVerb } from './verbs/mcp.js';
 import { hookVerb } from './verbs/hook.js';
@@ -38,6 +39,7 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   resume: { run: controlVerb('run', 'resume'), summary: 'fleet switch: back to run (operator only)' },
   stop: { run: controlVerb('stop', 'stop'), summary: 'fleet switch: wind down; agents that ignore it are ended after the grace period' },
   shutdown: { run: shutdownVerb, summary: 'end the plane process (not the fleet switch)' },
+  token: { run: tokenVerb, summary: 'service tokens for remote agents on the --listen endpoint: token create --callsign X --role R [--ttl D] | list | revoke (operator only)' },
   call: { run: callVerb, summary: "call any method of the table: fleet call METHOD --json '{…}'" },
   mcp: { run: mcpVerb, summary: 'the MCP bridge over stdio: the agent-facing methods as MCP tools (configured by fleet init)' },
   hook: { run: hookVerb, summary: 'the write gates: hook claude-pre-tool-use | git-pre-commit (called by the installed hooks)' },

@@ -6,6 +6,7 @@ import type { Credential } from '../core/context.js';
 import { homePaths } from '../home/paths.js';
 import { isAlive } from '../plane/process-identity.js';
 import { HandshakeRefusedError, PlaneClient } from './plane-client.js';
+import { explainRemoteFailure, remotePlane, RemotePlaneError } from './remote-plane.js';
 
 const discoverySchema = z.object({ port: z.number().int(), socket: z.string().optional(), pid: z.number().int(), version: z.string() });
 export type Discovery = z.infer<typeof discoverySchema>;
@@ -41,8 +42,20 @@ export interface ConnectOptions {
   cliEntry?: string;
 }
 
-/** Connects to the home's plane, starting one that outlives this process when none runs. */
+/**
+ * Connects to the home's plane, starting one that outlives this process when none runs — or, with
+ * FLEET_URL set, to a plane on another machine with the service token in FLEET_TOKEN.
+ */
 export async function connectToPlane(options: ConnectOptions): Promise<PlaneClient> {
+  const remote = remotePlane();
+  if (remote) {
+    if (options.credential === 'operator') {
+      throw new RemotePlaneError('this verb acts as the operator, who is never remote: run it at the plane\'s machine (FLEET_URL is set, and a service token never acts as the operator)');
+    }
+    return PlaneClient.connectRemote(remote, options.client).catch((error: unknown) => {
+      throw explainRemoteFailure(remote, error);
+    });
+  }
   const existing = await tryConnect(options);
   if (existing) return existing;
   if (options.autoStart === false) throw new NoPlaneError(options.home);

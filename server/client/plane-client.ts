@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import { doorsOf, type Door } from '../transport/unix-socket.js';
+import type { RemotePlane } from './remote-plane.js';
 import { errorNameForCode, MAX_FRAME_BYTES, methods, PROTOCOL_VERSION, type ErrorName, type MethodName, type Params, type Result } from '../../contracts/index.js';
 
 /** Where a plane listens, as plane.json announces it. */
@@ -59,6 +60,11 @@ export class PlaneClient {
       }
     }
     return PlaneClient.open(last, token, client);
+  }
+
+  /** Connects to a plane on another machine through its TLS listener (FLEET_URL), with a service token. */
+  static connectRemote(remote: RemotePlane, client = 'fleet-client'): Promise<PlaneClient> {
+    return PlaneClient.open({ url: remote.url, options: remote.ca ? { ca: remote.ca } : {} }, remote.token, client);
   }
 
   private static async open({ url, options }: Door, token: string, client: string): Promise<PlaneClient> {

@@ -1,10 +1,12 @@
-import type { FleetEvent, FleetEventInput } from '../../contracts/index.js';
+import type { FleetEvent, FleetEventInput, Role } from '../../contracts/index.js';
 import type { IdSource } from './clock.js';
 import type { Indexes } from './indexes.js';
 import type { State } from './state.js';
 
 export interface CoreConfig {
   agentTtlMs: number;
+  /** The agent TTL of tier `edge` (FLEET_EDGE_TTL): remote agents heartbeat across a WAN. Unset: agentTtlMs. */
+  edgeTtlMs?: number;
   /** Default TTL of a lease acquired without ttlSeconds. */
   leaseTtlMs: number;
   /**
@@ -16,10 +18,19 @@ export interface CoreConfig {
 }
 
 /**
- * What a connection proved when it opened: the plane token every agent, hook and bridge uses, or
- * the operator's own credential, which only the person's tools present (DESIGN §3, §11).
+ * What a connection proved when it opened: the plane token every agent, hook and bridge uses, the
+ * operator's own credential, which only the person's tools present (DESIGN §3, §11), or a remote
+ * agent's service token, which acts only as its one callsign and role (DESIGN §13).
  */
-export type Credential = 'plane' | 'operator';
+export type Credential = 'plane' | 'operator' | ServiceCredential;
+
+/** A service token presented on the TLS listener: who it lets the connection be, and nobody else. */
+export interface ServiceCredential {
+  kind: 'service';
+  tokenId: string;
+  callsign: string;
+  role: Exclude<Role, 'operator'>;
+}
 
 /**
  * Who is calling: a joined agent; the person at the terminal or in the editor (the operator

@@ -1,35 +1,60 @@
 import type { Digest } from '../../contracts/index.js';
 
-/** The digest as the operator reads it in FLEET_HOME/digest.md: most important first. */
+const EXPIRY_REASONS = new Set(['expired', 'process_exited']);
+
+/** Nothing happened and nothing waits: the digest says so in one line instead of empty sections. */
+export function isQuietDigest(digest: Digest): boolean {
+  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0;
+}
+
+/** The digest as the operator reads it in FLEET_HOME/digest.md: most important first, empty sections left out. */
 export function renderDigestMarkdown(digest: Digest): string {
-  const lines = [
-    `# Fleet digest — ${digest.generatedAt}`,
-    '',
-    `Fleet switch: **${digest.control.state}**${digest.control.reason ? ` (${digest.control.reason})` : ''}, set by ${digest.control.setBy}. Events ${digest.fromSeq}–${digest.toSeq}.`,
-    '',
-  ];
-  const section = (title: string, items: string[], empty?: string) => {
-    if (items.length === 0 && empty === undefined) return;
-    lines.push(`## ${title}`, '', ...(items.length > 0 ? items.map((i) => `- ${i}`) : [empty!]), '');
+  const switchLine = `Fleet switch: **${digest.control.state}**${digest.control.reason ? ` (${digest.control.reason})` : ''}, set by ${digest.control.setBy}`;
+  if (isQuietDigest(digest)) {
+    return `Fleet digest — ${digest.generatedAt}: nothing happened since event ${digest.fromSeq - 1} and nothing waits for you. ${switchLine}; ${plural(digest.agents.length, 'agent')} on the roster.\n`;
+  }
+  const lines = [`# Fleet digest — ${digest.generatedAt}`, '', `${switchLine}. Events ${digest.fromSeq}–${digest.toSeq}.${digest.blockers.length === 0 ? ' No blockers.' : ''}`, ''];
+  const section = (title: string, items: string[]) => {
+    if (items.length > 0) lines.push(`## ${title}`, '', ...items.map((i) => `- ${i}`), '');
   };
-  section('Blockers', digest.blockers.map((b) => `${b.text} (${b.kind} ${b.ref})`), 'None.');
+  section(
+    'Escalations waiting for the operator',
+    digest.escalations.map((e) => `${e.title} (${e.id}): ${e.budget ? `${e.budget} budget spent, ${e.spent} of ${e.limit} rounds` : `escalated${e.reason ? `: ${e.reason}` : ''}`} (by ${e.by}); decide it with \`fleet work decide\``),
+  );
+  section('Blockers', digest.blockers.map((b) => `${b.text} (${b.kind} ${b.ref})`));
+  // Escalated items are listed above with their budgets; here what else waits for a decision.
+  section('Waiting for your decision', digest.awaitingDecision.filter((w) => w.status !== 'escalated').map((w) => `${w.title} (${w.id}): verified, accept or send back`));
+  section('Builds', digest.builds.map((b) => `${b.scope}: **${b.status.toUpperCase()}**${b.commit ? ` at ${b.commit.slice(0, 10)}` : ''}${b.exitCode !== undefined && b.exitCode !== null ? `, exit ${b.exitCode}` : ''}`));
   section(
     'Territory violations',
     digest.violations.map((v) => `${v.path}: written by ${v.writer} while ${v.holder} held it (${v.at}, seen by ${v.source})`),
   );
-  if (digest.unacknowledgedViolations > 0) lines.push(`${digest.unacknowledgedViolations} violation${digest.unacknowledgedViolations === 1 ? '' : 's'} not yet acknowledged (\`fleet status\` lists them).`, '');
+  if (digest.unacknowledgedViolations > 0) lines.push(`${plural(digest.unacknowledgedViolations, 'violation')} not yet acknowledged (\`fleet status\` lists them).`, '');
   section('Stale agents', digest.staleAgents.map((c) => `${c}: no heartbeat within the agent TTL`));
+  section('Expired claims', digest.claims.released.filter((c) => EXPIRY_REASONS.has(c.reason)).map((c) => `${c.holder}: ${c.pattern} — ${c.reason === 'expired' ? 'its agent stopped heartbeating' : "its agent's process ended"}`));
+  section('Work completed', doneByAgent(digest));
   section(
     'Agents',
     digest.agents.map((a) => `**${a.callsign}** (${a.role}, ${a.runtime}) ${a.status}${a.task ? ` — ${a.task}` : ''}${a.note ? `: ${a.note}` : ''}; ${a.claims} claims, ${a.workCompleted} items done`),
-    'No agents on the roster.',
   );
-  section('Builds', digest.builds.map((b) => `${b.scope}: **${b.status.toUpperCase()}**${b.commit ? ` at ${b.commit.slice(0, 10)}` : ''}${b.exitCode !== undefined && b.exitCode !== null ? `, exit ${b.exitCode}` : ''}`));
-  section('Work completed', digest.workCompleted.map((w) => `${w.title} (${w.id}) by ${w.by}`));
+  section('Budgets spent', digest.budgetsSpent.map((b) => `${b.title} (${b.id}): rework ${b.reworkRounds}/${b.reworkLimit}, clarification ${b.clarificationRounds}/${b.clarificationLimit}`));
+  if (digest.agents.length === 0) lines.push('No agents on the roster.', '');
+  section('Fleet switch', digest.controlChanges.map((c) => `${c.at}: ${c.state} by ${c.by}${c.reason ? ` — ${c.reason}` : ''}`));
   const counts = Object.entries(digest.workCounts).map(([status, n]) => `${status} ${n}`);
   if (counts.length > 0) lines.push(`Work queue: ${counts.join(', ')}.`, '');
   section('Handoffs', digest.handoffs.map((h) => `${h.from} → ${h.to}: ${h.status} (${h.id})`));
   section('Claims acquired', digest.claims.acquired.map((c) => `${c.holder}: ${c.pattern}${c.reason ? ` — ${c.reason}` : ''}`));
   section('Claims released', digest.claims.released.map((c) => `${c.holder}: ${c.pattern} — ${c.reason}${c.note ? ` (${c.note})` : ''}`));
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** What got done, per agent: "ATLAS: parser (w-1), lexer (w-2)". */
+function doneByAgent(digest: Digest): string[] {
+  const byAgent = new Map<string, string[]>();
+  for (const work of digest.workCompleted) byAgent.set(work.by, [...(byAgent.get(work.by) ?? []), `${work.title} (${work.id})`]);
+  return [...byAgent].map(([agent, items]) => `${agent}: ${items.join(', ')}`);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -3,6 +3,7 @@ import { describeRecipient } from './handoffs.js';
 import type { Indexes } from './indexes.js';
 import type { State } from './state.js';
 import { callsignOf, iso } from './views.js';
+import { workProtocolDigest } from './work-digest.js';
 
 /**
  * The heartbeat digest of a window of the event log. A pure function of the window and the state
@@ -26,7 +27,10 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     workCompleted: [],
     workCounts: {},
     violations: [],
+    controlChanges: [],
+    awaitingDecision: [],
     unacknowledgedViolations: state.violations.size,
+    ...workProtocolDigest(state),
     eventCount: window.length,
   };
   for (const event of window) {
@@ -62,6 +66,9 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
           completedBy.set(builder, (completedBy.get(builder) ?? 0) + 1);
         }
         break;
+      case 'control.set':
+        digest.controlChanges.push({ state: event.state, ...(event.reason !== undefined && { reason: event.reason }), by: event.by ?? '?', at: iso(event.at) });
+        break;
       case 'territory.violated':
         if (digest.violations.length < MAX_DIGEST_VIOLATIONS) digest.violations.push({ path: event.path, writer: event.writer, holder: event.holder, source: event.source, at: iso(event.at) });
         break;
@@ -92,6 +99,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
   }
   for (const item of state.work.values()) {
     digest.workCounts[item.status] = (digest.workCounts[item.status] ?? 0) + 1;
+    if (item.status === 'verified' || item.status === 'escalated') digest.awaitingDecision.push({ id: item.id, title: item.title, status: item.status });
     if (item.blockedBy.length > 0 || item.status === 'escalated') digest.blockers.push({ kind: 'work', ref: item.id, text: `${item.title}: ${item.status === 'escalated' ? 'escalated' : `waiting on ${item.blockedBy.join(', ')}`}` });
   }
   const latest = new Map<string, Digest['builds'][number]>();

@@ -7,6 +7,7 @@ import { Indexes } from './indexes.js';
 import { sweepHandoff } from './handoffs.js';
 import { sweepLease } from './leases.js';
 import { MinHeap } from './min-heap.js';
+import { agentTtlOf } from './liveness.js';
 import { applyEvent } from './reducer.js';
 import { sweepAgent, touch } from './roster.js';
 import { fromPersisted, emptyState, type PersistedState, type State } from './state.js';
@@ -176,7 +177,7 @@ export class FleetCore {
   private scheduleEverything(): void {
     for (const agent of this.state.agents.values()) {
       // A gone agent's deadline is its pruning; sweepAgent reschedules it to the right time.
-      this.deadlines.push(agent.gone ? (agent.goneAt ?? agent.lastSeen) : agent.lastSeen + this.config.agentTtlMs, { kind: 'agent', agentId: agent.agentId });
+      this.deadlines.push(agent.gone ? (agent.goneAt ?? agent.lastSeen) : agent.lastSeen + agentTtlOf(agent, this.config), { kind: 'agent', agentId: agent.agentId });
     }
     for (const claim of this.state.claims.values()) {
       if (claim.expiresAt !== undefined) this.deadlines.push(claim.expiresAt, { kind: 'claim', claimId: claim.id });

@@ -21,6 +21,11 @@ export function hasRegisteredProcess(agent: AgentRecord): agent is AgentRecord &
   return agent.pid !== undefined && agent.pidStart !== undefined;
 }
 
+/** An agent's own TTL: tier `edge` (cloud agents, CI) gets the longer FLEET_EDGE_TTL (DESIGN §13). */
+export function agentTtlOf(agent: Pick<AgentRecord, 'tier'>, config: CoreConfig): number {
+  return agent.tier === 'edge' ? (config.edgeTtlMs ?? config.agentTtlMs) : config.agentTtlMs;
+}
+
 /**
  * The status the roster shows: silence beyond one TTL makes an agent `unknown`; an agent kept
  * live by its process is `stalled` after 3 × TTL of silence.
@@ -28,8 +33,9 @@ export function hasRegisteredProcess(agent: AgentRecord): agent is AgentRecord &
 export function agentStatus(agent: AgentRecord, now: number, config: CoreConfig): AgentStatus {
   if (agent.gone) return agent.gone;
   const silence = now - agent.lastSeen;
-  if (hasRegisteredProcess(agent) && silence >= STALLED_AFTER_TTLS * config.agentTtlMs) return 'stalled';
-  if (silence >= config.agentTtlMs) return 'unknown';
+  const ttl = agentTtlOf(agent, config);
+  if (hasRegisteredProcess(agent) && silence >= STALLED_AFTER_TTLS * ttl) return 'stalled';
+  if (silence >= ttl) return 'unknown';
   return agent.reported;
 }
 
@@ -38,7 +44,7 @@ export function agentStatus(agent: AgentRecord, now: number, config: CoreConfig)
  * its registered process still runs (then this is only the horizon a heartbeat pushes forward).
  */
 export function agentExpiresAt(agent: AgentRecord, config: CoreConfig): number {
-  return agent.lastSeen + 2 * config.agentTtlMs;
+  return agent.lastSeen + 2 * agentTtlOf(agent, config);
 }
 
 /** When a claim lapses: its own TTL if it has one, otherwise its agent's expiry. */

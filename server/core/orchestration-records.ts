@@ -26,5 +26,9 @@ export type BuildConfigRecord = z.infer<typeof buildConfigRecordSchema>;
 export const buildRunRecordSchema = buildRunSchema.extend({ requestedAt: z.number(), finishedAt: z.number().optional() });
 export type BuildRunRecord = z.infer<typeof buildRunRecordSchema>;
 
+/** The guidance last seen for a worktree: its version grows when the policy hash changes. */
+export const guidanceRecordSchema = z.object({ worktree: z.string(), version: z.number().int().positive(), policyHash: z.string() });
+export type GuidanceRecord = z.infer<typeof guidanceRecordSchema>;
+
 /** How many finished build runs to keep in state (the log keeps all of them). */
 export const MAX_KEPT_BUILD_RUNS = 50;

@@ -74,11 +74,40 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       if (item) transitionWork(item, event, event.at, (agentId) => agentId);
       return;
     }
+    case 'work.planned': {
+      const item = state.work.get(event.itemId);
+      if (item) item.plan = event.plan;
+      return;
+    }
+    case 'work.clarification_asked':
+      state.work.get(event.itemId)?.clarifications.push({ request: event.request });
+      return;
+    case 'work.clarification_answered': {
+      const round = state.work.get(event.itemId)?.clarifications.find((c) => c.request.id === event.response.requestId);
+      if (round) round.response = event.response;
+      return;
+    }
+    case 'work.configured': {
+      const { itemId, reworkRounds, clarificationRounds, planRequired } = event;
+      const budgets = { ...(reworkRounds !== undefined && { reworkRounds }), ...(clarificationRounds !== undefined && { clarificationRounds }) };
+      if (itemId === undefined) Object.assign(state.workSettings, budgets, planRequired !== undefined && { planRequired });
+      else {
+        const item = state.work.get(itemId);
+        if (item) item.budgets = { ...item.budgets, ...budgets };
+      }
+      return;
+    }
+    case 'work.guidance':
+      state.guidance.set(event.worktree, { worktree: event.worktree, version: event.version, policyHash: event.policyHash });
+      return;
     case 'work.blockers': {
       const item = state.work.get(event.itemId);
       if (item) item.blockedBy = event.blockedBy;
       return;
     }
+    case 'work.removed':
+      for (const id of event.itemIds) state.work.delete(id);
+      return;
     case 'build.configured':
       state.buildConfigs.set(event.scope, {
         scope: event.scope,

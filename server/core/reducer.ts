@@ -1,5 +1,6 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
+import { applyHookSessionEvent } from './hook-sessions.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
@@ -104,6 +105,8 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       if (!agent) return;
       agent.gone = event.type === 'agent.left' ? 'left' : 'expired';
       agent.goneAt = event.at;
+      // A gone agent speaks for no session: the session's next hooks find its writer afresh.
+      agent.hookSessions = undefined;
       if (indexes.liveCallsigns.get(agent.callsign) === agent.agentId) indexes.liveCallsigns.delete(agent.callsign);
       return;
     }
@@ -169,6 +172,10 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       return;
     case 'control.set':
       state.control = { state: event.state, reason: event.reason, setBy: event.by ?? 'unknown', setAt: event.at };
+      return;
+    case 'agent.session_bound':
+    case 'agent.session_unbound':
+      applyHookSessionEvent(state, event);
       return;
     case 'territory.violated':
     case 'territory.violations_acknowledged':

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, assertMayActAsOperator, requireAgent } from './authority.js';
 import type { Caller, Credential, Ctx } from './context.js';
-import { agentExpiresAt, GONE_AGENT_RETENTION_MS, hasRegisteredProcess, STALLED_AFTER_TTLS } from './liveness.js';
+import { agentExpiresAt, agentTtlOf, GONE_AGENT_RETENTION_MS, hasRegisteredProcess, STALLED_AFTER_TTLS } from './liveness.js';
 import type { AgentRecord } from './state.js';
 import { releaseAllOf } from './territory.js';
 import { releaseLeasesOf } from './leases.js';
@@ -29,7 +29,7 @@ export function join(ctx: Ctx, req: JoinRequest, credential: Credential = 'plane
       }
       assertMayActAsOperator(known.role, credential, known.callsign);
       ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart });
-      ctx.schedule(ctx.now + ctx.config.agentTtlMs, { kind: 'agent', agentId: known.agentId });
+      ctx.schedule(ctx.now + agentTtlOf(known, ctx.config), { kind: 'agent', agentId: known.agentId });
       return { agentId: known.agentId, callsign: known.callsign, sessionToken: req.sessionToken, rejoined: true };
     }
   } else if (liveId !== undefined) {
@@ -50,7 +50,7 @@ export function join(ctx: Ctx, req: JoinRequest, credential: Credential = 'plane
     pidStart: req.pidStart,
     tokenHash: hashToken(sessionToken),
   });
-  ctx.schedule(ctx.now + ctx.config.agentTtlMs, { kind: 'agent', agentId });
+  ctx.schedule(ctx.now + agentTtlOf({ tier: req.tier ?? 'local' }, ctx.config), { kind: 'agent', agentId });
   return { agentId, callsign: req.callsign, sessionToken, rejoined: false };
 }
 
@@ -111,7 +111,7 @@ export function sweepAgent(ctx: Ctx, agentId: string): void {
     else ctx.schedule(pruneAt, { kind: 'agent', agentId });
     return;
   }
-  const ttl = ctx.config.agentTtlMs;
+  const ttl = agentTtlOf(agent, ctx.config);
   const registered = hasRegisteredProcess(agent);
   const expiresAt = agentExpiresAt(agent, ctx.config);
   if (!registered && ctx.now >= expiresAt) {

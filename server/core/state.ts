@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema } from '../../contracts/index.js';
+import { DEFAULT_WORK_SETTINGS, claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type WorkSettings } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
   buildRunRecordSchema,
+  guidanceRecordSchema,
   handoffRecordSchema,
   messageRecordSchema,
   workRecordSchema,
   type BuildConfigRecord,
   type BuildRunRecord,
+  type GuidanceRecord,
   type HandoffRecord,
   type MessageRecord,
   type WorkRecord,
@@ -45,6 +47,8 @@ export const agentRecordSchema = z.object({
   markedStalled: z.boolean().optional(),
   /** The last runtime hook call checked for it since it joined (hooks-seen.ts): its hooks run. */
   hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
+  /** The runtime sessions (hook payloads' session_id) bound to it at SessionStart, oldest first (hook-sessions.ts). */
+  hookSessions: z.array(z.string()).optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 
@@ -124,6 +128,9 @@ export const stateSchema = z.object({
   lastDigestSeq: z.number().int().default(0),
   /** Territory violations the operator has not acknowledged yet, oldest first. */
   violations: z.array(violationRecordSchema).default([]),
+  workSettings: workSettingsSchema.default(DEFAULT_WORK_SETTINGS),
+  /** The last guidance seen per worktree, so a pull tells whether it changed. */
+  guidance: z.array(guidanceRecordSchema).default([]),
   parkedClaims: z.array(parkedClaimRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
@@ -147,6 +154,8 @@ export interface State {
   buildRuns: Map<string, BuildRunRecord>;
   lastDigestSeq: number;
   violations: Map<string, ViolationRecord>;
+  workSettings: WorkSettings;
+  guidance: Map<string, GuidanceRecord>;
   /** By claim id; insertion order is queue order. */
   parkedClaims: Map<string, ParkedClaimRecord>;
 }
@@ -169,6 +178,8 @@ export function emptyState(now: number): State {
     buildRuns: new Map(),
     lastDigestSeq: 0,
     violations: new Map(),
+    workSettings: { ...DEFAULT_WORK_SETTINGS },
+    guidance: new Map(),
     parkedClaims: new Map(),
   };
 }
@@ -191,6 +202,8 @@ export function toPersisted(state: State): PersistedState {
     buildRuns: [...state.buildRuns.values()],
     lastDigestSeq: state.lastDigestSeq,
     violations: [...state.violations.values()],
+    workSettings: state.workSettings,
+    guidance: [...state.guidance.values()],
     parkedClaims: [...state.parkedClaims.values()],
   };
 }
@@ -213,6 +226,8 @@ export function fromPersisted(p: PersistedState): State {
     buildRuns: new Map(p.buildRuns.map((r) => [r.id, r])),
     lastDigestSeq: p.lastDigestSeq,
     violations: new Map(p.violations.map((v) => [v.id, v])),
+    workSettings: p.workSettings,
+    guidance: new Map(p.guidance.map((g) => [g.worktree, g])),
     parkedClaims: new Map(p.parkedClaims.map((c) => [c.id, c])),
   };
 }

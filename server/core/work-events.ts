@@ -20,6 +20,8 @@ export function addedWork<Time>(event: WorkEvent<'work.added'>, at: Time): WorkS
     ...(event.scope !== undefined && { scope: event.scope }),
     status: 'ready',
     blockedBy: [],
+    clarifications: [],
+    reworkRounds: 0,
     createdAt: at,
     updatedAt: at,
   };
@@ -40,4 +42,9 @@ export function transitionWork<Time>(item: WorkShape<Time>, event: WorkEvent<'wo
     item.decision = event.decision;
     item.decidedBy = event.by ?? 'unknown';
   }
+  if (event.verificationRequest !== undefined) item.verificationRequest = event.verificationRequest;
+  if (event.startCommit !== undefined) item.startCommit = event.startCommit;
+  if (event.reworkRounds !== undefined) item.reworkRounds = event.reworkRounds;
+  if (event.escalation === null) delete item.escalation;
+  else if (event.escalation !== undefined) item.escalation = event.escalation;
 }

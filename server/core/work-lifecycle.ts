@@ -1,23 +1,45 @@
-import { FleetError, type BuildArtifact, type Decision, type VerificationReport } from '../../contracts/index.js';
-import { isRteOrOperator, actorName, requireAgent } from './authority.js';
+import { FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport } from '../../contracts/index.js';
+import { isOperator, isRteOrOperator, actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
-import { releaseClaim } from './territory.js';
 import { callsignOf } from './views.js';
+import { escalateWork, spentBudget } from './work-budgets.js';
+import { freeBuilder, releaseItemClaims } from './work-claims.js';
+import { answerClarification, askClarification, type ClarificationAnswer, type ClarificationAsk } from './work-clarification.js';
+import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './work-plan.js';
 
 export type WorkUpdate =
   | { action: 'complete'; artifact: BuildArtifact }
   | { action: 'verify'; report: VerificationReport }
-  | { action: 'decide'; decision: Decision };
+  | { action: 'decide'; decision: Decision }
+  | { action: 'plan'; plan: BuildPlan }
+  | ({ action: 'clarify' } & ClarificationAsk)
+  | ({ action: 'answer' } & ClarificationAnswer);
+
+export interface WorkUpdateOutcome {
+  item: WorkRecord;
+  /** The clarification request asked (absent when the item escalated instead). */
+  clarificationId?: string;
+}
 
 /**
  * The lifecycle: a builder's completion claim moves an item to review, nothing more; a verifier's
  * report moves it to verified or rework; only an RTE or operator decision makes it done.
  */
-export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: WorkUpdate): WorkRecord {
+export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: WorkUpdate): WorkUpdateOutcome {
   const item = ctx.state.work.get(itemId);
   if (!item) throw new FleetError('NOT_FOUND', `no work item ${itemId}`);
   switch (update.action) {
+    case 'plan':
+      submitPlan(ctx, requireBuilder(ctx, caller, 'plan'), item, update.plan);
+      break;
+    case 'clarify': {
+      const clarificationId = askClarification(ctx, caller, item, update);
+      return { item, ...(clarificationId !== undefined && { clarificationId }) };
+    }
+    case 'answer':
+      answerClarification(ctx, caller, item, update);
+      break;
     case 'complete':
       complete(ctx, caller, item, update.artifact);
       break;
@@ -28,18 +50,24 @@ export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: Wor
       decide(ctx, caller, item, update.decision);
       break;
   }
-  return item;
+  return { item };
+}
+
+function requireBuilder(ctx: Ctx, caller: Caller, what: string) {
+  const agent = requireAgent(ctx.state, caller);
+  if (agent.role === 'verifier') throw new FleetError('FORBIDDEN', `verifiers judge, they do not build: a verifier cannot ${what} work`);
+  return agent;
 }
 
 function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArtifact): void {
-  const agent = requireAgent(ctx.state, caller);
-  if (agent.role === 'verifier') throw new FleetError('FORBIDDEN', 'verifiers judge, they do not build: a verifier cannot complete work');
+  const agent = requireBuilder(ctx, caller, 'complete');
   if (item.status !== 'in_progress' || item.assignee !== agent.agentId) {
     throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}${item.assignee ? '' : ' and unassigned'}: only its builder completes it, while it is in progress`);
   }
+  requirePlanIfConfigured(ctx, item);
   // The builder is done writing: its territory for the item goes back to the fleet.
   releaseItemClaims(ctx, item, agent.agentId, agent.callsign);
-  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact, verifier: null });
+  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact, verifier: null, verificationRequest: verificationRequestFor(item, artifact) });
 }
 
 function verify(ctx: Ctx, caller: Caller, item: WorkRecord, report: VerificationReport): void {
@@ -51,11 +79,20 @@ function verify(ctx: Ctx, caller: Caller, item: WorkRecord, report: Verification
     throw new FleetError('FORBIDDEN', `${item.id} is being verified by ${callsignOf(ctx.state, item.verifier)}, who pulled it`);
   }
   const verdicts = new Map(report.verdicts.map((v) => [v.criterion, v.verdict]));
+  const unnamed = item.criteria.filter((c) => !verdicts.has(c));
+  if (unnamed.length > 0) throw new FleetError('INVALID_PARAMS', `the report must name every criterion of ${item.id} with its evidence; missing: ${unnamed.join('; ')}`);
   const failed = report.verdicts.some((v) => v.verdict === 'fail');
   const allPassed = [...verdicts.values()].every((v) => v === 'pass') && item.criteria.every((c) => verdicts.get(c) === 'pass');
+  const transition = { by: agent.callsign, itemId: item.id, report };
+  if (failed) {
+    const escalation = spentBudget(ctx, item, 'rework', agent.callsign);
+    if (escalation) escalateWork(ctx, item, escalation, { report, verifier: agent.agentId });
+    else ctx.emit({ type: 'work.transitioned', ...transition, status: 'rework', verifier: agent.agentId, reworkRounds: item.reworkRounds + 1 });
+    return;
+  }
   // Inconclusive evidence leaves the item in review for another look or a decision.
-  const status = failed ? 'rework' : allPassed ? 'verified' : 'review';
-  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status, report, verifier: status === 'review' ? null : agent.agentId });
+  const status = allPassed ? 'verified' : 'review';
+  ctx.emit({ type: 'work.transitioned', ...transition, status, verifier: status === 'review' ? null : agent.agentId });
 }
 
 const DISPOSITION_STATUS = { accept: 'done', rework: 'rework', rollback: 'rolled_back', escalate: 'escalated' } as const;
@@ -68,19 +105,39 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     if (item.blockedBy.length > 0) throw new FleetError('INVALID_STATE', `${item.id} has unresolved clarification requests: ${item.blockedBy.join(', ')}`);
   }
   const by = actorName(ctx.state, caller);
-  // Decided while still being built: the builder's territory is freed so the item is not stranded.
-  const wasInProgress = item.status === 'in_progress' && item.assignee !== undefined;
-  if (wasInProgress) releaseItemClaims(ctx, item, item.assignee!, by);
+  const rollbackRef = decision.disposition === 'rollback' ? (decision.rollbackRef ?? item.startCommit) : undefined;
+  // An item never started wrote nothing: only work that was done needs the commit to return to.
+  if (rollbackRef === undefined && decision.disposition === 'rollback' && (item.status !== 'ready' || item.artifact !== undefined)) {
+    throw new FleetError('INVALID_PARAMS', `${item.id} recorded no start commit (pulled outside a git worktree): a rollback names the commit to return to in decision.rollbackRef`);
+  }
+  const rework = decision.disposition === 'rework' ? reworkRound(ctx, caller, item, by) : {};
+  if (rework === undefined) return;
   ctx.emit({
     type: 'work.transitioned',
     by,
     itemId: item.id,
     status: DISPOSITION_STATUS[decision.disposition],
-    decision,
+    decision: { ...decision, ...(rollbackRef !== undefined && { rollbackRef }) },
     reason: decision.reasonCode,
-    ...(wasInProgress && { assignee: null }),
+    ...rework,
+    ...(item.escalation !== undefined && decision.disposition !== 'escalate' && { escalation: null }),
+    ...freeBuilder(ctx, item, by),
   });
   if (decision.disposition === 'accept') completeParents(ctx, item);
+}
+
+/**
+ * A rework decision spends a round too. With none left an RTE's escalates the item to the
+ * operator (undefined: nothing more to do); the operator raises the budget first.
+ */
+function reworkRound(ctx: Ctx, caller: Caller, item: WorkRecord, by: string): { reworkRounds: number } | undefined {
+  const escalation = spentBudget(ctx, item, 'rework', by);
+  if (!escalation) return { reworkRounds: item.reworkRounds + 1 };
+  if (isOperator(ctx.state, caller)) {
+    throw new FleetError('INVALID_STATE', `${item.id} has spent its rework budget (${escalation.spent} of ${escalation.limit} rounds): raise it (fleet_work_configure with id) or roll back`);
+  }
+  escalateWork(ctx, item, escalation);
+  return undefined;
 }
 
 /** A container is done once all its children are: the goal hierarchy closes itself upward. */
@@ -91,14 +148,6 @@ function completeParents(ctx: Ctx, item: WorkRecord): void {
   if (!children.every((w) => w.status === 'done')) return;
   ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: parent.id, status: 'done', reason: 'all children done' });
   completeParents(ctx, parent);
-}
-
-/** Releases the claims a pull made for the item (they carry its id in their reason). */
-function releaseItemClaims(ctx: Ctx, item: WorkRecord, agentId: string, by: string): void {
-  const prefix = `work ${item.id}:`;
-  for (const claimId of ctx.indexes.claimIdsOf(agentId)) {
-    if (ctx.state.claims.get(claimId)?.reason?.startsWith(prefix)) releaseClaim(ctx, claimId, 'released', by);
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { FleetError, type ParsedParams, type Role, type WorkKind } from '../../contracts/index.js';
+import { FleetError, type GuidancePacket, type ParsedParams, type Role, type WorkKind } from '../../contracts/index.js';
 import { actorName, requireAgent } from './authority.js';
 import type { ClaimQueue } from './claim-queue.js';
 import type { Caller, Ctx } from './context.js';
@@ -6,6 +6,7 @@ import type { WorkRecord } from './orchestration-records.js';
 import { claimablePattern, compileRecordedPattern } from './patterns.js';
 import type { AgentRecord } from './state.js';
 import { findConflicts, grant, prepareClaim, type GrantedClaim } from './territory.js';
+import { guidanceFor, type WorktreeFacts } from './work-guidance.js';
 
 const KIND_RANK: Record<WorkKind, number> = { telos: 0, epic: 1, story: 2, task: 3 };
 
@@ -48,15 +49,22 @@ export interface PullOutcome {
   item: WorkRecord | null;
   claims: GrantedClaim[];
   refusedBy?: 'control';
+  guidance?: GuidancePacket;
 }
 
 /**
  * Gives the agent the oldest item it can take now and claims the item's paths in the same step,
  * so two agents never get one item. Items whose paths are held are skipped, never waited on.
- * Verifiers pull items awaiting review (no claims: verifiers do not write).
+ * Verifiers pull items awaiting review (no claims: verifiers do not write). With the facts of the
+ * agent's worktree, the pull carries its guidance and records the commit a build starts from.
  */
-export function pullWork(ctx: Ctx, caller: Caller, queue: ClaimQueue): PullOutcome {
+export function pullWork(ctx: Ctx, caller: Caller, queue: ClaimQueue, facts?: WorktreeFacts): PullOutcome {
   const agent = requireAgent(ctx.state, caller);
+  const outcome = pullFor(ctx, agent, queue, facts?.head);
+  return facts ? { ...outcome, guidance: guidanceFor(ctx, agent, facts) } : outcome;
+}
+
+function pullFor(ctx: Ctx, agent: AgentRecord, queue: ClaimQueue, head: string | undefined): PullOutcome {
   if (ctx.state.control.state !== 'run') return { item: null, claims: [], refusedBy: 'control' };
   if (agent.role === 'verifier') return pullReview(ctx, agent);
   if (agent.role === 'rte' || agent.role === 'operator') return { item: null, claims: [] };
@@ -65,7 +73,7 @@ export function pullWork(ctx: Ctx, caller: Caller, queue: ClaimQueue): PullOutco
     if (!isPullable(ctx, item, agent, containers)) continue;
     const claims = claimPaths(ctx, agent, item, queue);
     if (claims === undefined) continue;
-    ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'in_progress', assignee: agent.agentId, verifier: null });
+    ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'in_progress', assignee: agent.agentId, verifier: null, ...(head !== undefined && item.startCommit === undefined && { startCommit: head }) });
     return { item, claims };
   }
   return { item: null, claims: [] };
@@ -75,8 +83,13 @@ function isPullable(ctx: Ctx, item: WorkRecord, agent: AgentRecord, containers: 
   if (item.status !== 'ready' && item.status !== 'rework') return false;
   if (containers.has(item.id) || item.blockedBy.length > 0) return false;
   if (!dependenciesDone(ctx, item)) return false;
-  if (item.tier !== undefined && item.tier !== agent.tier) return false;
+  if (item.tier !== undefined ? item.tier !== agent.tier : !suitsUnmarked(item, agent)) return false;
   return item.role === undefined || item.role === agent.role || (isBuilder(item.role) && isBuilder(agent.role));
+}
+
+/** Tier `edge` pulls coarser work (DESIGN §13): an item not marked for a tier only when it is a story or above. */
+function suitsUnmarked(item: WorkRecord, agent: AgentRecord): boolean {
+  return agent.tier !== 'edge' || KIND_RANK[item.kind] <= KIND_RANK.story;
 }
 
 /** An item waits for its own dependencies and for those of every ancestor: a child is constrained by its parent. */

@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { connectToPlane, readDiscovery } from '../client/connect.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { defaultHome } from '../plane/config.js';
-import { CommitQueue, createSampleRepository } from './sample-repo.js';
+import { CommitQueue, createSampleRepository, HERE_FOLDER } from './sample-repo.js';
 import { SimAgent, type AgentProfile, type DemoStats, type DemoWorld } from './sim-agent.js';
 import { WAVE } from './work-plan.js';
 import { seededRandom } from '../core/seeded-random.js';
@@ -24,6 +25,8 @@ export interface DemoOptions {
   pace: number;
   seed: number;
   keepRepository: boolean;
+  /** fleet demo --here: the sample repository goes inside this repository (the open workspace). */
+  here?: string;
   out(line: string): void;
   err(line: string): void;
 }
@@ -39,11 +42,12 @@ export interface DemoSummary {
 /**
  * `fleet demo`: starts (or uses) the plane of FLEET_HOME, creates a sample repository, seeds the
  * queue and runs the simulated fleet until the duration ends or Ctrl-C. On the way out the agents
- * leave and the demo's unfinished work is rolled back, so no real agent ever pulls it.
+ * leave and the demo's work leaves the queue (unfinished items rolled back first), so no real agent
+ * ever pulls it.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
-  const repo = await createSampleRepository();
+  const repo = await createSampleRepository(options.here);
   const operator = await connectToPlane({ home: options.home, client: 'fleet-demo', credential: 'operator' });
   const itemIds = new Set<string>();
   const stats: DemoStats = { pulled: 0, completed: 0, verified: 0, rework: 0, accepted: 0, handoffs: 0, conflicts: 0, builds: 0, errors: 0 };
@@ -108,12 +112,19 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   }
   // Assigned from callbacks: read it as the wider type.
   const why = stoppedBecause as DemoSummary['stoppedBecause'];
-  const statuses = why === 'plane gone' ? {} : await windUp(operator, itemIds);
+  const statuses = why === 'plane gone' ? {} : await windUp(operator, itemIds, options.err);
   operator.close();
-  if (!options.keepRepository) rmSync(repo, { recursive: true, force: true });
+  if (!options.keepRepository) removeRepository(repo, options.here);
   const summary: DemoSummary = { repo, stats, statuses, stoppedBecause: why };
   options.out(describeSummary(summary, options));
   return summary;
+}
+
+function removeRepository(repo: string, here: string | undefined): void {
+  rmSync(repo, { recursive: true, force: true });
+  if (here === undefined) return;
+  const folder = join(here, HERE_FOLDER);
+  if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
 }
 
 /** Adds one wave: an epic and its tasks, dependencies resolved to the new ids. Returns every id. */
@@ -136,25 +147,36 @@ async function seedWave(client: PlaneClient, repo: string, wave: number): Promis
   return [epic.item.id, ...ids.values()];
 }
 
-/** The demo's unfinished items are rolled back (done stays done); returns the final count per status. */
-async function windUp(operator: PlaneClient, itemIds: Set<string>): Promise<Record<string, number>> {
+/**
+ * The demo's unfinished items are rolled back (done stays done), then all of them leave the shared
+ * queue: a real agent never pulls them and `fleet work list` shows only real work. Returns the
+ * count per status when the demo ended.
+ */
+async function windUp(operator: PlaneClient, itemIds: Set<string>, err: (line: string) => void): Promise<Record<string, number>> {
   const { items } = await operator.call('fleet_work_list', {});
   const ours = items.filter((item) => itemIds.has(item.id));
   for (const item of ours) {
     if (item.status === 'done' || item.status === 'rolled_back') continue;
     await operator.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'demo-ended', refs: [] } }).catch(() => undefined);
   }
+  const ids = ours.map((item) => item.id);
+  for (let start = 0; start < ids.length; start += REMOVE_BATCH) {
+    await operator.call('fleet_work_remove', { ids: ids.slice(start, start + REMOVE_BATCH) }).catch((error: Error) => err(`fleet demo: its work items stay in the queue: ${error.message}`));
+  }
   const statuses: Record<string, number> = {};
   for (const item of ours.filter((i) => i.kind === 'task')) statuses[item.status] = (statuses[item.status] ?? 0) + 1;
   return statuses;
 }
+
+/** Items per fleet_work_remove call (its list limit). */
+const REMOVE_BATCH = 200;
 
 function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, port: number, control: string): void {
   const homeFlag = options.home === defaultHome({}) ? '' : ` --home ${options.home}`;
   const lines = [
     `Fleet demo: ${PROFILES.length} simulated agents (${PROFILES.map((p) => `${p.callsign} ${p.role}, ${p.speed}`).join('; ')})`,
     `  plane       FLEET_HOME=${options.home}, port ${port} (${planeWasRunning ? 'already running' : 'started by the demo; it keeps running after it: fleet shutdown ends it'})`,
-    `  repository  ${repo} (a sample project; ${options.keepRepository ? 'kept' : 'removed'} when the demo ends)`,
+    `  repository  ${repo} (a sample project${options.here !== undefined ? ', inside your workspace: the Explorer shows it and its badges' : ''}; ${options.keepRepository ? 'kept' : 'removed'} when the demo ends)`,
     `  seed        ${options.seed}${options.durationSeconds !== undefined ? `, for ${options.durationSeconds} s` : ''}`,
     '',
     'In another terminal, watch and steer it:',
@@ -165,7 +187,7 @@ function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, po
     `  fleet resume${homeFlag}              back to work`,
     `  fleet digest${homeFlag}              what happened, in one page`,
     'In VS Code, the Fleet sidebar shows the same fleet (with fleet.home pointing at this FLEET_HOME).',
-    'Ctrl-C ends the demo: the agents leave and the unfinished demo work is rolled back.',
+    'Ctrl-C ends the demo: the agents leave and its work items leave the queue (unfinished ones rolled back first).',
     '',
   ];
   if (control !== 'run') lines.push(`The fleet is ${control}: the agents wait until \`fleet resume${homeFlag}\`.`, '');

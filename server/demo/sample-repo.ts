@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,9 +23,17 @@ const FILES: Record<string, string> = {
   'test/parser.test.ts': '// parser tests\n',
 };
 
-/** Creates the sample repository (a real git repository with one commit) and returns its root. */
-export async function createSampleRepository(): Promise<string> {
-  const root = mkdtempSync(join(tmpdir(), 'fleet-demo-repo-'));
+/** Where `fleet demo --here` puts its repository: a folder of the open workspace, kept out of its git. */
+export const HERE_FOLDER = '.fleet-demo';
+
+/**
+ * Creates the sample repository (a real git repository with one commit) and returns its root: in
+ * the OS temp folder, or with `inside` (fleet demo --here) in `inside/.fleet-demo/`, so the open
+ * workspace shows it and its badges; that folder is listed in the workspace repository's
+ * .git/info/exclude (a local file, not a tracked change), so its git status stays clean.
+ */
+export async function createSampleRepository(inside?: string): Promise<string> {
+  const root = inside === undefined ? mkdtempSync(join(tmpdir(), 'fleet-demo-repo-')) : await hereFolder(inside);
   await git(root, 'init', '-q', '-b', 'main');
   for (const [path, content] of Object.entries(FILES)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -34,6 +42,17 @@ export async function createSampleRepository(): Promise<string> {
   await git(root, 'add', '-A');
   await git(root, 'commit', '-q', '-m', 'tiny-lang: initial import');
   return root;
+}
+
+async function hereFolder(workspace: string): Promise<string> {
+  const exclude = join(workspace, (await git(workspace, 'rev-parse', '--git-path', 'info/exclude')).stdout.trim());
+  const line = `/${HERE_FOLDER}/`;
+  if (!existsSync(exclude) || !readFileSync(exclude, 'utf8').split('\n').includes(line)) {
+    mkdirSync(dirname(exclude), { recursive: true });
+    appendFileSync(exclude, `${existsSync(exclude) && !readFileSync(exclude, 'utf8').endsWith('\n') ? '\n' : ''}# fleet demo --here\n${line}\n`);
+  }
+  mkdirSync(join(workspace, HERE_FOLDER), { recursive: true });
+  return mkdtempSync(join(workspace, HERE_FOLDER, 'tiny-lang-'));
 }
 
 /** Git as the simulated agents use it; identity and hooks are fixed so the demo runs anywhere. */

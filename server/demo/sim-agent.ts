@@ -246,9 +246,10 @@ export class SimAgent {
     });
     const result = await this.call('fleet_work_update', { id: item.id, action: 'verify', report: { verdicts } });
     this.current = undefined;
-    if (result.item.status === 'rework') this.world.stats.rework++;
-    else this.world.stats.verified++;
-    this.world.log(this.callsign, `verified ${item.id}: ${result.item.status}${result.item.status === 'rework' ? ' (a criterion failed; back to the builders)' : ''}`);
+    if (result.item.status === 'verified') this.world.stats.verified++;
+    else this.world.stats.rework++;
+    const why = { rework: ' (a criterion failed; back to the builders)', escalated: ' (its rework rounds are spent: the operator decides)' }[result.item.status as string] ?? '';
+    this.world.log(this.callsign, `verified ${item.id}: ${result.item.status}${why}`);
   }
 
   // ── the RTE ────────────────────────────────────────────────────────────────────────────────

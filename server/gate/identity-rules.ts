@@ -40,8 +40,19 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
   resume: 'fleet_control_set',
   stop: 'fleet_control_set',
   shutdown: 'fleet_plane_shutdown',
-  work: { decide: 'fleet_work_update', complete: 'fleet_work_update', verify: 'fleet_work_update', add: 'fleet_work_add', pull: 'fleet_work_pull' },
+  work: {
+    decide: 'fleet_work_update',
+    complete: 'fleet_work_update',
+    verify: 'fleet_work_update',
+    add: 'fleet_work_add',
+    pull: 'fleet_work_pull',
+    plan: 'fleet_work_update',
+    clarify: 'fleet_work_update',
+    answer: 'fleet_work_update',
+    configure: 'fleet_work_configure',
+  },
   build: { configure: 'fleet_build_configure', verify: 'fleet_build_verify' },
+  token: { create: 'fleet_token_create', list: 'fleet_token_list', revoke: 'fleet_token_revoke' },
 };
 
 const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';

@@ -19,6 +19,8 @@ export function homePaths(home: string) {
     /** Claude Code hooks: the watcher's mark PreToolUse took, kept per tool call until PostToolUse asks what changed since. */
     toolMarks: join(home, 'tool-marks'),
     log: join(home, 'plane.log'),
+    /** The TLS listener's service tokens, hashed (DESIGN §13); only the plane writes it. */
+    serviceTokens: join(home, 'service-tokens.json'),
   };
 }
 export type HomePaths = ReturnType<typeof homePaths>;

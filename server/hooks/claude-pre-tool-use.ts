@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLAUDE_SHELL_TOOL, deny, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
+import { payloadSessionId } from './hook-check-request.js';
 import { gateToolCall } from './tool-call-gate.js';
 
 export { CLAUDE_MCP_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_WRITE_TOOLS, claudeHookOutput, type ClaudeHookAnswer } from './claude-write-check.js';
@@ -8,6 +9,7 @@ const preToolUseSchema = z.looseObject({
   tool_name: z.string(),
   tool_input: z.record(z.string(), z.unknown()).optional(),
   cwd: z.string().optional(),
+  session_id: z.unknown().optional(),
 });
 
 /**
@@ -24,10 +26,10 @@ export async function claudePreToolUse(stdin: string, home: string, env: NodeJS.
   } catch (error) {
     return deny(`The fleet hook could not read the PreToolUse input (${(error as Error).message.split('\n')[0]}), so it cannot tell whether this write is inside your territory.`);
   }
-  const cwd = event.cwd ?? process.cwd();
+  const session = { cwd: event.cwd ?? process.cwd(), sessionId: payloadSessionId(event) };
   if (event.tool_name === CLAUDE_SHELL_TOOL) {
     const command = event.tool_input?.command;
-    return gateToolCall('claude-pre-tool-use', home, env, cwd, { command: typeof command === 'string' ? command : '' });
+    return gateToolCall('claude-pre-tool-use', home, env, session, { command: typeof command === 'string' ? command : '' });
   }
-  return gateToolCall('claude-pre-tool-use', home, env, cwd, { paths: writtenPaths(event.tool_name, event.tool_input ?? {}) });
+  return gateToolCall('claude-pre-tool-use', home, env, session, { paths: writtenPaths(event.tool_name, event.tool_input ?? {}) });
 }

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { existingDirectory, realPath } from '../gate/real-path.js';
 import { explainCommandRefusal } from './command-refusal.js';
 import type { CommandVerdict, HookVerdict } from './hook-check.js';
-import { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
+import { hookEnvironment, payloadSessionId, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 import { explainRefusal } from './refusal-message.js';
 
 /** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
@@ -24,15 +24,16 @@ export interface ToolEvent {
   tool_name: string;
   tool_input?: Record<string, unknown> | undefined;
   cwd?: string | undefined;
+  session_id?: unknown;
 }
 
 /** The runtimes' PreToolUse hooks that judge tool calls (Claude Code's, Codex's). */
 export type ToolHook = 'claude-pre-tool-use' | 'codex-pre-tool-use';
 
-/** Who writes, as every check of a tool hook names them: an agent for certain, maybe FLEET_AS and FLEET_OVERRIDE. */
-export function toolCallWriter(hook: ToolHook, home: string, env: NodeJS.ProcessEnv) {
+/** Who writes, as every check of a tool hook names them: an agent for certain, maybe FLEET_AS, the payload's session and FLEET_OVERRIDE. */
+export function toolCallWriter(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, sessionId: string | undefined) {
   const { callsign, override } = hookEnvironment(env);
-  return { home, hook, agentOnly: true, ...(callsign !== undefined && { callsign }), ...(override !== undefined && { override }) };
+  return { home, hook, agentOnly: true, ...(callsign !== undefined && { callsign }), ...(sessionId !== undefined && { sessionId }), ...(override !== undefined && { override }) };
 }
 type Writer = ReturnType<typeof toolCallWriter>;
 
@@ -52,12 +53,12 @@ export function planShellCheck(writer: Writer, cwd: string, command: unknown): {
 
 /** Claude Code's tool call that is not the shell's: the files it writes. */
 export function planWriteCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
-  return planFileCheck(toolCallWriter('claude-pre-tool-use', home, env), event.cwd ?? process.cwd(), writtenPaths(event.tool_name, event.tool_input ?? {}));
+  return planFileCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), event.cwd ?? process.cwd(), writtenPaths(event.tool_name, event.tool_input ?? {}));
 }
 
 /** Claude Code's shell tool call: its command. */
 export function planCommandCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
-  return planShellCheck(toolCallWriter('claude-pre-tool-use', home, env), event.cwd ?? process.cwd(), event.tool_input?.command);
+  return planShellCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), event.cwd ?? process.cwd(), event.tool_input?.command);
 }
 
 /** The plane's verdict on a shell command as the hook's answer. */

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseConfigJson } from './config-json.js';
 import { codexConfigPath } from '../mcp/runtime-config.js';
-import { CODEX_MATCHER } from './codex-pre-tool-use.js';
+import { CODEX_MATCHER, CODEX_POST_MATCHER } from './codex-pre-tool-use.js';
 
 /**
  * Where the fleet puts Codex's hooks: the user's $CODEX_HOME/hooks.json, never the repository's
@@ -18,9 +18,16 @@ export function codexHooksPath(env: NodeJS.ProcessEnv): string {
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function codexHookCommand(launcher: string, home: string, root: string): string {
-  return `${quote(launcher)} hook codex-pre-tool-use --home ${quote(home)} --root ${quote(root)}`;
+export function codexHookCommand(launcher: string, home: string, root: string, verb = 'codex-pre-tool-use'): string {
+  return `${quote(launcher)} hook ${verb} --home ${quote(home)} --root ${quote(root)}`;
 }
+
+/** The fleet's Codex hooks, each on its event (SessionStart with no matcher: startup, resume and clear alike). */
+const CODEX_HOOKS = [
+  { event: 'PreToolUse', verb: 'codex-pre-tool-use', matcher: CODEX_MATCHER },
+  { event: 'PostToolUse', verb: 'codex-post-tool-use', matcher: CODEX_POST_MATCHER },
+  { event: 'SessionStart', verb: 'codex-session-start' },
+] as const;
 
 const hookSchema = z.looseObject({ command: z.string().optional() });
 const groupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(hookSchema).optional() });
@@ -31,16 +38,19 @@ type Group = z.infer<typeof groupSchema>;
 /** Ours for this repository: the fleet's Codex hook verb with this `--root` (another repository's entry is left alone). */
 const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command?.includes(' hook codex-') === true && hook.command.endsWith(` --root ${quote(root)}`);
 
-/** Adds (or replaces in place) this repository's PreToolUse entry, keeping every other hook in the file. */
+/** Adds (or replaces in place) this repository's entries (PreToolUse, PostToolUse, SessionStart), keeping every other hook in the file. */
 export function installCodexHooks(root: string, home: string, launcher: string, env: NodeJS.ProcessEnv): { path: string; outcome: 'created' | 'updated' | 'unchanged'; createdFile: boolean } {
   const path = codexHooksPath(env);
   const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const file = before !== undefined ? parseHooksFile(path, before) : {};
-  const entry: Group = { matcher: CODEX_MATCHER, hooks: [{ type: 'command', command: codexHookCommand(launcher, home, root), timeout: 30 }] };
   const events = (file.hooks ??= {});
-  const kept = withoutOurs(events.PreToolUse ?? [], root);
-  const at = (events.PreToolUse ?? []).findIndex((group) => group.hooks?.some(oursFor(root)));
-  events.PreToolUse = at >= 0 ? [...kept.slice(0, at), entry, ...kept.slice(at)] : [...kept, entry];
+  for (const hook of CODEX_HOOKS) {
+    const entry: Group = { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: codexHookCommand(launcher, home, root, hook.verb), timeout: 30 }] };
+    const groups = events[hook.event] ?? [];
+    const kept = withoutOurs(groups, root);
+    const at = groups.findIndex((group) => group.hooks?.some(oursFor(root)));
+    events[hook.event] = at >= 0 ? [...kept.slice(0, at), entry, ...kept.slice(at)] : [...kept, entry];
+  }
   const next = `${JSON.stringify(file, null, 2)}\n`;
   if (next === before) return { path, outcome: 'unchanged', createdFile: false };
   mkdirSync(dirname(path), { recursive: true });

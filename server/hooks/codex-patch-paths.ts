@@ -7,6 +7,9 @@
  *   *** Add File: PATH | *** Delete File: PATH | *** Update File: PATH [*** Move to: PATH]
  *   *** End Patch
  */
+
+/** Codex's file edit tool: tool_input.command carries the patch text. */
+export const CODEX_PATCH_TOOL = 'apply_patch';
 const FILE_HEADER = /^\*\*\* (Add File|Delete File|Update File|Move to): (.+)$/;
 
 /** Every path the patch adds, updates, deletes or moves to or from, as written (relative to the session's cwd unless absolute), each once. */

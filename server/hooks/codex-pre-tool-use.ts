@@ -1,16 +1,17 @@
-import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { deny, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
-import { patchedPaths } from './codex-patch-paths.js';
-import { commonDirectory, worktreeRoot } from './git.js';
+import { CODEX_PATCH_TOOL, patchedPaths } from './codex-patch-paths.js';
+import { inRepository } from './git.js';
+import { markBeforeTool } from './post-tool-use.js';
+import { payloadSessionId } from './hook-check-request.js';
 import { gateToolCall } from './tool-call-gate.js';
 
 /** Codex names its shell tools (shell, exec_command) `Bash` in hook payloads. */
 export const CODEX_SHELL_TOOL = 'Bash';
-/** Codex's file edit tool: tool_input.command carries the patch text. */
-export const CODEX_PATCH_TOOL = 'apply_patch';
 /** What the installed hook matches (a regex in Codex): the shell, apply_patch, and every MCP tool. */
 export const CODEX_MATCHER = `${CODEX_SHELL_TOOL}|${CODEX_PATCH_TOOL}|mcp__.*`;
+/** PostToolUse on the tools PreToolUse marks the worktree for: apply_patch is checked exactly before it writes, as Claude Code's file tools are. */
+export const CODEX_POST_MATCHER = `${CODEX_SHELL_TOOL}|mcp__.*`;
 
 // Codex's PreToolUse input (codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json): only the fields read here.
 const preToolUseSchema = z.looseObject({
@@ -18,6 +19,7 @@ const preToolUseSchema = z.looseObject({
   tool_name: z.string(),
   tool_input: z.unknown(),
   cwd: z.string().min(1),
+  session_id: z.unknown().optional(),
 });
 
 /**
@@ -35,20 +37,11 @@ export async function codexPreToolUse(stdin: string, home: string, root: string,
   }
   const { cwd } = event;
   if (!inRepository(cwd, root)) return { decision: 'allow' };
+  const session = { cwd, sessionId: payloadSessionId(event) };
   const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
   const text = typeof input.command === 'string' ? input.command : '';
-  if (event.tool_name === CODEX_SHELL_TOOL) return gateToolCall('codex-pre-tool-use', home, env, cwd, { command: text });
-  return gateToolCall('codex-pre-tool-use', home, env, cwd, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input) });
+  const answer = await gateToolCall('codex-pre-tool-use', home, env, session, event.tool_name === CODEX_SHELL_TOOL ? { command: text } : { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input) });
+  // Allowed: mark the worktree so codex-post-tool-use can tell what this call changed.
+  if (answer.decision === 'allow') await markBeforeTool(stdin, home, env, 'codex-pre-tool-use');
+  return answer;
 }
-
-/** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir). */
-function inRepository(cwd: string, root: string): boolean {
-  const here = worktreeRoot(cwd);
-  if (here === undefined) return false;
-  try {
-    return realpathSync(commonDirectory(here)) === realpathSync(commonDirectory(root));
-  } catch {
-    return false;
-  }
-}
-

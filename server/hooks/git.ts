@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Runs git in `cwd` and returns its stdout; throws with git's own message when it fails. */
@@ -28,6 +29,17 @@ export function hooksDirectory(root: string): string {
 /** The git common dir (shared by every worktree of the repository). */
 export function commonDirectory(root: string): string {
   return resolve(root, git(root, 'rev-parse', '--git-common-dir').trim());
+}
+
+/** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir). */
+export function inRepository(cwd: string, root: string): boolean {
+  const here = worktreeRoot(cwd);
+  if (here === undefined) return false;
+  try {
+    return realpathSync(commonDirectory(here)) === realpathSync(commonDirectory(root));
+  } catch {
+    return false;
+  }
 }
 
 /**

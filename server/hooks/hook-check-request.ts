@@ -3,11 +3,13 @@
 
 export interface HookCheckRequest {
   home: string;
-  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'claude-post-tool-use' | 'codex-pre-tool-use';
+  hook: 'git-pre-commit' | 'claude-pre-tool-use' | 'claude-post-tool-use' | 'codex-pre-tool-use' | 'codex-post-tool-use';
   root: string;
   paths: string[];
   /** FLEET_AS, when the writer says who it is. */
   callsign?: string;
+  /** The hook payload's session_id: the agent its SessionStart bound writes, when FLEET_AS is unset. */
+  sessionId?: string;
   /** Where the write happens, to find the agent that registered this worktree at join. */
   worktree?: string;
   /** The writer is certainly an agent: finding none refuses the write. */
@@ -25,7 +27,7 @@ export function hookCheckParams(request: HookCheckRequest, paths: string[]): Rec
     paths,
     root: request.root,
     hook: request.hook,
-    ...(request.callsign !== undefined && { callsign: request.callsign }),
+    ...writerHints(request),
     ...(request.worktree !== undefined && { worktree: request.worktree }),
     ...(request.override !== undefined && { override: request.override }),
     ...(request.agentOnly && { agentOnly: true }),
@@ -39,6 +41,7 @@ export interface CommandCheckRequest {
   /** The session's directory: relative paths resolve here, and it finds the writing agent. */
   cwd: string;
   callsign?: string;
+  sessionId?: string;
   agentOnly?: boolean;
   override?: string;
 }
@@ -49,10 +52,21 @@ export function commandCheckParams(request: CommandCheckRequest): Record<string,
     command: request.command,
     cwd: request.cwd,
     hook: request.hook,
-    ...(request.callsign !== undefined && { callsign: request.callsign }),
+    ...writerHints(request),
     ...(request.override !== undefined && { override: request.override }),
     ...(request.agentOnly && { agentOnly: true }),
   };
+}
+
+/** Who the hook says writes: FLEET_AS, and the session it runs in. */
+function writerHints(request: { callsign?: string; sessionId?: string }): Record<string, string> {
+  return { ...(request.callsign !== undefined && { callsign: request.callsign }), ...(request.sessionId !== undefined && { sessionId: request.sessionId }) };
+}
+
+/** A hook payload's session_id, when it has a usable one. */
+export function payloadSessionId(event: { session_id?: unknown }): string | undefined {
+  const id = event.session_id;
+  return typeof id === 'string' && id.trim() !== '' ? id : undefined;
 }
 
 /** FLEET_AS and FLEET_OVERRIDE as the hooks read them (empty means unset). */

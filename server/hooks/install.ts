@@ -58,7 +58,7 @@ export function installHooks(root: string, home: string, selection: HookSelectio
   if (selection.codex) {
     const result = installCodexHooks(root, home, launcher.path, env);
     if (result.createdFile) manifest.codexHooksCreated = true;
-    report.push(`Codex PreToolUse hook ${result.outcome}: ${result.path} (Codex runs it only once you trust it: review it in Codex's /hooks)`);
+    report.push(`Codex hooks (PreToolUse, PostToolUse, SessionStart) ${result.outcome}: ${result.path} (Codex runs them only once you trust them: review them in Codex's /hooks)`);
   }
   writeManifest(root, manifest);
   return report;
@@ -82,7 +82,7 @@ export function uninstallHooks(root: string, selection: HookSelection, env: Node
   }
   if (selection.codex) {
     const { path, outcome } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
-    report.push(`Codex PreToolUse hook ${outcome === 'removed' ? 'removed' : 'was not installed'}: ${path}`);
+    report.push(`Codex hooks ${outcome === 'removed' ? 'removed' : 'were not installed'}: ${path}`);
     manifest.codexHooksCreated = false;
   }
   writeManifest(root, manifest);

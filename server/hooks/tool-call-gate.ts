@@ -5,14 +5,21 @@ import { runCommandCheck, runHookCheck } from './hook-check.js';
 /** What a runtime's PreToolUse hook asks about: a shell command, or the files a tool writes (absolute, or relative to cwd). */
 export type ToolCallWrites = { command: string } | { paths: string[] };
 
+/** Where the call runs: the payload's cwd and session_id. */
+export interface ToolCallSession {
+  cwd: string;
+  sessionId?: string | undefined;
+}
+
 /**
  * The decision of a runtime's PreToolUse hook (Claude Code's, Codex's) on one tool call, for the
- * session's agent (FLEET_AS, else the agent registered for cwd's worktree): the plane judges a shell
+ * session's agent (FLEET_AS, else the agent bound to the session, else the agent registered for
+ * cwd's worktree): the plane judges a shell
  * command, or each written file as its real path. Allow is the runtime's own rules; deny carries
  * a reason the model reads. The lean runner decides through the same plan and answer functions.
  */
-export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, cwd: string, writes: ToolCallWrites): Promise<ClaudeHookAnswer> {
-  const writer = toolCallWriter(hook, home, env);
+export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, { cwd, sessionId }: ToolCallSession, writes: ToolCallWrites): Promise<ClaudeHookAnswer> {
+  const writer = toolCallWriter(hook, home, env, sessionId);
   try {
     if ('command' in writes) {
       const plan = planShellCheck(writer, cwd, writes.command);

@@ -5,12 +5,14 @@ import { lspRequests, type FleetViewState, type LspRequestName, type LspRequestR
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
 import type { FleetMirror } from './fleet-mirror.js';
 import { literalPattern } from './literal-pattern.js';
+import { listPublishedDigests } from './published-digest.js';
 import type { OperatorSession } from './operator-session.js';
 import type { FileOwnership } from './ownership.js';
 import type { WorkspaceScopes } from './workspace-scopes.js';
 
 /** What the custom requests work with; the server provides it. */
 export interface FleetServices {
+  readonly home: string;
   readonly mirror: FleetMirror;
   readonly scopes: WorkspaceScopes;
   readonly operator: OperatorSession;
@@ -91,10 +93,12 @@ export function registerCustomRequests(connection: Connection, services: FleetSe
     return { released: result.released, forced: true };
   });
 
-  handle(connection, 'fleet/digest', async () => {
-    const { digest, markdown } = await services.observer().call('fleet_digest', {});
+  handle(connection, 'fleet/digest', async ({ sinceSeq }) => {
+    const { digest, markdown } = await services.observer().call('fleet_digest', sinceSeq !== undefined ? { sinceSeq } : {});
     return { digest, markdown };
   });
+
+  handle(connection, 'fleet/digestHistory', async ({ limit }) => ({ digests: await listPublishedDigests(services.home, limit) }));
 
   handle(connection, 'fleet/requestHandoff', async ({ claimId, path }) => {
     const claim = services.mirror.claim(claimId);

@@ -35,7 +35,8 @@ export class FleetLanguageServer implements FleetServices {
   private readonly violations = new WorkspaceViolations();
   operator!: OperatorSession;
   private link!: PlaneLink;
-  private home = '';
+  /** The FLEET_HOME of the plane this window joins (the published digests are read from it). */
+  home = '';
   private readonly watched = new WatchedFiles((location) => this.ownershipAt(location));
   private readonly open = new Set<string>();
   private readonly scheduler = new FlushScheduler(() => this.flush());

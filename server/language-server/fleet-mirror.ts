@@ -98,9 +98,12 @@ export class FleetMirror {
     else if (event.type === 'control.set') {
       this.control = { state: event.state, ...(event.reason !== undefined && { reason: event.reason }), setBy: event.by ?? 'unknown', setAt: iso(event.at) };
       changes.controlChanged();
-    } else {
+    } else if (event.type === 'work.added' || event.type === 'work.transitioned' || event.type === 'work.blockers') {
       const item = applyWorkEvent(this.workItems, event, (agentId) => this.agents.get(agentId)?.callsign ?? agentId);
       if (item) changes.workChanged(item.id);
+    } else if (event.type.startsWith('work.')) {
+      // Plans, clarification rounds and budgets: rare, and only the plane's list has them whole.
+      changes.needsReload();
     }
     return true;
   }

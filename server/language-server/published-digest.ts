@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digestSchema, type Digest } from '../../contracts/index.js';
 
@@ -15,4 +15,17 @@ export async function readPublishedDigest(home: string, toSeq: number): Promise<
   } catch {
     return undefined;
   }
+}
+
+/** The newest `limit` published digests, newest first (unreadable entries are skipped). */
+export async function listPublishedDigests(home: string, limit: number): Promise<Digest[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(home, 'digests'));
+  } catch {
+    return [];
+  }
+  const seqs = names.filter((name) => /^\d{12}\.json$/.test(name)).map((name) => Number(name.slice(0, 12))).sort((a, b) => b - a).slice(0, limit);
+  const digests = await Promise.all(seqs.map((seq) => readPublishedDigest(home, seq)));
+  return digests.filter((digest): digest is Digest => digest !== undefined);
 }

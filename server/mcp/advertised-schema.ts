@@ -43,6 +43,8 @@ function prune(node: unknown, top: boolean): unknown {
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
     if (key === 'additionalProperties' && value === false) continue;
     if (key === 'default' && isEmpty(value)) continue;
+    // A JSON object's keys are strings anyway (a record's `propertyNames: {type: string}`).
+    if (key === 'propertyNames' && JSON.stringify(prune(value, false)) === '{"type":"string"}') continue;
     out[key] = key === 'properties' ? withoutEnvelopeMeta(value as Record<string, unknown>, top) : prune(value, false);
   }
   return out;

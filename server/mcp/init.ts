@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { claudeSettingsPath } from '../hooks/claude-settings.js';
 import { commonDirectory } from '../hooks/git.js';
+import { installHooks, uninstallHooks, type HookSelection } from '../hooks/install.js';
 import { ensureLauncher } from '../hooks/launcher.js';
 import { findBlock, removeBlock, upsertBlock, type Markers } from '../hooks/marked-block.js';
+import { onPath, removeLocalHome, writeLocalHome } from './claude-local-env.js';
 import { AGENT_INSTRUCTIONS, INSTRUCTION_FILES, INSTRUCTIONS_MARKERS } from './agent-instructions.js';
 import { bridgeCommand, claudeMcpPath, CODEX_MARKERS, codexBlock, codexConfigPath, hasHandWrittenCodexEntry, type BridgeCommand } from './runtime-config.js';
 
@@ -14,24 +17,47 @@ export interface InitOptions {
   claude: boolean;
   codex: boolean;
   instructions: boolean;
+  /** The write gate's hooks, with the same code as `fleet install-hooks` (git's pre-commit too, unless `git` is false). */
+  hooks: boolean;
+  git: boolean;
 }
 
 /** What `fleet init` created rather than edited, so `--remove` leaves the repository as it found it. */
-const manifestSchema = z.object({ mcpJsonCreated: z.boolean().default(false), mcpServersCreated: z.boolean().default(false) });
+const manifestSchema = z.object({
+  mcpJsonCreated: z.boolean().default(false),
+  mcpServersCreated: z.boolean().default(false),
+  /** FLEET_HOME written into .claude/settings.local.json's env (a home other than the default). */
+  localHomeWritten: z.boolean().default(false),
+  /** Writing it created settings.local.json (the hooks' install had not). */
+  localSettingsCreated: z.boolean().default(false),
+});
 type Manifest = z.infer<typeof manifestSchema>;
 
 type Outcome = 'created' | 'updated' | 'unchanged' | 'removed' | 'absent' | 'left as it is';
 
-/** Writes the per-runtime set-up; running it again leaves every file as it is. */
+/**
+ * Writes the per-runtime set-up; running it again leaves every file as it is. Files meant to be
+ * committed (.mcp.json, AGENTS.md, CLAUDE.md) get nothing machine-specific: .mcp.json starts the
+ * launcher by name from PATH, and this user's FLEET_HOME (when it is not the default) goes into
+ * .claude/settings.local.json's env; the hooks, which name absolute paths, go where install-hooks
+ * puts them (settings.local.json, $CODEX_HOME/hooks.json, the git hooks directory).
+ */
 export function initRepository(options: InitOptions): string[] {
   const launcher = ensureLauncher(options.home);
-  const bridge = bridgeCommand(launcher.path, options.home);
   const manifest = readManifest(options.root);
   const report: string[] = launcher.created ? [`wrote the launcher ${launcher.path} (it runs this checkout's CLI)`] : [];
-  if (options.claude) report.push(line('Claude Code MCP server (.mcp.json)', writeClaudeMcp(options.root, bridge, manifest), claudeMcpPath(options.root)));
+  if (options.hooks) report.push(...installHooks(options.root, options.home, hookSelection(options), options.env));
+  if (options.claude) {
+    report.push(line('Claude Code MCP server (.mcp.json)', writeClaudeMcp(options.root, PROJECT_BRIDGE, manifest), claudeMcpPath(options.root)));
+    const { outcome: home, written } = writeLocalHome(options.root, options.home, options.env, manifest.localHomeWritten);
+    manifest.localHomeWritten = written;
+    if (home === 'created') manifest.localSettingsCreated = true;
+    if (home !== 'absent') report.push(line('FLEET_HOME for Claude Code (settings.local.json env)', home, claudeSettingsPath(options.root, 'local')));
+    if (!onPath(launcher.path, options.env)) report.push(`note: Claude Code starts the fleet MCP server as \`fleet\` from PATH, and ${launcher.path} is not what PATH finds: add ${dirname(launcher.path)} to PATH (the VS Code extension offers to)`);
+  }
   if (options.codex) {
     const path = codexConfigPath(options.env);
-    report.push(line('Codex MCP server [mcp_servers.fleet]', writeCodex(path, bridge), path));
+    report.push(line('Codex MCP server [mcp_servers.fleet]', writeCodex(path, bridgeCommand(launcher.path, options.home)), path));
   }
   if (options.instructions) {
     for (const file of INSTRUCTION_FILES) {
@@ -47,7 +73,14 @@ export function initRepository(options: InitOptions): string[] {
 export function removeFromRepository(options: InitOptions): string[] {
   const manifest = readManifest(options.root);
   const report: string[] = [];
-  if (options.claude) report.push(line('Claude Code MCP server (.mcp.json)', removeClaudeMcp(options.root, manifest), claudeMcpPath(options.root)));
+  if (options.claude) {
+    report.push(line('Claude Code MCP server (.mcp.json)', removeClaudeMcp(options.root, manifest), claudeMcpPath(options.root)));
+    if (manifest.localHomeWritten) report.push(line('FLEET_HOME for Claude Code (settings.local.json env)', removeLocalHome(options.root, options.home, manifest.localSettingsCreated), claudeSettingsPath(options.root, 'local')));
+    manifest.localHomeWritten = false;
+    manifest.localSettingsCreated = false;
+  }
+  // After the env: the settings file the hooks' install created goes when nothing else is left in it.
+  if (options.hooks) report.push(...uninstallHooks(options.root, hookSelection(options), options.env));
   if (options.codex) {
     const path = codexConfigPath(options.env);
     report.push(line('Codex MCP server [mcp_servers.fleet]', takeBlockOut(path, CODEX_MARKERS), path));
@@ -66,6 +99,13 @@ export function removeFromRepository(options: InitOptions): string[] {
   return report;
 }
 
+/** The committed .mcp.json's entry: the launcher by name (PATH), FLEET_HOME from the environment; nothing of this machine. */
+const PROJECT_BRIDGE: BridgeCommand = { command: 'fleet', args: ['mcp'], env: {} };
+
+function hookSelection(options: InitOptions): HookSelection {
+  return { git: options.git, claude: options.claude, codex: options.codex, claudeScope: 'local' };
+}
+
 const line = (what: string, outcome: Outcome, path: string) => `${what} ${outcome}: ${path}`;
 
 type JsonObject = Record<string, unknown>;
@@ -80,7 +120,7 @@ function writeClaudeMcp(root: string, bridge: BridgeCommand, manifest: Manifest)
   }
   const servers = config.mcpServers;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new Error(`${path}: "mcpServers" is not an object; fix it, then run fleet init again`);
-  (servers as JsonObject).fleet = { command: bridge.command, args: bridge.args, env: bridge.env };
+  (servers as JsonObject).fleet = { command: bridge.command, args: bridge.args, ...(Object.keys(bridge.env).length > 0 && { env: bridge.env }) };
   const next = `${JSON.stringify(config, null, 2)}\n`;
   if (next === before) return 'unchanged';
   if (before === undefined) manifest.mcpJsonCreated = true;
@@ -146,13 +186,13 @@ function readManifest(root: string): Manifest {
   try {
     return manifestSchema.parse(JSON.parse(readFileSync(manifestPath(root), 'utf8')));
   } catch {
-    return { mcpJsonCreated: false, mcpServersCreated: false };
+    return manifestSchema.parse({});
   }
 }
 
 function writeManifest(root: string, manifest: Manifest): void {
   const path = manifestPath(root);
-  if (!manifest.mcpJsonCreated && !manifest.mcpServersCreated) {
+  if (!Object.values(manifest).some(Boolean)) {
     if (existsSync(path)) unlinkSync(path);
     return;
   }

@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_AGENT_TTL_SECONDS, PLANE_VERSION } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS } from '../../contracts/index.js';
 import { BridgeSession } from './bridge-session.js';
 import { chooseRuntimePid } from './runtime-pid.js';
 import { buildToolCatalog } from './tool-catalog.js';
 import { serverInstructions } from './tool-guidance.js';
 import type { ToolProfile } from './tool-profile.js';
+import { createToolServer } from './tool-server.js';
 
 export interface McpBridgeOptions {
   home: string;
@@ -18,8 +17,6 @@ export interface McpBridgeOptions {
 
 /**
  * `fleet mcp`: an MCP server on stdin/stdout whose tools are the method table's MCP methods.
- * Tools are listed and dispatched through the SDK's low-level handlers (reached from McpServer),
- * because the schemas come from the contracts as JSON Schema rather than as SDK-side zod shapes.
  * Resolves when the client closes the session. Nothing but MCP frames may go to stdout.
  */
 export async function runMcpBridge(options: McpBridgeOptions): Promise<void> {
@@ -28,9 +25,7 @@ export async function runMcpBridge(options: McpBridgeOptions): Promise<void> {
   const runtime = chooseRuntimePid(options.env);
   log(`the agent's process: ${runtime.why}`);
   const session = new BridgeSession({ home: options.home, cwd: options.cwd, worktree: worktreeOf(options.cwd), tools, heartbeatMs: heartbeatInterval(options.env), runtimePid: runtime.pid, log });
-  const mcp = new McpServer({ name: 'fleet', title: 'Fleet Coordination', version: PLANE_VERSION }, { capabilities: { tools: {} }, instructions: serverInstructions((name) => tools.has(name)) });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((tool) => tool.definition) }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => session.call(request.params.name, request.params.arguments));
+  const mcp = createToolServer(tools, (name, args) => session.call(name, args), serverInstructions((name) => tools.has(name)));
   const ended = new Promise<void>((resolve) => {
     mcp.server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

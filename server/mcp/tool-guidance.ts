@@ -41,6 +41,16 @@ export function toolsNamedIn(text: string): string[] {
   return text.match(/\bfleet_[a-z_]+/g) ?? [];
 }
 
+/** The instructions of an MCP session on the TLS listener's /mcp, whose identity its service token fixes. */
+export function remoteInstructions(callsign: string, edgeTtlSeconds: number, offered: (tool: string) => boolean): string {
+  return [
+    `You reach this fleet over HTTP as ${callsign}, the agent of your service token: you are joined as ${callsign} on your first call (fleet_agent_join is optional and takes only that callsign).`,
+    `Nothing heartbeats for you here: any call counts, so call at least every ${Math.floor(edgeTtlSeconds / 2)} s while you work (fleet_agent_heartbeat reports progress), or your claims lapse.`,
+    "Name the repository by scope (its origin URL, e.g. github.com/org/repo, or its fleet.scope): root would be a path on the plane's machine.",
+    serverInstructions(offered),
+  ].join('\n');
+}
+
 /** A line the model reads first when the fleet switch is not `run`. */
 export function controlNotice(control: ControlBrief | undefined): string | undefined {
   if (!control || control.state === 'run') return undefined;

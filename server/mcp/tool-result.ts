@@ -1,4 +1,4 @@
-import { errorTable, type ControlBrief } from '../../contracts/index.js';
+import { errorTable, FleetError, type ControlBrief } from '../../contracts/index.js';
 import { PlaneCallError } from '../client/plane-client.js';
 import { controlNotice } from './tool-guidance.js';
 
@@ -32,6 +32,8 @@ export function errorResult(error: unknown, lastControl?: ControlBrief): ToolCal
   if (error instanceof PlaneCallError) {
     return toolError(error.errorName ?? `ERROR ${error.code}`, error.message, lastControl);
   }
+  // Raised in the plane itself, where /mcp on the TLS listener dispatches without a connection.
+  if (error instanceof FleetError) return toolError(error.errorName, error.message, lastControl);
   const message = error instanceof Error ? error.message : String(error);
   return toolError(
     'PLANE_UNAVAILABLE',

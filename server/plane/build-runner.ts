@@ -1,8 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { abandonInterruptedBuilds, nextBuild, recordBuildFinished, recordBuildStarted, type BuildOutcome } from '../core/build-gate.js';
 import type { FleetCore } from '../core/fleet-core.js';
 import type { BuildRunRecord } from '../core/orchestration-records.js';
 import type { Journal } from './journal.js';
+import { gitHead } from './worktree-facts.js';
 
 const KEEP_OUTPUT_CHARS = 64 * 1024;
 
@@ -86,8 +87,4 @@ export class BuildRunner {
       child.once('close', (code) => finish(code, timedOut ? `\ntimed out after ${timeoutMs / 1000} s` : ''));
     });
   }
-}
-
-function gitHead(worktree: string): Promise<string | undefined> {
-  return new Promise((resolve) => execFile('git', ['-C', worktree, 'rev-parse', 'HEAD'], (error, stdout) => resolve(error ? undefined : stdout.trim())));
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { parseWebhookUrl } from './digest-webhook.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -12,6 +13,12 @@ export interface PlaneConfig {
   stopGraceMs: number;
   /** Tests run the clock faster: 10 makes a 120 s TTL pass in 12 s. */
   timeScale: number;
+  /** The agent TTL of tier `edge` (FLEET_EDGE_TTL). */
+  edgeTtlMs: number;
+  /** `--listen`: the TLS endpoint beyond loopback for remote agents (DESIGN §13), with its certificate and key files. */
+  listen?: { host: string; port: number; certFile: string; keyFile: string };
+  /** FLEET_DIGEST_WEBHOOK: each published digest is POSTed there as JSON. */
+  digestWebhook?: URL;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +43,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`FLEET_PORT=${portRaw} is not a port number (0-65535; 0 means any free port)`);
   const digest = seconds(env, 'FLEET_DIGEST_INTERVAL', MAX_DIGEST_INTERVAL_S);
   if (digest > MAX_DIGEST_INTERVAL_S) throw new ConfigError(`FLEET_DIGEST_INTERVAL=${digest} is above the ${MAX_DIGEST_INTERVAL_S} s maximum: the operator's digest never comes less often`);
+  const webhook = env.FLEET_DIGEST_WEBHOOK ? parseWebhookUrl(env.FLEET_DIGEST_WEBHOOK) : undefined;
+  if (typeof webhook === 'string') throw new ConfigError(webhook);
   return {
     home: defaultHome(env),
     port,
@@ -43,5 +52,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     digestIntervalMs: digest * 1000,
     stopGraceMs: seconds(env, 'FLEET_STOP_GRACE', 30) * 1000,
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),
+    edgeTtlMs: seconds(env, 'FLEET_EDGE_TTL', DEFAULT_EDGE_TTL_SECONDS) * 1000,
+    ...listenConfig(env),
+    ...(webhook !== undefined && { digestWebhook: webhook }),
   };
+}
+
+/** FLEET_LISTEN=ADDR:PORT needs FLEET_TLS_CERT and FLEET_TLS_KEY: beyond loopback the plane never speaks without TLS. */
+function listenConfig(env: NodeJS.ProcessEnv): Pick<PlaneConfig, 'listen'> {
+  const raw = env.FLEET_LISTEN?.trim();
+  if (!raw) return {};
+  const colon = raw.lastIndexOf(':');
+  const host = raw.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(raw.slice(colon + 1));
+  if (colon <= 0 || host === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`--listen ${raw} is not ADDR:PORT (e.g. 0.0.0.0:8443, or [::]:8443 for IPv6)`);
+  }
+  const certFile = env.FLEET_TLS_CERT?.trim();
+  const keyFile = env.FLEET_TLS_KEY?.trim();
+  if (!certFile || !keyFile) {
+    throw new ConfigError(`--listen ${raw} serves beyond loopback, which the plane does only with TLS: pass --tls-cert FILE and --tls-key FILE (PEM; docs/multi-machine.md shows how to make them)`);
+  }
+  return { listen: { host, port, certFile: resolve(certFile), keyFile: resolve(keyFile) } };
 }

@@ -3,15 +3,20 @@ import { join } from 'node:path';
 import type { Digest, FleetEvent } from '../../contracts/index.js';
 import { buildDigest } from '../core/digest.js';
 import { renderDigestMarkdown } from '../core/digest-markdown.js';
+import type { Clock } from '../core/clock.js';
 import type { FleetCore } from '../core/fleet-core.js';
 import { writeFileDurably } from '../store/durable-write.js';
 import type { HomePaths } from '../home/paths.js';
+import type { DigestWebhook } from './digest-webhook.js';
 import type { Journal } from './journal.js';
 
 export interface DigestOutput {
   digest: Digest;
   markdown: string;
 }
+
+/** A window of the event log: from a sequence number on, or the last seconds of plane time. */
+export type DigestWindow = { seq: number } | { seconds: number };
 
 /**
  * The heartbeat digest for the operator: built from the event log since the last published one,
@@ -28,6 +33,8 @@ export class DigestPublisher {
     private readonly history: (fromSeq: number) => AsyncIterable<FleetEvent>,
     private readonly paths: HomePaths,
     private readonly log: (message: string) => void,
+    private readonly clock: Clock,
+    private readonly webhook?: DigestWebhook,
   ) {}
 
   start(intervalRealMs: number): void {
@@ -39,13 +46,22 @@ export class DigestPublisher {
     clearInterval(this.timer);
   }
 
-  async current(): Promise<DigestOutput> {
+  /** Since the last published digest. */
+  current(): Promise<DigestOutput> {
+    return this.over({ seq: this.core.state.lastDigestSeq + 1 });
+  }
+
+  /** The digest of any window the operator names (`fleet digest --since`); the baseline stays. */
+  async over(since: DigestWindow): Promise<DigestOutput> {
     await this.journal.whenDurable(this.core.state.seq);
-    const fromSeq = this.core.state.lastDigestSeq + 1;
     const toSeq = this.journal.lastDurableSeq;
+    const cutoff = 'seconds' in since ? this.clock.now() - since.seconds * 1000 : undefined;
+    let fromSeq = 'seq' in since ? since.seq : toSeq + 1;
     const window: FleetEvent[] = [];
-    for await (const event of this.history(fromSeq)) {
+    for await (const event of this.history('seq' in since ? since.seq : 1)) {
       if (event.seq > toSeq) break;
+      if (cutoff !== undefined && event.at < cutoff) continue;
+      fromSeq = Math.min(fromSeq, event.seq);
       if (event.type !== 'digest.published') window.push(event);
     }
     const digest = buildDigest(window, this.core.state, this.core.indexes, fromSeq);
@@ -68,6 +84,7 @@ export class DigestPublisher {
     await writeFileDurably(join(historyDir, `${stem}.md`), output.markdown);
     await writeFileDurably(join(this.paths.home, 'digest.md'), output.markdown);
     this.core.run(undefined, (ctx) => ctx.emit({ type: 'digest.published', by: 'plane', fromSeq: output.digest.fromSeq, toSeq: output.digest.toSeq }));
+    void this.webhook?.send(output.digest);
     return output;
   }
 }

@@ -31,6 +31,13 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
   const access = methods[method].access;
   const state = plane.core.state;
+  if (typeof session.credential === 'object') {
+    // A service token acts only as its agent: checked at every call, so a revocation holds at once.
+    plane.tokens.assertStillValid(session.credential);
+    if (session.caller.kind !== 'agent' && method !== 'fleet_agent_join' && methods[method].mutates) {
+      throw new FleetError('NOT_JOINED', `${method}: a service token acts only as its agent: call fleet_agent_join {"callsign": "${session.credential.callsign}"} on this connection first`);
+    }
+  }
   if (access === 'agent' && session.caller.kind !== 'agent') {
     throw new FleetError('NOT_JOINED', `${method} acts as an agent: call fleet_agent_join on this connection first (CLI: --as CALLSIGN)`);
   }

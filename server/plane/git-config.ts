@@ -59,13 +59,7 @@ export function readGitConfig(path: string): Map<string, string> {
  */
 export function setGitConfigOnce(path: string, section: string, name: string, value: string): string {
   const lock = `${path}.lock`;
-  let fd: number;
-  try {
-    fd = openSync(lock, 'wx', modeOf(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new FleetError('INVALID_STATE', `${lock} exists: a git command is changing this repository's config right now; retry in a moment (or remove the lock if no git command is running)`, { path: lock });
-  }
+  const fd = takeLock(lock, modeOf(path));
   try {
     let text = '';
     try {
@@ -96,6 +90,25 @@ export function setGitConfigOnce(path: string, section: string, name: string, va
       // already renamed or removed
     }
     throw error;
+  }
+}
+
+/** How long to wait for another writer's lock (git holds it for a moment; another plane for less). */
+const LOCK_WAIT_MS = 50;
+
+function takeLock(lock: string, mode: number): number {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return openSync(lock, 'wx', mode);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() >= until) {
+        throw new FleetError('INVALID_STATE', `${lock} exists: a git command is changing this repository's config right now; retry in a moment (or remove the lock if no git command is running)`, { path: lock });
+      }
+      // Written once per repository, ever: a millisecond's pause here costs nothing on the hot path.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import { fleetEventSchema, PLANE_VERSION, PROTOCOL_VERSION, type FleetEvent } fr
 import { FleetCore } from '../core/fleet-core.js';
 import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.js';
 import { EmbeddedStore } from '../store/embedded-store.js';
-import { serveConnection } from '../transport/connection.js';
+import { serveConnection, type Dispatch } from '../transport/connection.js';
 import { ThrottledLog } from '../transport/throttled-log.js';
 import { unixSocketUnusable } from '../transport/unix-socket.js';
 import { CLOSE_GRACE_MS, WsEndpoint } from '../transport/ws-endpoint.js';
@@ -23,9 +23,12 @@ import { ScopeResolver } from './scope-resolver.js';
 import { backUpState, planScopeMigration } from './scope-migration.js';
 import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
 import { StopBackstop } from './stop-backstop.js';
+import { loadTlsIdentity, openRemoteDoor, type RemoteDoor } from './remote-door.js';
+import { ServiceTokens } from './service-tokens.js';
 import { Compactor } from './compactor.js';
 import { BuildRunner } from './build-runner.js';
 import { DigestPublisher } from './digest-publisher.js';
+import { DigestWebhook } from './digest-webhook.js';
 import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
@@ -54,11 +57,21 @@ export interface RunningPlane {
  */
 export async function startPlane(config: PlaneConfig, log: (message: string) => void): Promise<RunningPlane> {
   const paths = homePaths(config.home);
+  // A listener that cannot serve refuses start-up before anything else is touched.
+  const tlsIdentity = config.listen ? await loadTlsIdentity(config.listen) : undefined;
   await mkdir(config.home, { recursive: true, mode: 0o700 });
   const lock = await InstanceLock.acquire(paths.lock, config.home);
+  const clock = new PlaneClock(config.timeScale);
   // A plane killed while replacing one of its files left the temp file beside it; the lock says
   // no other plane is writing them now.
-  for (const file of [paths.ledger, paths.discovery, paths.token, paths.operatorToken]) await removeStaleTempFiles(file);
+  for (const file of [paths.ledger, paths.discovery, paths.token, paths.operatorToken, paths.serviceTokens]) await removeStaleTempFiles(file);
+  let tokens;
+  try {
+    tokens = await ServiceTokens.load(paths.serviceTokens, clock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
   const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
   let recovered;
   try {
@@ -68,9 +81,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     throw error;
   }
   for (const notice of recovered.notices ?? []) log(`store: ${notice}`);
-  const clock = new PlaneClock(config.timeScale);
   const sweepEveryRealMs = Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20));
-  const coreConfig = { agentTtlMs: config.agentTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale };
+  const coreConfig = { agentTtlMs: config.agentTtlMs, edgeTtlMs: config.edgeTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale };
   const core = new FleetCore(clock, randomIds, coreConfig, {
     snapshot: recovered.snapshot?.state ?? null,
     tail: recovered.tail,
@@ -113,7 +125,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   let socket: string | undefined = undefined; // both set once the endpoint listens
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
-  const digests = new DigestPublisher(core, journal, history, paths, log);
+  const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
+  const digests = new DigestPublisher(core, journal, history, paths, log, clock, webhook);
   const scopes = new ScopeResolver();
   const worktrees = new WorktreeWatchers(core, scopes, log);
   const services: PlaneServices = {
@@ -129,11 +142,22 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     builds,
     digests,
     worktrees,
+    tokens,
   };
   const notices = new ThrottledLog(log);
-  const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, (session, method, params) => dispatch(services, session, method, params), log, notices));
+  const dispatchCall: Dispatch = (session, method, params) => dispatch(services, session, method, params);
+  const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, dispatchCall, log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
+  let remote: RemoteDoor | undefined;
+  try {
+    remote = config.listen && tlsIdentity ? await openRemoteDoor(config.listen, tlsIdentity, endpoint, tokens, dispatchCall, config.edgeTtlMs / 1000, notices, log) : undefined;
+  } catch (error) {
+    await endpoint.close();
+    await store.close().catch(() => undefined);
+    await lock.release();
+    throw error;
+  }
   await journal.whenDurable(core.state.seq);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
@@ -143,9 +167,10 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const processes = new ProcessWatch(core, PROCESS_WATCH_MS);
   processes.start();
   await ledger.write();
-  const discovery = { port, ...(socket !== undefined && { socket }), pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() };
+  const discovery = { port, ...(socket !== undefined && { socket }), ...(remote && config.listen && { listen: { host: config.listen.host, port: remote.port } }), pid: process.pid, version: PLANE_VERSION, protocolVersion: PROTOCOL_VERSION, startedAt: new Date(startedAt).toISOString() };
   await writeFileDurably(paths.discovery, JSON.stringify(discovery), 0o600);
   log(`plane ${PLANE_VERSION} listening on 127.0.0.1:${port}${socket === undefined ? '' : ` and ${socket}`} (FLEET_HOME ${config.home}, seq ${core.state.seq})`);
+  if (remote && config.listen) log(`remote agents: TLS on ${config.listen.host}:${remote.port} (WebSocket JSON-RPC, MCP at /mcp), service tokens only`);
 
   function shutdown(): Promise<void> {
     closing ??= (async () => {
@@ -157,7 +182,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       builds.stop();
       worktrees.close();
       core.queue.abandonAll();
+      remote?.stopAccepting();
       const cutOff = await endpoint.close();
+      await remote?.close();
       if (cutOff > 0) log(`${cutOff} client${cutOff === 1 ? '' : 's'} did not answer the close frame within ${CLOSE_GRACE_MS / 1000} s and ${cutOff === 1 ? 'was' : 'were'} cut off`);
       await unlink(paths.discovery).catch(() => undefined);
       await journal.whenDurable(core.state.seq).catch(() => undefined);

@@ -35,7 +35,15 @@ export const MAX_CONNECTIONS = 1_024;
 export class Admission {
   private readonly waiting = new Map<Duplex, NodeJS.Timeout>();
 
-  constructor(private readonly notices: ThrottledLog) {}
+  /**
+   * `drop`, when given, ends a connection the admission lets go of (the TLS listener: its socket may
+   * already be wrapped in TLS, and plain HTTP is no answer there); without it, one closed to make
+   * room is told why in plain HTTP and one timed out is destroyed.
+   */
+  constructor(
+    private readonly notices: ThrottledLog,
+    private readonly drop?: (socket: Duplex) => void,
+  ) {}
 
   /** A new TCP or Unix-socket connection. */
   admit(socket: Socket): void {
@@ -43,12 +51,13 @@ export class Admission {
       const oldest = this.waiting.keys().next().value!;
       this.settle(oldest);
       this.notices.note(`closed the oldest connection waiting for its handshake: ${MAX_UNAUTHENTICATED} were waiting, the limit`);
-      refuse(oldest, 503, `${MAX_UNAUTHENTICATED} connections were waiting to finish their handshake, the limit, and this was the oldest: retry`);
+      if (this.drop) this.drop(oldest);
+      else refuse(oldest, 503, `${MAX_UNAUTHENTICATED} connections were waiting to finish their handshake, the limit, and this was the oldest: retry`);
     }
     const timer = setTimeout(() => {
       this.settle(socket);
       this.notices.note(`closed a connection that did not finish its handshake within ${HANDSHAKE_TIMEOUT_MS / 1000} s`);
-      socket.destroy();
+      (this.drop ?? ((waiting: Duplex) => waiting.destroy()))(socket);
     }, HANDSHAKE_TIMEOUT_MS);
     this.waiting.set(socket, timer);
     socket.once('close', () => this.settle(socket));
@@ -66,8 +75,8 @@ export class Admission {
 }
 
 /** Answers an upgrade (or a connection before it) with an HTTP error naming the reason, then lets go of the socket. */
-export function refuse(socket: Duplex, status: 401 | 403 | 503, reason: string): void {
-  const phrase = { 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' }[status];
+export function refuse(socket: Duplex, status: 400 | 401 | 403 | 503, reason: string): void {
+  const phrase = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' }[status];
   const body = `${reason}\n`;
   socket.end(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
 }

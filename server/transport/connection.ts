@@ -46,7 +46,7 @@ export function serveConnection(socket: WebSocket, credential: Credential, dispa
   return flow;
 }
 
-function asFleetError(error: unknown, log: (message: string) => void): FleetError {
+export function asFleetError(error: unknown, log: (message: string) => void): FleetError {
   if (error instanceof FleetError) return error;
   log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return new FleetError('INTERNAL', `internal error: ${error instanceof Error ? error.message : String(error)}`);

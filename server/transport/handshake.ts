@@ -27,8 +27,7 @@ export function refuseUpgrade(request: IncomingMessage, secrets: PlaneSecrets): 
   if (request.headers.origin !== undefined) {
     return { status: 403, reason: `Origin "${request.headers.origin}" refused: browsers and web pages may not reach the plane` };
   }
-  const header = request.headers.authorization;
-  const presented = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+  const presented = bearerOf(request);
   if (presented === undefined) return { status: 401, reason: 'missing "Authorization: Bearer <token>": read the token from FLEET_HOME/token' };
   // Both comparisons always run, so the timing says nothing about which secret came close.
   const operator = sameSecret(presented, secrets.operator);
@@ -36,6 +35,12 @@ export function refuseUpgrade(request: IncomingMessage, secrets: PlaneSecrets): 
   if (operator) return { credential: 'operator' };
   if (plane) return { credential: 'plane' };
   return { status: 401, reason: 'wrong plane token: it changes at every plane start, read FLEET_HOME/token again' };
+}
+
+/** The token of an `Authorization: Bearer` header, if the request has one. */
+export function bearerOf(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
 }
 
 /** Hashing first gives equal-length buffers, so the comparison leaks neither content nor length. */

@@ -56,7 +56,8 @@ export function overUnixSocket(path: string): Door {
 /** A way in to a plane for a `ws` client: the URL and the options that go with it. */
 export interface Door {
   url: string;
-  options: { createConnection?: () => Socket };
+  /** `ca`: the CA a remote plane's certificate is checked against (FLEET_CA). */
+  options: { createConnection?: () => Socket; ca?: Buffer };
 }
 
 /** The ways a local client reaches a plane, preferred first: its Unix socket when it has one, then loopback TCP. */

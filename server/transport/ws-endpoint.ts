@@ -1,6 +1,7 @@
 import { unlink } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Server as NetServer, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_FRAME_BYTES } from '../../contracts/index.js';
 import type { Credential } from '../core/context.js';
@@ -32,7 +33,11 @@ export class WsEndpoint {
   private pinger: NodeJS.Timeout | undefined;
   private unix: { server: NetServer; path: string } | undefined;
 
-  constructor(secrets: PlaneSecrets, notices: ThrottledLog, onConnection: (socket: WebSocket, credential: Credential) => ServedConnection) {
+  constructor(
+    secrets: PlaneSecrets,
+    private readonly notices: ThrottledLog,
+    private readonly onConnection: (socket: WebSocket, credential: Credential) => ServedConnection,
+  ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
     this.http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('The Fleet Coordination plane speaks WebSocket JSON-RPC only.\n');
@@ -45,17 +50,25 @@ export class WsEndpoint {
         refuse(socket, refusal.status, refusal.reason);
         return;
       }
-      if (this.wss.clients.size >= MAX_CONNECTIONS) {
-        notices.note(`refused a connection: the plane already serves ${MAX_CONNECTIONS} connections, its limit`);
-        refuse(socket, 503, `the plane already serves ${MAX_CONNECTIONS} connections, its limit: close clients you no longer need (each MCP session, editor window and CLI call holds one) and retry`);
-        return;
-      }
-      this.wss.handleUpgrade(request, socket, head, (ws) => {
-        admission.upgraded(socket);
-        this.alive.add(ws);
-        ws.on('pong', () => this.alive.add(ws));
-        this.served.set(ws, onConnection(ws, refusal.credential));
-      });
+      this.accept(request, socket, head, refusal.credential, () => admission.upgraded(socket));
+    });
+  }
+
+  /**
+   * Completes an upgrade its door has vetted (this endpoint's loopback doors, or the TLS listener),
+   * within the one cap on established connections; `upgraded` tells the door's admission.
+   */
+  accept(request: IncomingMessage, socket: Duplex, head: Buffer, credential: Credential, upgraded: () => void): void {
+    if (this.wss.clients.size >= MAX_CONNECTIONS) {
+      this.notices.note(`refused a connection: the plane already serves ${MAX_CONNECTIONS} connections, its limit`);
+      refuse(socket, 503, `the plane already serves ${MAX_CONNECTIONS} connections, its limit: close clients you no longer need (each MCP session, editor window and CLI call holds one) and retry`);
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      upgraded();
+      this.alive.add(ws);
+      ws.on('pong', () => this.alive.add(ws));
+      this.served.set(ws, this.onConnection(ws, credential));
     });
   }
 

@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { WebSocket } from 'ws';
-import { HandshakeRefusedError, PlaneClient } from '../../server/client/plane-client.js';
+import { HandshakeRefusedError } from '../../server/client/plane-client.js';
 import { HANDSHAKE_TIMEOUT_MS, MAX_CONNECTIONS, MAX_UNAUTHENTICATED } from '../../server/transport/admission.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from '../support/plane-process.js';
 import { runCli } from '../support/run-cli.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
-import { assertResponsive } from '../support/responsive.js';
+import { assertResponsive, timeCallsUntil } from '../support/responsive.js';
 import { within } from '../support/within.js';
 
 const seed = testSeed();
@@ -42,19 +42,6 @@ function openIdler(plane: PlaneProcess, random: SeededRandom, closed: () => void
   return idler;
 }
 
-/** Times another client's calls until `done` settles. */
-async function probe(client: PlaneClient, done: Promise<unknown>): Promise<number[]> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  const latencies: number[] = [];
-  while (!finished) {
-    const start = performance.now();
-    await client.call('fleet_status', {});
-    latencies.push(performance.now() - start);
-  }
-  return latencies;
-}
-
 test(`idle connections without a handshake are capped and timed out while others are served (${replay})`, async () => {
   console.log(`idle connections: ${replay}`);
   const random = new SeededRandom(seed);
@@ -73,7 +60,7 @@ test(`idle connections without a handshake are capped and timed out while others
       if (closedCount >= IDLERS - MAX_UNAUTHENTICATED) evicted();
       if (closedCount === IDLERS) allClosed();
     };
-    const latencies = probe(client, everyIdlerClosed);
+    const latencies = timeCallsUntil(client, everyIdlerClosed);
     latencies.catch(() => undefined); // awaited below; a failure before then must not surface as the probe's
     for (let i = 0; i < IDLERS; i++) idlers.push(openIdler(plane, random, onClose));
 

@@ -7,7 +7,9 @@ import { respondHandoff, sendHandoff, type HandoffInput } from '../../server/cor
 import { ackMessages, inbox, sendMessage, type MessageInput } from '../../server/core/messages.js';
 import { checkPaths } from '../../server/core/path-check.js';
 import { requireAgent } from '../../server/core/authority.js';
-import { updateWork } from '../../server/core/work-lifecycle.js';
+import { updateWork, type WorkUpdate } from '../../server/core/work-lifecycle.js';
+import { configureWork, type WorkConfiguration } from '../../server/core/work-budgets.js';
+import type { WorktreeFacts } from '../../server/core/work-guidance.js';
 import { addWork, pullWork, type WorkInput } from '../../server/core/work-queue.js';
 import { OPERATOR, SCOPE, joinAgent, makeHarness, type Harness, type JoinedAgent } from './core-harness.js';
 
@@ -35,8 +37,17 @@ export function add(h: Harness, input: WorkInput, caller: Caller = OPERATOR) {
   return h.core.run(caller, (ctx) => addWork(ctx, caller, input));
 }
 
-export function pull(h: Harness, agent: JoinedAgent) {
-  return h.core.run(agent.caller, (ctx) => pullWork(ctx, agent.caller, h.core.queue));
+export function pull(h: Harness, agent: JoinedAgent, facts?: WorktreeFacts) {
+  return h.core.run(agent.caller, (ctx) => pullWork(ctx, agent.caller, h.core.queue, facts));
+}
+
+/** Any fleet_work_update action, as `caller`. */
+export function update(h: Harness, caller: Caller, id: string, change: WorkUpdate) {
+  return h.core.run(caller, (ctx) => updateWork(ctx, caller, id, change));
+}
+
+export function configure(h: Harness, input: WorkConfiguration, caller: Caller = OPERATOR) {
+  return h.core.run(caller, (ctx) => configureWork(ctx, caller, input));
 }
 
 export function complete(h: Harness, caller: Caller, id: string, criteria: string[] = []) {
@@ -93,13 +104,19 @@ export function orchestrationFleet(h: Harness = makeHarness()) {
   };
 }
 
-/** Drives one item from ready through a passing verification, returning the ids involved. */
-export function toVerified(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, criteria: string[] = ['c1']): string {
+/** Drives the next item from ready into review, held by `verifier`, returning its id. */
+export function toReview(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, criteria: string[] = ['c1']): string {
   const pulled = pull(h, builder);
   if (!pulled.item) throw new Error(`${builder.callsign} pulled nothing`);
   complete(h, builder.caller, pulled.item.id, criteria);
   const review = pull(h, verifier);
   if (review.item?.id !== pulled.item.id) throw new Error(`${verifier.callsign} did not get ${pulled.item.id} for review`);
-  verify(h, verifier.caller, pulled.item.id, passReport(criteria));
   return pulled.item.id;
+}
+
+/** Drives one item from ready through a passing verification, returning its id. */
+export function toVerified(h: Harness, builder: JoinedAgent, verifier: JoinedAgent, criteria: string[] = ['c1']): string {
+  const id = toReview(h, builder, verifier, criteria);
+  verify(h, verifier.caller, id, passReport(criteria));
+  return id;
 }

@@ -2,12 +2,13 @@
 // this agent have pulled something at this point of the log?". It shares nothing with the plane's
 // queue code: only the glob overlap test (itself cross-checked by brute force in the glob tests)
 // and the territory referee (grant-checker.ts) for the live claims.
-import type { FleetEvent, Role, Tier } from '../../contracts/index.js';
+import type { FleetEvent, Role, Tier, WorkKind } from '../../contracts/index.js';
 import { GrantChecker } from './grant-checker.js';
 import { PatternOverlaps } from './pattern-overlaps.js';
 
 interface ModelItem {
   id: string;
+  kind: WorkKind;
   parent?: string;
   dependsOn: string[];
   paths: string[];
@@ -48,6 +49,7 @@ export class QueueModel {
       case 'work.added':
         this.items.set(event.itemId, {
           id: event.itemId,
+          kind: event.kind,
           ...(event.parent !== undefined && { parent: event.parent }),
           dependsOn: event.dependsOn,
           paths: event.paths,
@@ -76,7 +78,8 @@ export class QueueModel {
 
   /**
    * An item the agent could pull in the current state, per issue 4: ready (or back for rework), a
-   * leaf, not held by an open request, every dependency done, its tier and role the agent's, and
+   * leaf, not held by an open request, every dependency done, its tier and role the agent's (an
+   * edge agent takes unmarked items only from stories up), and
    * none of its paths overlapping a live claim of another agent. Undefined when there is none.
    */
   pullableFor(agentId: string): string | undefined {
@@ -87,6 +90,8 @@ export class QueueModel {
       if (this.containers.has(item.id) || item.blockedBy.length > 0) continue;
       if (!item.dependsOn.every((d) => this.items.get(d)?.status === 'done')) continue;
       if (item.tier !== undefined && item.tier !== agent.tier) continue;
+      // DESIGN §13: an edge agent pulls unmarked work only from stories up.
+      if (item.tier === undefined && agent.tier === 'edge' && item.kind === 'task') continue;
       if (item.role !== undefined && item.role !== agent.role && !(builderRoles.includes(item.role) && builderRoles.includes(agent.role))) continue;
       if (this.pathsFree(item, agentId)) return item.id;
     }

@@ -146,6 +146,7 @@ for (const id of selectedEngineIds()) {
       await armBadgeWatch(page, 'c.ts', '⚠');
       writeFileSync(join(workspace, 'src', 'c.ts'), 'export const c = "WRITER was here";\n');
       await badgeSeenAt(page, 20_000);
+      await operator.call('fleet_digest', { publish: true }); // the Digest view's history has an entry
 
       for (const [theme, bodyClass] of THEMES) {
         await setColorTheme(page, theme);
@@ -165,6 +166,7 @@ for (const id of selectedEngineIds()) {
         // The Digest webview is built again each time the Fleet sidebar comes back: wait for its content.
         assert.doesNotMatch(await webviewText(page, '#digest', 'Fleet running'), /NaN|undefined/);
         await page.screenshot({ path: join(shots, `sidebar-${slug}.png`) });
+        if (slug === 'vs') await digestScreenshot(page, join(shots, 'digest-light.png'));
       }
 
       // Acknowledged: the mark gives way to BOREAS's badge again.
@@ -197,6 +199,22 @@ async function hoverUntil(page: Page, target: Locator, shown: Locator): Promise<
       if (attempt === 3) throw error;
     }
   }
+}
+
+/** The Digest view alone in the Fleet sidebar (Roster and Territory folded for the shot, unfolded after). */
+async function digestScreenshot(page: Page, path: string): Promise<void> {
+  const header = (title: string) => page.locator('.part.sidebar .pane-header', { hasText: new RegExp(`^${title}`, 'i') }).first();
+  const folded: Locator[] = [];
+  for (const title of ['Roster', 'Territory']) {
+    if ((await header(title).getAttribute('aria-expanded')) !== 'true') continue;
+    await header(title).click();
+    folded.push(header(title));
+  }
+  const text = await webviewText(page, '#digest', 'PUBLISHED DIGESTS'); // h3 titles are upper-cased by the view's CSS
+  assert.match(text, /Now/);
+  await page.mouse.move(640, 700);
+  await page.locator('.part.sidebar').screenshot({ path });
+  for (const pane of folded) await pane.click();
 }
 
 /** Shows the Explorer (clicking its activity bar icon would hide it when it is showing already). */

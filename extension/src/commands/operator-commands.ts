@@ -21,7 +21,6 @@ export function registerOperatorCommands(ctx: FleetContext): vscode.Disposable[]
       }
     }),
     vscode.commands.registerCommand('fleet.showLog', () => ctx.log.show()),
-    vscode.commands.registerCommand('fleet.showDigest', () => vscode.commands.executeCommand('fleet.digest.focus')),
   ];
 }
 

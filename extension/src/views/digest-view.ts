@@ -2,22 +2,43 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Digest } from '../../../contracts/index.js';
 import { digestWebviewMessageSchema } from '../../../contracts/lsp.js';
+import { option } from '../commands/command-args.js';
 import type { FleetContext } from '../fleet-context.js';
 
 const MIN_INTERVAL_MS = 1000;
+const HISTORY_LENGTH = 20;
+
+/** Which digest the view shows: since the last published one, since the person last looked, or a published one. */
+export type DigestShown = { kind: 'live' } | { kind: 'catchUp'; fromSeq: number } | { kind: 'published'; toSeq: number };
+
+/** One published digest in the history list. */
+export interface DigestSummary {
+  fromSeq: number;
+  toSeq: number;
+  generatedAt: string;
+  blockers: number;
+  eventCount: number;
+}
 
 /** What the webview renders. */
 export interface DigestModel {
   connection: { status: string; message: string | null; home: string };
   digest: Digest | null;
   error: string | null;
+  shown: DigestShown;
+  /** The first event the person has not seen in this view (null on a first visit or when nothing is new). */
+  catchUpFrom: number | null;
+  history: DigestSummary[];
 }
 
 /**
  * The Digest webview view: the heartbeat digest of what happened since the last published one
  * (per-agent progress, build status, blockers, stale agents, claims acquired and released, handoffs,
  * work completed, the control switch), reloaded while visible as the fleet changes, at most once a
- * second. Strict CSP with a nonce; script and style come from media/; messages back are parsed.
+ * second; the published digests (FLEET_HOME/digests) to open one by one; and "since you were last
+ * here": when the view opens, the digest of every event after the last one it showed (that event
+ * number is kept per FLEET_HOME in global state, so it outlives the window). Strict CSP with a
+ * nonce; script and style come from media/; messages back are parsed.
  */
 export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -27,18 +48,42 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
   private timer: NodeJS.Timeout | undefined;
   private last = 0;
   private model: DigestModel | undefined;
+  private shownNow: DigestShown = { kind: 'live' };
+  private requested: DigestShown | undefined;
+  private catchUpFrom: number | null = null;
+  private history: Digest[] | undefined;
+  private readonly changed = new vscode.EventEmitter<DigestModel>();
+  /** Each model sent to the webview. */
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly ctx: FleetContext) {
     this.subscriptions = [
       vscode.window.registerWebviewViewProvider('fleet.digest', this),
+      // Argument: none, `{ toSeq }` (a published digest: the blocker notification) or `{ view: 'catchUp' | 'live' }`.
+      vscode.commands.registerCommand('fleet.showDigest', (arg?: unknown) => {
+        const toSeq = option(arg, 'toSeq');
+        const view = option(arg, 'view');
+        return this.show(typeof toSeq === 'number' ? { kind: 'published', toSeq } : view === 'catchUp' ? { kind: 'catchUp' } : view === 'live' ? { kind: 'live' } : undefined);
+      }),
       ctx.onDidChangeState(() => this.reload()),
-      ctx.onDidPublishDigest(() => this.reload()),
+      ctx.onDidPublishDigest(() => {
+        this.history = undefined;
+        this.reload();
+      }),
     ];
   }
 
   /** The last model sent to the webview (what the view shows), for the extension's API. */
   get shown(): DigestModel | undefined {
     return this.model;
+  }
+
+  /** Fleet: Show Digest: brings the view up on the digest asked for (default: the catch-up if there is one, else live). */
+  private async show(what?: DigestShown | { kind: 'catchUp' }): Promise<void> {
+    if (what?.kind === 'catchUp') this.requested = this.catchUpFrom !== null ? { kind: 'catchUp', fromSeq: this.catchUpFrom } : undefined;
+    else this.requested = what;
+    if (this.view?.visible) this.beginVisit();
+    await vscode.commands.executeCommand('fleet.digest.focus');
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -52,13 +97,39 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
         this.ctx.log.warn('ignored a malformed message from the digest view');
         return;
       }
-      if (parsed.data.type === 'ready') this.reload(true);
-      else void vscode.commands.executeCommand(parsed.data.command);
+      const message = parsed.data;
+      if (message.type === 'ready') this.reload(true);
+      else if (message.type === 'command') void vscode.commands.executeCommand(message.command);
+      else this.switchTo(message.type === 'open' ? { kind: 'published', toSeq: message.toSeq } : message.view === 'catchUp' && this.catchUpFrom !== null ? { kind: 'catchUp', fromSeq: this.catchUpFrom } : { kind: 'live' });
     });
-    view.onDidChangeVisibility(() => view.visible && this.reload(true));
+    this.beginVisit();
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) return;
+      this.beginVisit();
+      this.reload(true);
+    });
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
     });
+  }
+
+  /** The person looks again: what is new since the last event this view showed them is the catch-up. */
+  private beginVisit(): void {
+    const seen = this.ctx.extension.globalState.get<number>(this.seenKey());
+    this.catchUpFrom = seen !== undefined ? seen + 1 : null;
+    this.shownNow = this.requested ?? (this.catchUpFrom !== null ? { kind: 'catchUp', fromSeq: this.catchUpFrom } : { kind: 'live' });
+    this.requested = undefined;
+    this.history = undefined;
+    this.reload(true);
+  }
+
+  private switchTo(shown: DigestShown): void {
+    this.shownNow = shown;
+    this.reload(true);
+  }
+
+  private seenKey(): string {
+    return `fleet.digest.lastSeenSeq:${this.ctx.config.home}`;
   }
 
   /** Loads the digest again if the view is showing; bursts of changes cost one load a second. */
@@ -84,26 +155,51 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
     this.last = Date.now();
     const state = this.ctx.state;
     const connection = { status: state?.connection.status ?? 'connecting', message: state?.connection.message ?? null, home: state?.connection.home ?? '' };
+    const shown = this.shownNow;
+    const base = { connection, shown, catchUpFrom: this.catchUpFrom };
     let model: DigestModel;
     try {
-      model = this.ctx.connected ? { connection, digest: (await this.ctx.request('fleet/digest', {})).digest, error: null } : { connection, digest: null, error: null };
+      if (!this.ctx.connected) {
+        model = { ...base, digest: null, error: null, history: [] };
+      } else {
+        this.history ??= (await this.ctx.request('fleet/digestHistory', { limit: HISTORY_LENGTH })).digests;
+        const digest = await this.fetch(shown, this.history);
+        model = { ...base, digest, error: digest ? null : 'That digest is no longer in FLEET_HOME/digests.', history: this.history.map(summary) };
+        if (digest && shown.kind !== 'published') await this.seen(digest.toSeq);
+      }
     } catch (error) {
-      model = { connection, digest: null, error: error instanceof Error ? error.message : String(error) };
+      model = { ...base, digest: null, error: error instanceof Error ? error.message : String(error), history: [] };
     } finally {
       this.loading = false;
     }
     this.model = model;
     void this.view?.webview.postMessage({ type: 'digest', model });
+    this.changed.fire(model);
     if (this.again) {
       this.again = false;
       this.reload();
     }
   }
 
+  private async fetch(shown: DigestShown, history: Digest[]): Promise<Digest | null> {
+    if (shown.kind === 'published') return history.find((digest) => digest.toSeq === shown.toSeq) ?? null;
+    return (await this.ctx.request('fleet/digest', shown.kind === 'catchUp' ? { sinceSeq: shown.fromSeq } : {})).digest;
+  }
+
+  private async seen(toSeq: number): Promise<void> {
+    const before = this.ctx.extension.globalState.get<number>(this.seenKey());
+    if (before === undefined || toSeq > before) await this.ctx.extension.globalState.update(this.seenKey(), toSeq);
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
     for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
   }
+}
+
+function summary(digest: Digest): DigestSummary {
+  return { fromSeq: digest.fromSeq, toSeq: digest.toSeq, generatedAt: digest.generatedAt, blockers: digest.blockers.length, eventCount: digest.eventCount };
 }
 
 function digestHtml(webview: vscode.Webview, media: vscode.Uri): string {

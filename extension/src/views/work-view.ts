@@ -5,6 +5,7 @@ import type { FleetContext } from '../fleet-context.js';
 import { readableReason } from './reason-text.js';
 import type { TreeCounter } from './tree-counter.js';
 import { since } from './relative-time.js';
+import { workDetails, type WorkDetail } from './work-details.js';
 
 interface StatusNode {
   readonly kind: 'status';
@@ -16,7 +17,14 @@ interface ItemNode {
   readonly id: string;
   status: WorkStatus;
 }
-type WorkNode = StatusNode | ItemNode;
+
+interface DetailNode {
+  readonly kind: 'detail';
+  readonly id: string;
+  readonly detail: WorkDetail;
+}
+
+type WorkNode = StatusNode | ItemNode | DetailNode;
 
 /** Statuses in the order a person reads the queue: what needs attention first. */
 const ORDER: { status: WorkStatus; label: string; icon: string; color?: string }[] = [
@@ -63,7 +71,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     }
     if (changes.work.length === 0) return;
     const shown = this.shownGroups();
-    const rows = new Set<WorkNode>();
+    const rows = new Set<StatusNode | ItemNode>();
     for (const item of changes.work) {
       const node = this.items.get(item.id);
       if (node?.status === item.status) {
@@ -107,9 +115,13 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
 
   getChildren(element?: WorkNode): WorkNode[] {
     if (!element) return ORDER.map(({ status }) => this.groups.get(status)!).filter((group) => group.items.size > 0);
-    if (element.kind === 'item') return [];
-    const title = (node: ItemNode) => this.work(node.id)?.title ?? '';
-    return [...element.items.values()].sort((a, b) => title(a).localeCompare(title(b)));
+    if (element.kind === 'status') {
+      const title = (node: ItemNode) => this.work(node.id)?.title ?? '';
+      return [...element.items.values()].sort((a, b) => title(a).localeCompare(title(b)));
+    }
+    const work = element.kind === 'item' ? this.work(element.id) : undefined;
+    const [parent, details] = element.kind === 'item' ? [`work:${element.id}`, work ? workDetails(work) : []] : [element.id, element.detail.children ?? []];
+    return details.map((detail, index) => ({ kind: 'detail' as const, id: `${parent}/${index}`, detail }));
   }
 
   private work(id: string): WorkItem | undefined {
@@ -127,9 +139,17 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
       return item;
     }
+    if (node.kind === 'detail') {
+      const item = new vscode.TreeItem(node.detail.label, node.detail.children?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      item.id = node.id;
+      item.description = node.detail.description;
+      item.tooltip = node.detail.description;
+      return item;
+    }
     const work = this.work(node.id);
     if (!work) return new vscode.TreeItem('(gone)');
-    const item = new vscode.TreeItem(work.title, vscode.TreeItemCollapsibleState.None);
+    // Expanded: its plan, its rounds and what it waits for.
+    const item = new vscode.TreeItem(work.title, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `work:${work.id}`;
     const blockers = work.blockedBy.map((id) => this.work(id)?.title ?? 'an item no longer listed');
     item.description = [work.assignee, blockers.length > 0 ? `waiting on ${blockers.length}` : undefined, since(work.updatedAt), work.kind].filter(Boolean).join(' · ');

@@ -3,6 +3,7 @@ import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
 import { connectAsOperator, connectUnjoined, using } from '../connection.js';
 import { emit } from '../output.js';
+import { remotePlane } from '../../client/remote-plane.js';
 import { loadSession, saveSession } from '../../home/sessions.js';
 
 const USAGE = 'fleet join --callsign X --runtime Y [--role R] [--pid N] [--worktree DIR] [--tier local|edge]';
@@ -32,7 +33,8 @@ export async function joinVerb(argv: string[]): Promise<number> {
       ...(role?.data !== undefined && { role: role.data }),
       ...(tier?.data !== undefined && { tier: tier.data }),
       ...(pid !== undefined && { pid }),
-      worktree: values.worktree ?? process.cwd(),
+      // A remote plane does not watch this machine's worktrees (FLEET_URL: DESIGN §13).
+      ...(remotePlane() === undefined && { worktree: values.worktree ?? process.cwd() }),
       ...(saved && { sessionToken: saved.sessionToken }),
     }),
   );

@@ -1,11 +1,12 @@
 import { ConfigError, loadConfig } from '../../plane/config.js';
 import { PlaneAlreadyRunningError } from '../../plane/instance-lock.js';
 import { startPlane } from '../../plane/plane.js';
+import { ServiceTokensFileError } from '../../plane/service-tokens.js';
 import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X]';
+const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--edge-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
 
 /** Flags of `fleet serve` and the environment variables they override. */
 const flagToEnv = {
@@ -14,12 +15,17 @@ const flagToEnv = {
   'digest-interval': 'FLEET_DIGEST_INTERVAL',
   'stop-grace': 'FLEET_STOP_GRACE',
   'time-scale': 'FLEET_TIME_SCALE',
+  'edge-ttl': 'FLEET_EDGE_TTL',
+  listen: 'FLEET_LISTEN',
+  'tls-cert': 'FLEET_TLS_CERT',
+  'tls-key': 'FLEET_TLS_KEY',
+  'digest-webhook': 'FLEET_DIGEST_WEBHOOK',
 } as const;
 
 export async function serve(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(
     argv,
-    { port: { type: 'string' }, 'agent-ttl': { type: 'string' }, 'digest-interval': { type: 'string' }, 'stop-grace': { type: 'string' }, 'time-scale': { type: 'string' } },
+    Object.fromEntries(Object.keys(flagToEnv).map((flag) => [flag, { type: 'string' }])) as Record<keyof typeof flagToEnv, { type: 'string' }>,
     USAGE,
   );
   const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: home };
@@ -50,6 +56,10 @@ export async function serve(argv: string[]): Promise<number> {
     if (error instanceof PlaneAlreadyRunningError) {
       log(error.message);
       return EXIT.refused;
+    }
+    if (error instanceof ConfigError || error instanceof ServiceTokensFileError) {
+      log(`refusing to start: ${error.message}`);
+      return EXIT.badInput;
     }
     if (error instanceof StoreCorruptError) {
       log(`refusing to start: ${error.message}`);

@@ -7,6 +7,7 @@ import { connectAs, connectAsOperator, connectUnjoined, using } from '../connect
 import { jsonArg } from '../json-arg.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
+import { WORK_PROTOCOL_USAGE, configureVerb, protocolUpdate, workProtocolOptions } from './work-protocol.js';
 
 const USAGE = [
   'fleet work list [--status S] [--limit N]',
@@ -14,7 +15,8 @@ const USAGE = [
   'fleet work pull --as X',
   "fleet work complete ID --as X --artifact '{\"touchedFiles\":[…],\"commands\":[{\"command\":…,\"exitCode\":0}],\"criteria\":[…]}' (or @file.json)",
   "fleet work verify ID --as X --report '{\"verdicts\":[{\"criterion\":…,\"verdict\":\"pass\",\"evidence\":…}]}' (or @file.json)",
-  'fleet work decide ID --disposition accept|rework|rollback|escalate --reason CODE [--ref ID…] [--as X]',
+  'fleet work decide ID --disposition accept|rework|rollback|escalate --reason CODE [--ref ID…] [--rollback-ref COMMIT] [--as X]',
+  ...WORK_PROTOCOL_USAGE,
 ].join('\n       ');
 
 const options = {
@@ -34,6 +36,8 @@ const options = {
   disposition: { type: 'string' },
   reason: { type: 'string' },
   ref: { type: 'string', multiple: true },
+  'rollback-ref': { type: 'string' },
+  ...workProtocolOptions,
 } as const;
 
 /** A value checked against one of the contracts' enums, or a usage error naming the flag. */
@@ -88,32 +92,49 @@ export async function workVerb(argv: string[]): Promise<number> {
       emit(values.json, result, () => {
         if (result.refusedBy === 'control') return `nothing pulled: the fleet is ${result.control.state}; start nothing new`;
         if (!result.item) return 'no ready work you can take right now';
-        return [`pulled ${result.item.id}: ${result.item.title}`, ...result.claims.map((c) => `  claimed ${c.pattern} (fence ${c.fence})`), ...result.item.criteria.map((c) => `  criterion: ${c}`)].join('\n');
+        return [
+          `pulled ${result.item.id}: ${result.item.title}`,
+          ...result.claims.map((c) => `  claimed ${c.pattern} (fence ${c.fence})`),
+          ...result.item.criteria.map((c) => `  criterion: ${c}`),
+          ...(result.guidance ? [`  guidance v${result.guidance.version} (${result.guidance.covenant.map((f) => f.path).join(', ') || 'no covenant files'})`] : []),
+        ].join('\n');
       });
       return result.item ? 0 : 3;
     }
     case 'complete':
     case 'verify':
-    case 'decide': {
+    case 'decide':
+    case 'plan':
+    case 'clarify':
+    case 'answer': {
       const id = requireValue(arg, 'ID', USAGE);
       const params =
         action === 'complete'
           ? { id, action, artifact: jsonArg(requireValue(values.artifact, '--artifact', USAGE), '--artifact') }
           : action === 'verify'
             ? { id, action, report: jsonArg(requireValue(values.report, '--report', USAGE), '--report') }
-            : {
-                id,
-                action,
-                decision: { disposition: oneOf(dispositionSchema, requireValue(values.disposition, '--disposition', USAGE), '--disposition'), reasonCode: requireValue(values.reason, '--reason', USAGE), refs: values.ref ?? [] },
-              };
+            : action === 'decide'
+              ? {
+                  id,
+                  action,
+                  decision: {
+                    disposition: oneOf(dispositionSchema, requireValue(values.disposition, '--disposition', USAGE), '--disposition'),
+                    reasonCode: requireValue(values.reason, '--reason', USAGE),
+                    refs: values.ref ?? [],
+                    ...(values['rollback-ref'] !== undefined && { rollbackRef: values['rollback-ref'] }),
+                  },
+                }
+              : protocolUpdate(action, id, values);
       // The artifact and report are checked by the plane against the contracts (exit 2 naming the field).
       const result = await using(connection(), (client) => client.callRaw('fleet_work_update', params));
       emit(values.json, result, () => {
-        const item = (result as { item: { id: string; status: string } }).item;
-        return `${item.id} is now ${item.status}`;
+        const { item, clarificationId } = result as { item: { id: string; status: string }; clarificationId?: string };
+        return [`${item.id} is now ${item.status}`, ...(clarificationId ? [`clarification request ${clarificationId}`] : [])].join('\n');
       });
       return 0;
     }
+    case 'configure':
+      return configureVerb(connection(), values);
     default:
       throw new UsageError(`usage: ${USAGE}`);
   }

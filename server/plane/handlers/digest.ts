@@ -7,8 +7,11 @@ import type { HandlerTable } from './handler.js';
 
 export const digestHandlers = {
   fleet_digest: async (params, session, { core, digests }) => {
+    if (params.sinceSeq !== undefined && params.sinceSeconds !== undefined) throw new FleetError('INVALID_PARAMS', 'give sinceSeq or sinceSeconds, not both');
+    const since = params.sinceSeq !== undefined ? { seq: params.sinceSeq } : params.sinceSeconds !== undefined ? { seconds: params.sinceSeconds } : undefined;
+    if (params.publish && since) throw new FleetError('INVALID_PARAMS', 'publish covers the events since the last published digest: it takes no sinceSeq or sinceSeconds');
     if (params.publish && !isOperator(core.state, session.caller)) throw new FleetError('FORBIDDEN', 'publishing the digest (moving its baseline) is for the operator; read it without publish');
-    return params.publish ? digests.publish() : digests.current();
+    return params.publish ? digests.publish() : since ? digests.over(since) : digests.current();
   },
 
   fleet_agent_resume: (_params, session, { core }) =>

@@ -3,6 +3,7 @@ import type { FleetCore } from '../../core/fleet-core.js';
 import type { Journal } from '../journal.js';
 import type { ShellAnalyzer } from '../../gate/shell-analyzer.js';
 import type { ScopeResolver } from '../scope-resolver.js';
+import type { ServiceTokens } from '../service-tokens.js';
 import type { Session } from '../session.js';
 import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
 
@@ -20,9 +21,15 @@ export interface PlaneServices {
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
   builds: { kick(): void; finished(runId: string): Promise<void> };
-  digests: { current(): Promise<{ digest: Digest; markdown: string }>; publish(): Promise<{ digest: Digest; markdown: string }> };
+  digests: {
+    current(): Promise<{ digest: Digest; markdown: string }>;
+    over(since: { seq: number } | { seconds: number }): Promise<{ digest: Digest; markdown: string }>;
+    publish(): Promise<{ digest: Digest; markdown: string }>;
+  };
   /** Registers the pid of a joining agent (refusing pids it must never watch or signal), returning its start time. */
   registerPid(pid: number): string | undefined;
+  /** The service tokens of the TLS listener (DESIGN §13). */
+  tokens: ServiceTokens;
   /** The watcher over the worktrees live agents registered (DESIGN §11). */
   worktrees: WorktreeWatchers;
 }

@@ -46,7 +46,7 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
   for (const write of located) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
 
   return core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, params.callsign, params.cwd);
+    const agent = findWriter(ctx, { callsign: params.callsign, sessionId: params.sessionId, where: params.cwd });
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const identity = agent || params.agentOnly ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];

@@ -1,16 +1,36 @@
 import { sep } from 'node:path';
 import { FleetError } from '../../../contracts/index.js';
 import type { Ctx } from '../../core/context.js';
+import { agentOfHookSession } from '../../core/hook-sessions.js';
 import type { AgentRecord } from '../../core/state.js';
 import { realPath } from '../../gate/real-path.js';
 
 /** At most this many override events per call: one per refused path, a huge commit stays readable. */
 const MAX_OVERRIDE_EVENTS = 100;
 
-/** Who is writing: the agent named by FLEET_AS, else the live agent that registered the worktree containing `where`. */
-export function findWriter(ctx: Ctx, callsign: string | undefined, where: string | undefined): AgentRecord | undefined {
-  if (callsign !== undefined) return agentByCallsign(ctx, callsign);
-  return where !== undefined ? agentByWorktree(ctx, where) : undefined;
+/** What a hook says about who is writing: FLEET_AS, the payload's session_id, where it writes. */
+export interface WriterHints {
+  callsign?: string | undefined;
+  sessionId?: string | undefined;
+  where?: string | undefined;
+}
+
+/**
+ * Who is writing, decided by the session, never by the file (DESIGN §11): the agent named by
+ * FLEET_AS, else the live agent the session's SessionStart bound, else the live agent that
+ * registered the worktree containing `where`.
+ */
+export function findWriter(ctx: Ctx, hints: WriterHints): AgentRecord | undefined {
+  return findWriterBy(ctx, hints)?.agent;
+}
+
+/** findWriter, saying which rule found the agent. */
+export function findWriterBy(ctx: Ctx, { callsign, sessionId, where }: WriterHints): { agent: AgentRecord; by: 'callsign' | 'session' | 'worktree' } | undefined {
+  if (callsign !== undefined) return { agent: agentByCallsign(ctx, callsign), by: 'callsign' };
+  const bound = sessionId !== undefined ? agentOfHookSession(ctx.state, sessionId) : undefined;
+  if (bound) return { agent: bound, by: 'session' };
+  const found = where !== undefined ? agentByWorktree(ctx, where) : undefined;
+  return found && { agent: found, by: 'worktree' };
 }
 
 /** The operator's FLEET_OVERRIDE let these paths through: each is recorded. */

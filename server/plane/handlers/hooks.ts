@@ -11,6 +11,7 @@ import type { CallScope, ScopeResolver } from '../scope-resolver.js';
 import type { Session } from '../session.js';
 import type { PlaneServices } from './handler.js';
 import { hookCheckCommand } from './hook-command.js';
+import { hookSessionHandlers } from './hook-sessions.js';
 import { findWriter, recordOverrides } from './hook-writer.js';
 
 type Params = z.infer<typeof hookCheckSpec.params>;
@@ -21,7 +22,7 @@ export const hookCheck = (params: Params, session: Session, { core, scopes }: Pl
   const scope = scopes.forCall(params);
   const located = params.paths.map((p) => locate(scopes, scope, p));
   return core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, params.callsign, params.worktree);
+    const agent = findWriter(ctx, { callsign: params.callsign, sessionId: params.sessionId, where: params.worktree });
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
@@ -62,4 +63,4 @@ function locate(scopes: ScopeResolver, rootScope: CallScope, path: string): { sc
 }
 
 /** This feature's keyed table, merged by the index like the others. */
-export const hookHandlers = { fleet_hook_check: hookCheck, fleet_hook_check_command: hookCheckCommand };
+export const hookHandlers = { fleet_hook_check: hookCheck, fleet_hook_check_command: hookCheckCommand, ...hookSessionHandlers };

@@ -8,6 +8,7 @@ import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
 import { rosterHandlers } from './roster.js';
 import { territoryHandlers } from './territory.js';
+import { tokenHandlers } from './tokens.js';
 import { violationHandlers } from './violations.js';
 import { workHandlers } from './work.js';
 
@@ -24,4 +25,5 @@ export const handlers: HandlerTable = {
   ...hookHandlers,
   ...planeHandlers,
   ...violationHandlers,
+  ...tokenHandlers,
 };

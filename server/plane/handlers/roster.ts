@@ -2,11 +2,13 @@ import { FleetError } from '../../../contracts/index.js';
 import { join, heartbeat, leave } from '../../core/roster.js';
 import { agentView } from '../../core/views.js';
 import { page } from '../pager.js';
+import { serviceJoin } from '../service-join.js';
 import type { HandlerTable } from './handler.js';
 import { agentList } from './paged-lists.js';
 
 export const rosterHandlers = {
-  fleet_agent_join: (params, session, { core, registerPid }) => {
+  fleet_agent_join: (requested, session, { core, registerPid, tokens }) => {
+    const params = typeof session.credential === 'object' ? serviceJoin(requested, session.credential, tokens) : requested;
     if (session.caller.kind === 'agent') {
       const current = core.state.agents.get(session.caller.agentId);
       if (current && !current.gone && current.callsign !== params.callsign) {

@@ -1,5 +1,6 @@
 import { MAX_VIOLATIONS_LISTED } from '../../../contracts/index.js';
 import { actorName } from '../../core/authority.js';
+import { agentOfHookSession } from '../../core/hook-sessions.js';
 import { acknowledgeViolations, violationViews } from '../../core/violations.js';
 import type { HandlerTable } from './handler.js';
 
@@ -11,7 +12,8 @@ export const violationHandlers = {
     core.run(session.caller, (ctx) => ({ acknowledged: acknowledgeViolations(ctx, actorName(ctx.state, session.caller), params.all ? 'all' : params.ids!) })),
 
   fleet_worktree_changes: async (params, session, { core, worktrees }) => {
-    core.run(session.caller, () => undefined); // any call counts as a heartbeat
-    return worktrees.changes(params.worktree, params.since, params.writer, params.source);
+    // Any call counts as a heartbeat; a hook's session names its bound agent as the writer.
+    const writer = core.run(session.caller, (ctx) => params.writer ?? (params.sessionId !== undefined ? agentOfHookSession(ctx.state, params.sessionId)?.callsign : undefined));
+    return worktrees.changes(params.worktree, params.since, writer, params.source);
   },
 } satisfies Partial<HandlerTable>;

@@ -1,6 +1,9 @@
 import { workView } from '../../core/orchestration-views.js';
 import { updateWork } from '../../core/work-lifecycle.js';
+import { budgetsOf, configureWork } from '../../core/work-budgets.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
+import { readWorktreeFacts } from '../worktree-facts.js';
+import { removeWork } from '../../core/work-removal.js';
 import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
 import { workList } from './paged-lists.js';
@@ -16,18 +19,30 @@ export const workHandlers = {
     });
   },
 
-  fleet_work_pull: (_params, session, { core }) =>
-    core.run(session.caller, (ctx) => {
-      const { item, claims, refusedBy } = pullWork(ctx, session.caller, core.queue);
-      return { item: item && workView(item, ctx.state), claims, ...(refusedBy && { refusedBy }) };
-    }),
+  fleet_work_pull: async (_params, session, { core }) => {
+    // git runs before the core does (never inside it): the worktree the agent registered at join.
+    const worktree = session.caller.kind === 'agent' ? core.state.agents.get(session.caller.agentId)?.worktree : undefined;
+    const facts = await readWorktreeFacts(worktree);
+    return core.run(session.caller, (ctx) => {
+      const { item, claims, refusedBy, guidance } = pullWork(ctx, session.caller, core.queue, facts);
+      return { item: item && workView(item, ctx.state), claims, ...(refusedBy && { refusedBy }), ...(guidance && { guidance }) };
+    });
+  },
 
   fleet_work_update: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {
       const { id, ...update } = params;
-      const item = updateWork(ctx, session.caller, id, update);
-      return { item: { id: item.id, status: item.status } };
+      const { item, clarificationId } = updateWork(ctx, session.caller, id, update);
+      return { item: { id: item.id, status: item.status }, ...(clarificationId !== undefined && { clarificationId }) };
     }),
+
+  fleet_work_configure: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => {
+      const item = configureWork(ctx, session.caller, params);
+      return { settings: { ...ctx.state.workSettings }, ...(item && { item: { id: item.id, budgets: budgetsOf(ctx.state, item) } }) };
+    }),
+
+  fleet_work_remove: (params, session, { core }) => core.run(session.caller, (ctx) => ({ removed: removeWork(ctx, session.caller, params.ids) })),
 
   fleet_work_list: (params, session, { core }) =>
     core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params, ctx.state)),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,19 +19,31 @@ const readSettings = (repo: string, file: string) => JSON.parse(readFileSync(joi
  * file install-hooks wrote, through a shell, with the documented input on stdin.
  */
 function runHook(repo: string, home: string, event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
+  const { command, options } = hookRun(repo, home, event, input, env);
+  const run = spawnSync('sh', ['-c', command], { ...options, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+/** The same, without blocking this process: its own clients keep heartbeating while the hook runs. */
+async function runHookInBackground(repo: string, home: string, event: string, input: Record<string, unknown>, env: Record<string, string> = {}): Promise<void> {
+  const { command, options } = hookRun(repo, home, event, input, env);
+  const child = spawn('sh', ['-c', command], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.input);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  assert.equal(code, 0, stderr);
+}
+
+function hookRun(repo: string, home: string, event: string, input: Record<string, unknown>, env: Record<string, string>) {
   const entry = readSettings(repo, 'settings.local.json').hooks[event]?.[0];
   assert.ok(entry, `no ${event} hook in settings.local.json`);
   const base: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: home, FLEET_PORT: '0' };
   delete base.FLEET_AS;
   delete base.FLEET_OVERRIDE;
-  const run = spawnSync('sh', ['-c', entry.hooks[0]!.command], {
-    cwd: repo,
-    env: { ...base, ...env },
-    input: JSON.stringify({ session_id: 'sess-1', transcript_path: join(home, 'transcript.jsonl'), cwd: repo, permission_mode: 'default', hook_event_name: event, ...input }),
-    encoding: 'utf8',
-  });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout;
+  const stdin = JSON.stringify({ session_id: 'sess-1', transcript_path: join(home, 'transcript.jsonl'), cwd: repo, permission_mode: 'default', hook_event_name: event, ...input });
+  return { command: entry.hooks[0]!.command, options: { cwd: repo, env: { ...base, ...env }, input: stdin } };
 }
 
 function startSession(repo: string, home: string, source: string, env: Record<string, string> = {}): string {
@@ -157,7 +170,10 @@ describe('Claude Code session lifecycle: escrowed claims outlive the session and
     const atlas = await plane.connect('test-atlas');
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', sessionToken: saved.sessionToken });
     assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/**'], root: repo })).granted, true);
-    runHook(repo, home, 'SessionEnd', { reason: 'logout' }, { FLEET_AS: 'ATLAS' });
+    // The runtime is alive until its SessionEnd hook has run (a TTL of 1 s is shorter than a hook on a busy machine).
+    const stopHeartbeats = keepAlive(atlas, 200);
+    await runHookInBackground(repo, home, 'SessionEnd', { reason: 'logout' }, { FLEET_AS: 'ATLAS' });
+    stopHeartbeats();
     atlas.close();
     // The runtime is gone: nothing heartbeats for ATLAS any more, and the plane lets it lapse.
     const operator = await plane.connectAsOperator();

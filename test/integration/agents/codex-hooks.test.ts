@@ -65,7 +65,7 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     writeFileSync(hooksPath, `${JSON.stringify({ hooks: { PreToolUse: [userHook] } }, null, 2)}\n`);
     const installed = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
     assert.equal(installed.code, 0, installed.stderr);
-    assert.match(installed.stdout, /Codex PreToolUse hook updated: .*hooks\.json .*trust/);
+    assert.match(installed.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart\) updated: .*hooks\.json .*trust/);
     atlas = await plane.connect('test-atlas');
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'codex', worktree: repo });
     bolt = await plane.connect('test-bolt');
@@ -153,11 +153,11 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
   test('install again changes nothing; uninstall removes exactly ours and keeps the user hook', async () => {
     const before = readFileSync(hooksPath, 'utf8');
     const again = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
-    assert.match(again.stdout, /Codex PreToolUse hook unchanged/);
+    assert.match(again.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart\) unchanged/);
     assert.equal(readFileSync(hooksPath, 'utf8'), before);
     const removed = await runCli(['uninstall-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
     assert.equal(removed.code, 0, removed.stderr);
-    assert.match(removed.stdout, /Codex PreToolUse hook removed/);
+    assert.match(removed.stdout, /Codex hooks removed/);
     assert.deepEqual(JSON.parse(readFileSync(hooksPath, 'utf8')), { hooks: { PreToolUse: [userHook] } });
   });
 

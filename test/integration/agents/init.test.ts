@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,7 +17,10 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
   const baseEnv: NodeJS.ProcessEnv = { ...process.env };
   delete baseEnv.CODEX_HOME;
   const init = (repo: string, ...args: string[]) => runCli(['init', ...args], { home, cwd: repo, env: { ...baseEnv, HOME: userHome } });
-  const files = (repo: string) => ['.mcp.json', 'AGENTS.md', 'CLAUDE.md'].map((f) => join(repo, f)).concat(codexConfig);
+  const codexHooks = join(userHome, '.codex', 'hooks.json');
+  const files = (repo: string) => ['.mcp.json', 'AGENTS.md', 'CLAUDE.md', '.claude/settings.local.json', '.git/hooks/pre-commit'].map((f) => join(repo, f)).concat(codexConfig, codexHooks);
+  /** What a teammate's clone gets: the files init writes that are meant to be committed. */
+  const committed = (repo: string) => ['.mcp.json', 'AGENTS.md', 'CLAUDE.md'].map((f) => readFileSync(join(repo, f), 'utf8')).join('\n');
   const snapshot = (repo: string) => Object.fromEntries(files(repo).map((path) => [path, existsSync(path) ? readFileSync(path, 'utf8') : null]));
 
   after(async () => {
@@ -39,8 +43,16 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
 
       const launcher = join(home, 'bin', 'fleet');
       accessSync(launcher, constants.X_OK);
-      const mcp = JSON.parse(once[join(repo, '.mcp.json')]!) as { mcpServers: { fleet: { command: string; args: string[]; env: Record<string, string> } } };
-      assert.deepEqual(mcp.mcpServers.fleet, { command: launcher, args: ['mcp'], env: { FLEET_HOME: home } });
+      const mcp = JSON.parse(once[join(repo, '.mcp.json')]!) as { mcpServers: { fleet: { command: string; args: string[]; env?: Record<string, string> } } };
+      assert.deepEqual(mcp.mcpServers.fleet, { command: 'fleet', args: ['mcp'] }, 'the launcher by name: no path of this machine');
+      for (const specific of [home, userHome, realpathSync(home)]) assert.ok(!committed(repo).includes(specific), `nothing committed names ${specific}`);
+      // This user's specifics go to the files that stay on this machine: FLEET_HOME (not the default) and the hooks.
+      const local = JSON.parse(once[join(repo, '.claude', 'settings.local.json')]!) as { env: Record<string, string>; hooks: Record<string, unknown> };
+      assert.deepEqual(local.env, { FLEET_HOME: home });
+      assert.deepEqual(Object.keys(local.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
+      assert.deepEqual(Object.keys((JSON.parse(once[codexHooks]!) as { hooks: Record<string, unknown> }).hooks), ['PreToolUse', 'PostToolUse', 'SessionStart']);
+      assert.match(once[join(repo, '.git', 'hooks', 'pre-commit')]!, /hook git-pre-commit/);
+      assert.match(first.stdout, /is not what PATH finds: add .*bin to PATH/);
       const toml = once[codexConfig]!;
       assert.match(toml, /^\[mcp_servers\.fleet\]$/m);
       assert.match(toml, new RegExp(`^command = ${JSON.stringify(launcher).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
@@ -53,7 +65,9 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
 
       // The entry Claude Code would start really is the bridge.
       const client = new Client({ name: 'init-test', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: mcp.mcpServers.fleet.command, args: mcp.mcpServers.fleet.args, env: { ...(process.env as Record<string, string>), ...mcp.mcpServers.fleet.env, FLEET_PORT: '0' }, cwd: repo, stderr: 'ignore' }));
+      // As Claude Code starts it: `fleet` from a PATH holding the launcher, FLEET_HOME from the local settings' env.
+      const path = `${join(home, 'bin')}${delimiter}${process.env.PATH ?? ''}`;
+      await client.connect(new StdioClientTransport({ command: mcp.mcpServers.fleet.command, args: mcp.mcpServers.fleet.args, env: { ...(process.env as Record<string, string>), ...local.env, PATH: path, FLEET_PORT: '0' }, cwd: repo, stderr: 'ignore' }));
       assert.ok((await client.listTools()).tools.some((t) => t.name === 'fleet_agent_join'));
       await client.close();
 
@@ -95,6 +109,49 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
       assert.deepEqual(snapshot(repo), original);
       assert.equal((await init(repo, '--remove')).code, 0, 'removing twice is fine');
       assert.deepEqual(snapshot(repo), original);
+    } finally {
+      removeHome(repo);
+    }
+  });
+
+  test('the hooks init wrote run as the runtimes run them: Claude Code SessionStart binds the session, then its PreToolUse and Codex\'s judge writes', async () => {
+    const repo = makeRepo({ 'src/a.ts': 'export {};\n' });
+    try {
+      assert.equal((await init(repo, '--no-instructions')).code, 0);
+      type Groups = Record<string, { hooks: { command: string }[] }[]>;
+      const claudeHooks = (JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')) as { hooks: Groups }).hooks;
+      const codexHooksFile = (JSON.parse(readFileSync(codexHooks, 'utf8')) as { hooks: Groups }).hooks;
+      const run = (groups: Groups, event: string, payload: Record<string, unknown>, extra: Record<string, string> = {}) => {
+        const env: NodeJS.ProcessEnv = { ...baseEnv, HOME: userHome, FLEET_PORT: '0' };
+        delete env.FLEET_AS;
+        Object.assign(env, extra);
+        const result = spawnSync('sh', ['-c', groups[event]![0]!.hooks[0]!.command], { cwd: repo, env, input: JSON.stringify({ hook_event_name: event, cwd: repo, ...payload }), encoding: 'utf8' });
+        assert.equal(result.status, 0, result.stderr);
+        return result.stdout;
+      };
+      const started = run(claudeHooks, 'SessionStart', { session_id: 'sess-1', transcript_path: '/dev/null', source: 'startup' }, { FLEET_AS: 'ATLAS' });
+      assert.match(started, /You are ATLAS in the fleet/);
+      // No FLEET_AS from here on: the session's id names ATLAS, who holds nothing yet.
+      const write = run(claudeHooks, 'PreToolUse', { session_id: 'sess-1', tool_name: 'Write', tool_input: { file_path: join(repo, 'src/a.ts'), content: 'x' }, tool_use_id: 'toolu_1' });
+      assert.match(write, /"permissionDecision":"deny"/);
+      assert.match(write, /ATLAS may not write this file/);
+      const patch = run(codexHooksFile, 'PreToolUse', { session_id: 'thread-1', turn_id: 't', transcript_path: null, model: 'gpt-5-codex', permission_mode: 'default', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: src/b.ts\n+b\n*** End Patch' }, tool_use_id: 'call-1' });
+      assert.match(patch, /"permissionDecision":"deny"/, 'ATLAS registered this worktree, so a Codex session here is ATLAS, who holds nothing');
+      assert.equal((await init(repo, '--remove', '--no-instructions')).code, 0);
+      assert.ok(!existsSync(join(repo, '.claude')), 'the hooks and the env init wrote are gone, with the folder it created');
+    } finally {
+      removeHome(repo);
+    }
+  });
+
+  test('--no-hooks: the local settings file written only for FLEET_HOME goes with --remove', async () => {
+    const repo = makeRepo();
+    try {
+      assert.equal((await init(repo, '--no-hooks', '--no-instructions', '--no-codex')).code, 0);
+      assert.deepEqual(JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')), { env: { FLEET_HOME: home } });
+      assert.equal((await init(repo, '--remove', '--no-hooks', '--no-instructions', '--no-codex')).code, 0);
+      assert.ok(!existsSync(join(repo, '.claude')));
+      assert.ok(!existsSync(join(repo, '.mcp.json')));
     } finally {
       removeHome(repo);
     }

@@ -83,7 +83,7 @@ describe('fleet mcp under a real MCP client (stdio)', () => {
     assert.equal((claim.inputSchema.properties as Record<string, { type: string }>).patterns!.type, 'array');
     assert.deepEqual(claim.inputSchema.required, ['patterns']);
     const update = tools.find((t) => t.name === 'fleet_work_update')!;
-    assert.deepEqual((update.inputSchema.properties as Record<string, { enum?: string[] }>).action!.enum, ['complete', 'verify', 'decide'], 'the complete/verify/decide union is advertised as one object with an action enum');
+    assert.deepEqual((update.inputSchema.properties as Record<string, { enum?: string[] }>).action!.enum, ['complete', 'verify', 'decide', 'plan', 'clarify', 'answer'], 'the update union is advertised as one object with an action enum');
     const join = tools.find((t) => t.name === 'fleet_agent_join')!;
     assert.ok(!(join.inputSchema.properties as Record<string, { enum: string[] }>).role!.enum.includes('operator'), 'operator is not offered to a model');
   });

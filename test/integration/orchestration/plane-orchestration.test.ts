@@ -5,23 +5,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { digestSchema, errorTable } from '../../../contracts/index.js';
 import { readEventLog } from '../../support/event-log-reader.js';
-import { makeRepo } from '../../support/git-repo.js';
 import { buildArtifact, expectCallError, joinPlane, passingReport } from '../../support/orchestration-plane.js';
-import { removeHome, startPlaneProcess, type PlaneProcess } from '../../support/plane-process.js';
-
-async function startWithRepo(t: { after(fn: () => unknown): void }, env: NodeJS.ProcessEnv = {}): Promise<{ plane: PlaneProcess; repo: string }> {
-  const repo = makeRepo();
-  const plane = await startPlaneProcess({ env });
-  t.after(async () => {
-    await plane.stop();
-    removeHome(plane.home);
-    removeHome(repo);
-  });
-  return { plane, repo };
-}
+import { planeWithRepo } from '../../support/plane-with-repo.js';
 
 test('build gate: the plane runs the configured command at HEAD and records GREEN, then RED with the exit code and log tail', async (t) => {
-  const { plane, repo } = await startWithRepo(t);
+  const { plane, repo } = await planeWithRepo(t);
   const head = execFileSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const operator = await plane.connectAsOperator();
   const builder = await joinPlane(plane, 'ATLAS', { role: 'builder' });
@@ -71,7 +59,7 @@ test('build gate: the plane runs the configured command at HEAD and records GREE
 });
 
 test('build gate: runs are serialized, one at a time, and a run past its timeout is RED', async (t) => {
-  const { plane, repo } = await startWithRepo(t);
+  const { plane, repo } = await planeWithRepo(t);
   const operator = await plane.connectAsOperator();
   await operator.call('fleet_build_configure', { root: repo, command: 'sleep 0.3; echo done' });
   const runs = await Promise.all([1, 2, 3].map(() => operator.call('fleet_build_verify', { root: repo, wait: true })));
@@ -88,7 +76,7 @@ test('build gate: runs are serialized, one at a time, and a run past its timeout
 });
 
 test('digest: publish writes FLEET_HOME/digest.md and a history entry, and moves the baseline', async (t) => {
-  const { plane, repo } = await startWithRepo(t);
+  const { plane, repo } = await planeWithRepo(t);
   const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   await operator.call('fleet_work_add', { title: 'parser', paths: ['src/parser/**'], root: repo });
@@ -124,7 +112,7 @@ test('digest: publish writes FLEET_HOME/digest.md and a history entry, and moves
 });
 
 test('digest: published on its own every FLEET_DIGEST_INTERVAL', async (t) => {
-  const { plane } = await startWithRepo(t, { FLEET_DIGEST_INTERVAL: '1' });
+  const { plane } = await planeWithRepo(t, { FLEET_DIGEST_INTERVAL: '1' });
   const deadline = Date.now() + 5000;
   while (!existsSync(join(plane.home, 'digest.md')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(join(plane.home, 'digest.md')), 'no digest.md within 5 s at a 1 s interval');
@@ -132,7 +120,7 @@ test('digest: published on its own every FLEET_DIGEST_INTERVAL', async (t) => {
 });
 
 test('refusals over the wire: a decision without a reason is INVALID_PARAMS, naming decision.reasonCode', async (t) => {
-  const { plane } = await startWithRepo(t);
+  const { plane } = await planeWithRepo(t);
   const operator = await plane.connectAsOperator();
   const { item } = await operator.call('fleet_work_add', { title: 't', criteria: ['c1'] });
   const missing = await expectCallError(operator.callRaw('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'accept', refs: [] } }), 'INVALID_PARAMS');
@@ -147,7 +135,7 @@ test('refusals over the wire: a decision without a reason is INVALID_PARAMS, nam
 });
 
 test('refusals over the wire: completing without verification, pulling in pause, accepting a handoff twice, a verifier writing', async (t) => {
-  const { plane, repo } = await startWithRepo(t);
+  const { plane, repo } = await planeWithRepo(t);
   const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   const boreas = await joinPlane(plane, 'BOREAS', { role: 'builder' });
@@ -211,7 +199,7 @@ test('refusals over the wire: completing without verification, pulling in pause,
 });
 
 test('messages over the wire: mentions reach the inbox, unread counts, forward-only status, clarification blocks the pull', async (t) => {
-  const { plane } = await startWithRepo(t);
+  const { plane } = await planeWithRepo(t);
   const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   const boreas = await joinPlane(plane, 'BOREAS', { role: 'builder' });

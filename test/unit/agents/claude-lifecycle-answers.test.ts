@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { breachAnswer, postToolUseOutput } from '../../../server/hooks/claude-post-tool-use.js';
-import { describeResume } from '../../../server/hooks/claude-session.js';
+import { breachAnswer, postToolUseOutput } from '../../../server/hooks/post-tool-use.js';
+import { describeResume } from '../../../server/hooks/session-hooks.js';
 import type { HookVerdict } from '../../../server/hooks/hook-check.js';
 
 const verdict = (partial: Partial<HookVerdict>): HookVerdict => ({ agent: null, allowed: false, overridden: false, results: [], control: { state: 'run' }, ...partial });

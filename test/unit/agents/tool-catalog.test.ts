@@ -83,13 +83,18 @@ describe('the advertised schemas carry what a model needs to form a call', () =>
     assert.ok('id' in (schema.properties as object), 'a top-level id is a parameter, not envelope metadata');
   });
 
+  test("a record's string keys are not spelled out (JSON object keys are strings)", () => {
+    const schema = advertisedSchema({ type: 'object', properties: { coverage: { type: 'object', propertyNames: { type: 'string', minLength: 1 }, additionalProperties: { type: 'string' } } } });
+    assert.deepEqual((schema.properties as Record<string, object>).coverage, { type: 'object', additionalProperties: { type: 'string' } });
+  });
+
   test("fleet_work_update is one object whose action is an enum; each action's field stays optional in the advertisement", () => {
     const update = catalogSchema('fleet_work_update');
     const properties = update.properties as Record<string, { enum?: string[] }>;
     assert.equal(update.oneOf, undefined);
-    assert.deepEqual(properties.action!.enum, ['complete', 'verify', 'decide']);
+    assert.deepEqual(properties.action!.enum, ['complete', 'verify', 'decide', 'plan', 'clarify', 'answer']);
     assert.deepEqual(update.required, ['action', 'id']);
-    for (const field of ['artifact', 'report', 'decision']) assert.ok(field in properties, field);
+    for (const field of ['artifact', 'report', 'decision', 'plan', 'question', 'options', 'requestId', 'chosen', 'rationale']) assert.ok(field in properties, field);
   });
 });
 

@@ -160,6 +160,16 @@ test('the Markdown names every section the operator needs', () => {
   assert.match(md, /Fleet switch: \*\*drain\*\* \(release day\), set by RTE1/);
   assert.match(md, /SLEEPY: docs\/\*\* — expired/);
   assert.match(md, /\*\*RED\*\* at abc123def4, exit 3/);
+  assert.match(md, /## Expired claims\n\n- SLEEPY: docs\/\*\* — its agent stopped heartbeating/);
+  assert.match(md, /## Work completed\n\n- ATLAS: parser \(/, 'what got done, per agent');
+  assert.match(md, /## Fleet switch\n\n- \S+: drain by RTE1 — release day/, "the switch's history");
+});
+
+test("the switch's history: each move in the window, with who and why", () => {
+  const { h, rte } = scriptedDay();
+  control(h, 'pause', rte.caller, 'night');
+  const digest = digestOf(h, h.events);
+  assert.deepEqual(digest.controlChanges.map((c) => [c.state, c.by, c.reason]), [['drain', 'RTE1', 'release day'], ['pause', 'RTE1', 'night']]);
 });
 
 test('an empty window still gives a valid digest', () => {
@@ -168,5 +178,17 @@ test('an empty window still gives a valid digest', () => {
   digestSchema.parse(digest);
   assert.equal(digest.toSeq, 0);
   assert.equal(digest.control.state, 'run');
-  assert.match(renderDigestMarkdown(digest), /No agents on the roster/);
+  const md = renderDigestMarkdown(digest);
+  assert.equal(md.trimEnd().split('\n').length, 1, `a quiet digest is one line:\n${md}`);
+  assert.match(md, /nothing happened since event 0 and nothing waits for you/);
+  assert.doesNotMatch(md, /None\./);
+});
+
+test('a window with events but nothing pending leaves its empty sections out', () => {
+  const h = makeHarness();
+  joinAgent(h, 'ATLAS');
+  const md = renderDigestMarkdown(digestOf(h, h.events));
+  assert.match(md, /No blockers\./);
+  assert.doesNotMatch(md, /## (Blockers|Builds|Handoffs|Stale agents)/);
+  assert.match(md, /## Agents\n\n- \*\*ATLAS\*\*/);
 });

@@ -113,7 +113,7 @@ test('a verifier that became the assignee of an item (by a handoff) cannot verif
   assert.equal(h.core.state.work.get(id)!.status, 'verified');
 });
 
-test('verdicts: any fail → rework; inconclusive or a criterion not covered → stays in review for another verifier', () => {
+test('verdicts: any fail → rework; inconclusive → stays in review for another verifier; a report naming not every criterion is refused', () => {
   const { h, atlas, vera, vik } = orchestrationFleet();
   const id = add(h, { title: 't', criteria: ['fast', 'correct'] }).id;
   pull(h, atlas);
@@ -126,12 +126,10 @@ test('verdicts: any fail → rework; inconclusive or a criterion not covered →
   assert.equal(item.verifier, undefined, 'an inconclusive report frees the item for another look');
 
   pull(h, vik);
-  verify(h, vik.caller, id, report({ fast: 'pass' }));
-  item = h.core.state.work.get(id)!;
-  assert.equal(item.status, 'review', 'a criterion without a verdict is not a pass');
+  const unnamed = expectRefusedUnchanged(h, vik.caller, 'INVALID_PARAMS', (ctx) => updateWork(ctx, vik.caller, id, { action: 'verify', report: report({ fast: 'pass' }) }));
+  assert.match(unnamed.message, /must name every criterion.*missing: correct/);
 
-  pull(h, vera);
-  verify(h, vera.caller, id, report({ fast: 'pass', correct: 'fail' }));
+  verify(h, vik.caller, id, report({ fast: 'pass', correct: 'fail' }));
   item = h.core.state.work.get(id)!;
   assert.equal(item.status, 'rework');
   assert.deepEqual(item.report, report({ fast: 'pass', correct: 'fail' }));
@@ -171,13 +169,14 @@ test('decisions: rework, rollback and escalate by the RTE or operator, each reco
   const c = add(h, { title: 'c', criteria: ['c1'] }).id;
   for (const id of [a, b, c]) assert.equal(toVerified(h, atlas, vera), id);
   decide(h, rte.caller, a, decision('rework', 'flaky-test'));
-  decide(h, OPERATOR, b, decision('rollback', 'broke-main', ['bld-1']));
+  decide(h, OPERATOR, b, { ...decision('rollback', 'broke-main', ['bld-1']), rollbackRef: 'c0ffee1' });
   decide(h, rte.caller, c, decision('escalate', 'needs-human'));
   assert.equal(h.core.state.work.get(a)!.status, 'rework');
   assert.equal(h.core.state.work.get(b)!.status, 'rolled_back');
   assert.equal(h.core.state.work.get(c)!.status, 'escalated');
   assert.equal(h.core.state.work.get(b)!.statusReason, 'broke-main');
   assert.deepEqual(h.core.state.work.get(b)!.decision?.refs, ['bld-1']);
+  assert.equal(h.core.state.work.get(b)!.decision?.rollbackRef, 'c0ffee1');
   // A rolled back item is final; so is a done one.
   expectRefusedUnchanged(h, rte.caller, 'INVALID_STATE', (ctx) => updateWork(ctx, rte.caller, b, { action: 'decide', decision: decision('rework') }));
 });

@@ -86,7 +86,7 @@ test('a dependency that was rolled back keeps its dependents out of the queue', 
   const a = add(h, { title: 'a', criteria: ['c1'] }).id;
   add(h, { title: 'b', dependsOn: [a] });
   toVerified(h, atlas, vera);
-  decide(h, rte.caller, a, decision('rollback', 'broke-main'));
+  decide(h, rte.caller, a, { ...decision('rollback', 'broke-main'), rollbackRef: 'c0ffee1' });
   assert.equal(pull(h, atlas).item, null);
 });
 
@@ -175,7 +175,7 @@ test('role constraints: builder items go to builders and workers alike; other ro
   assert.equal(h.core.state.work.get(rteOnly)!.status, 'ready');
 });
 
-test('tier constraints: an edge item only for edge agents, a local item only for local ones, untiered for both', () => {
+test('tier constraints: an edge item only for edge agents, a local item only for local ones, an untiered task for local ones (edge pulls coarser work: edge-tier.test.ts)', () => {
   const h = makeHarness();
   const local = joinAgent(h, 'LOCAL', { role: 'builder' });
   const edge = joinAgent(h, 'EDGE', { role: 'builder', tier: 'edge' });
@@ -186,6 +186,7 @@ test('tier constraints: an edge item only for edge agents, a local item only for
   assert.equal(pull(h, local).item?.id, anyItem);
   assert.equal(pull(h, local).item, null);
   assert.equal(pull(h, edge).item?.id, edgeItem);
+  assert.equal(pull(h, edge).item, null);
 });
 
 test(

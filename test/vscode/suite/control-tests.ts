@@ -27,7 +27,7 @@ export function controlTests(fx: () => Fixture, agent: () => TestAgent): void {
     assert.equal(refused.granted, false);
     assert.equal(refused.refusedBy, 'control');
     await moveTo('fleet.drain', 'drain', { reason: 'end of shift' });
-    assert.match(api.statusBar().text, /Fleet: draining/);
+    assert.match(api.statusBar().text, /Fleet: drained/, 'nobody holds work in progress: the drain is complete at once');
     await moveTo('fleet.stop', 'stop', { reason: 'release freeze', confirmed: true });
     assert.match(api.statusBar().text, /Fleet: stopped/);
     await moveTo('fleet.resume', 'run');

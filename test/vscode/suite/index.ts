@@ -6,6 +6,9 @@ import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
 import { mcpTests } from './mcp-tests.js';
 import { orchestrationTests } from './orchestration-tests.js';
+import { digestTests } from './digest-tests.js';
+import { drainTests } from './drain-tests.js';
+import { guardTests } from './guard-tests.js';
 import { liveTests } from './live-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
@@ -30,9 +33,12 @@ export async function run(): Promise<void> {
       await fx().state((s) => s.agents.some((a) => a.callsign === 'ATLAS'), 'ATLAS on the roster');
     });
     territoryTests(fx, agent);
+    guardTests(fx, agent);
     controlTests(fx, agent);
     violationTests(fx, agent);
     orchestrationTests(fx, agent);
+    digestTests(fx, agent);
+    drainTests(fx, agent);
     mcpTests(fx);
     crashTests(fx, agent);
   }

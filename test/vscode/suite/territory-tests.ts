@@ -91,33 +91,6 @@ export function territoryTests(fx: () => Fixture, agent: () => TestAgent): void 
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
   });
-
-  test('block mode: src/a.ts is read-only while ATLAS holds src/**, writable after the release', async () => {
-    const { api, uri, workspace } = fx();
-    const glob = `${workspace}/src/**`;
-    const editor = await vscode.window.showTextDocument(uri(A));
-    const before = editor.document.getText();
-    try {
-      const applied = when(api.onDidApplyReadonlyGlobs, () => api.readonlyGlobs().includes(glob), `${glob} in files.readonlyInclude`);
-      await vscode.workspace.getConfiguration('fleet').update('guard', 'block', vscode.ConfigurationTarget.Global);
-      await applied;
-      assert.equal(readonlySetting()[glob], true);
-      // TextEditor.edit resolves true even when the editor drops the edit; the text tells.
-      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'x'));
-      assert.equal(editor.document.getText(), before, 'the read-only editor refused the edit');
-
-      const lifted = when(api.onDidApplyReadonlyGlobs, () => api.readonlyGlobs().length === 0, 'the glob to be removed');
-      await agent().release(['src/**'], workspace);
-      await lifted;
-      assert.equal(readonlySetting()[glob], undefined, 'what the guard added is gone');
-      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'x'));
-      assert.equal(editor.document.getText(), `x${before}`, 'writable again');
-      await fx().decoration(A, (d) => d === undefined, 'the badge to go');
-    } finally {
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      await vscode.workspace.getConfiguration('fleet').update('guard', undefined, vscode.ConfigurationTarget.Global);
-    }
-  });
 }
 
 function diagnosticsOf(uri: vscode.Uri): vscode.Diagnostic[] {
@@ -126,8 +99,4 @@ function diagnosticsOf(uri: vscode.Uri): vscode.Diagnostic[] {
 
 function markdownText(part: vscode.MarkdownString | vscode.MarkedString): string {
   return typeof part === 'string' ? part : part.value;
-}
-
-function readonlySetting(): Record<string, boolean> {
-  return vscode.workspace.getConfiguration('files').inspect<Record<string, boolean>>('readonlyInclude')?.globalValue ?? {};
 }

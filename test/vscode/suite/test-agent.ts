@@ -44,6 +44,14 @@ export class TestAgent {
     return this.client.call('fleet_work_add', { title, root, paths, criteria: ['the parser tests pass'] });
   }
 
+  pull(): Promise<Result<'fleet_work_pull'>> {
+    return this.client.call('fleet_work_pull', {});
+  }
+
+  complete(id: string): Promise<Result<'fleet_work_update'>> {
+    return this.client.call('fleet_work_update', { id, action: 'complete', artifact: { touchedFiles: [], commands: [{ command: 'npm test', exitCode: 0 }], criteria: ['the parser tests pass'] } });
+  }
+
   check(paths: string[], root: string): Promise<Result<'fleet_check_path'>> {
     return this.client.call('fleet_check_path', { paths, root });
   }

@@ -12,6 +12,8 @@ import { isAlive } from '../../../server/plane/process-identity.js';
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const SUITE_MODULE = join(REPO_ROOT, 'out', 'vscode-suite', 'index.cjs');
 export const CLI_BUNDLE = join(REPO_ROOT, 'dist', 'fleet.cjs');
+/** The in-host tests a full run must pass, by name: a run that skipped some fails (both runners check). */
+export const EXPECTED_IN_HOST_TESTS = 16;
 
 /** Bundles the extension, language server, CLI and the in-host suite (esbuild, about a second). */
 export function bundleForTests(): void {

@@ -2,14 +2,19 @@ import { z } from 'zod';
 import { connectToPlane } from '../client/connect.js';
 import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
-import { hookEnvironment } from './hook-check-request.js';
+import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
+import { bindJoinedSession, MCP_JOIN_TOOL, SESSION_RUNTIMES } from './session-hooks.js';
 
-/** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones). */
+/** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones; Claude Code's and Codex's alike). */
 const toolEventSchema = z.looseObject({
   tool_name: z.string(),
   tool_use_id: z.string().optional(),
   cwd: z.string().optional(),
+  session_id: z.unknown().optional(),
 });
+
+/** The PostToolUse hooks: Claude Code's and Codex's speak the same input fields and the same block answer. */
+export type PostToolHook = 'claude-post-tool-use' | 'codex-post-tool-use';
 
 const MAX_LISTED = 20;
 
@@ -19,12 +24,12 @@ const MAX_LISTED = 20;
  * checked exactly before they write and take no mark (their allow path stays lean). Never refuses:
  * a worktree no live agent registered is simply not watched.
  */
-export async function markBeforeTool(stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function markBeforeTool(stdin: string, home: string, env: NodeJS.ProcessEnv, hook: 'claude-pre-tool-use' | 'codex-pre-tool-use' = 'claude-pre-tool-use'): Promise<void> {
   const parsed = toolEventSchema.safeParse(safeJson(stdin));
   const request = parsed.success ? markRequest(parsed.data, env) : undefined;
   if (!request) return;
   try {
-    const client = await connectToPlane({ home, client: 'fleet-hook-claude-pre-tool-use' });
+    const client = await connectToPlane({ home, client: `fleet-hook-${hook}` });
     try {
       const taken = await client.call('fleet_worktree_changes', request.params);
       saveToolMark(home, request.toolUseId, { mark: taken.mark, worktree: request.params.worktree });
@@ -40,19 +45,27 @@ export async function markBeforeTool(stdin: string, home: string, env: NodeJS.Pr
 export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason: string };
 
 /**
- * `fleet hook claude-post-tool-use`: asks the plane what changed in the worktree since the mark
- * PreToolUse took for this call, checks those paths as the writing agent, and reports each one
- * another agent holds exclusively (the watcher records it as `territory.violated`, attributed to
- * this agent). It never reverts: the holder's own uncommitted work may be in that file.
+ * `fleet hook claude-post-tool-use` and `codex-post-tool-use`: asks the plane what changed in the
+ * worktree since the mark PreToolUse took for this call, checks those paths as the writing agent
+ * (FLEET_AS, else the agent bound to the payload's session_id, else the worktree's), and reports
+ * each one another agent holds exclusively (the watcher records it as `territory.violated`,
+ * attributed to this agent). It never reverts: the holder's own uncommitted work may be in that file.
  */
-export async function claudePostToolUse(stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<PostToolAnswer> {
+export async function postToolUse(hook: PostToolHook, stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<PostToolAnswer> {
   const parsed = toolEventSchema.safeParse(safeJson(stdin));
-  if (!parsed.success || parsed.data.tool_use_id === undefined) return { decision: 'none' };
+  if (!parsed.success) return { decision: 'none' };
+  if (MCP_JOIN_TOOL.test(parsed.data.tool_name)) {
+    // The model just joined: bind this session to its agent (the join writes nothing; its mark goes).
+    if (parsed.data.tool_use_id !== undefined) takeToolMark(home, parsed.data.tool_use_id);
+    await bindJoinedSession(hook === 'codex-post-tool-use' ? SESSION_RUNTIMES.codex : SESSION_RUNTIMES['claude-code'], home, parsed.data).catch(() => undefined);
+    return { decision: 'none' };
+  }
+  if (parsed.data.tool_use_id === undefined) return { decision: 'none' };
   const { tool_name: tool, tool_use_id: toolUseId } = parsed.data;
   const taken = takeToolMark(home, toolUseId);
   if (!taken) return { decision: 'none' };
   const { callsign } = hookEnvironment(env);
-  const client = await connectToPlane({ home, client: 'fleet-hook-claude-post-tool-use' });
+  const client = await connectToPlane({ home, client: `fleet-hook-${hook}` });
   let changed: string[];
   try {
     const found = await client.call('fleet_worktree_changes', { worktree: taken.worktree, since: taken.mark });
@@ -64,14 +77,16 @@ export async function claudePostToolUse(stdin: string, home: string, env: NodeJS
     client.close();
   }
   if (changed.length === 0) return { decision: 'none' };
+  const sessionId = payloadSessionId(parsed.data);
   const verdict = await runHookCheck({
     home,
-    hook: 'claude-post-tool-use',
+    hook,
     root: taken.worktree,
     paths: changed,
     worktree: taken.worktree,
     agentOnly: true,
     ...(callsign !== undefined && { callsign }),
+    ...(sessionId !== undefined && { sessionId }),
   });
   return breachAnswer(tool, verdict);
 }
@@ -82,7 +97,7 @@ export function breachAnswer(tool: string, verdict: HookVerdict): PostToolAnswer
   return broken.length === 0 ? { decision: 'none' } : { decision: 'block', reason: explainBreach(tool, verdict.agent?.callsign, broken) };
 }
 
-/** PostToolUse's answer as Claude Code reads it from stdout. */
+/** PostToolUse's answer as Claude Code and Codex read it from stdout (both: top-level decision and reason). */
 export function postToolUseOutput(answer: PostToolAnswer): string {
   return answer.decision === 'none' ? '' : `${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`;
 }
