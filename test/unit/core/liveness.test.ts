@@ -97,6 +97,24 @@ test('a stall longer than the threshold is no one’s silence: an agent live bef
   assert.equal(status(h, atlas.agentId), 'active');
 });
 
+test('a stall is no handoff\'s waiting time: a handoff pending before it is still pending after it, and expires on time later', () => {
+  const h = makeHarness({ stallThresholdMs: 1_000 });
+  const atlas = joinAgent(h, 'ATLAS');
+  const boreas = joinAgent(h, 'BOREAS');
+  const held = claimNow(h, atlas.caller, { patterns: ['docs/**'] });
+  const input = { to: { callsign: 'BOREAS' }, summary: 'docs are yours', claims: [held.claims[0]!.id], filesTouched: [], nextSteps: [], openQuestions: [], artifacts: [], refs: [], ttlSeconds: 10 } as HandoffInput;
+  const handoff = h.core.run(atlas.caller, (ctx) => sendHandoff(ctx, atlas.caller, input));
+  tick(h, 5_000);
+  h.clock.advance(60_000); // the plane stood still well past the handoff's deadline
+  // The first thing to run after the thaw is the recipient's queued heartbeat; the sweep follows.
+  h.core.run(boreas.caller, (ctx) => heartbeat(ctx, boreas.caller, {}));
+  h.core.sweep();
+  assert.equal(eventsOfType(h.events, 'plane.stalled').length, 1);
+  assert.equal(h.core.state.handoffs.get(handoff.id)!.status, 'pending', 'the stall is not the recipient\'s delay');
+  tick(h, 5_000);
+  assert.equal(h.core.state.handoffs.get(handoff.id)!.status, 'expired', 'the rest of its 10 s still runs out');
+});
+
 test('without stall detection (or after a real silence outside any stall) the TTL still expires agents', () => {
   const h = makeHarness({ stallThresholdMs: 1_000 });
   const atlas = joinAgent(h, 'ATLAS');
