@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PlaneClient } from '../../server/client/plane-client.js';
-import { startBystanderProbe } from '../support/bystander-probe.js';
+import { startBystanderProbe, type ProbeReport } from '../support/bystander-probe.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess } from '../support/plane-process.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
@@ -28,6 +28,7 @@ test(`waiting claims end with the connection that asked: nothing is granted to a
   const plane = await startPlaneProcess();
   const clients: PlaneClient[] = [];
   const probe = startBystanderProbe({ port: plane.port }, plane.token);
+  let answered!: ProbeReport;
   try {
     await probe.ready;
     const atlas = await plane.connect('atlas');
@@ -74,6 +75,15 @@ test(`waiting claims end with the connection that asked: nothing is granted to a
       }),
     );
     await Promise.all(waiters.flatMap((waiter) => waiter.waits));
+    // The plane hears of a close a little after the client does: once it has, the queue ahead of
+    // BOREAS is empty, and only ATLAS stands in the way (a grant racing a close is beyond any plane).
+    const onlyAtlasInTheWay = async () => {
+      for (;;) {
+        const probe = await boreas.call('fleet_claim_path', { patterns: ['src/**'], root: repo });
+        if (probe.conflicts.every((conflict) => conflict.holder === 'ATLAS')) return;
+      }
+    };
+    await within(onlyAtlasInTheWay(), 10_000, `the plane withdrawing the closed connections' waits (${replay})`);
 
     // ATLAS lets go: the territory goes to the live agent that asked, not to the dead waiters ahead of it.
     const waiting = boreas.call('fleet_claim_path', { patterns: ['src/**'], root: repo, waitSeconds: LIVE_WAIT_SECONDS });
@@ -86,13 +96,13 @@ test(`waiting claims end with the connection that asked: nothing is granted to a
     assert.deepEqual(byHolder, [['ATLAS', 'docs/**'], ['BOREAS', 'src/**']], `no dead waiter holds territory (${replay})`);
     assert.equal(claims.find((claim) => claim.holder === 'ATLAS')!.fence, kept.claims[0]!.fence, 'the acknowledged grant survived');
   } finally {
-    const answered = await probe.stop();
+    answered = await probe.stop();
     for (const client of clients) client.close();
     await plane.stop();
     removeHome(plane.home);
     removeHome(repo);
     console.log(`dead-waiters: the bystander was answered ${answered.count} times, p50 ${answered.p50Ms.toFixed(1)} ms, p95 ${answered.p95Ms.toFixed(1)} ms, slowest ${answered.maxMs.toFixed(1)} ms; ${replay}`);
-    assert.ok(answered.p95Ms <= ANSWER_WITHIN_MS, `the bystander's p95 was ${answered.p95Ms.toFixed(1)} ms (${replay})`);
-    assert.ok(answered.maxMs <= OUTLIER_MS, `the bystander waited ${answered.maxMs.toFixed(1)} ms (${replay})`);
   }
+  assert.ok(answered.p95Ms <= ANSWER_WITHIN_MS, `the bystander's p95 was ${answered.p95Ms.toFixed(1)} ms (${replay})`);
+  assert.ok(answered.maxMs <= OUTLIER_MS, `the bystander waited ${answered.maxMs.toFixed(1)} ms (${replay})`);
 });
