@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { agentStatus, GONE_AGENT_RETENTION_MS } from '../../../server/core/liveness.js';
+import { claimView } from '../../../server/core/views.js';
+import { ownershipOf } from '../../../server/language-server/ownership.js';
 import { sendHandoff, type HandoffInput } from '../../../server/core/handoffs.js';
 import { heartbeat, join, leave, processExited } from '../../../server/core/roster.js';
 import { toPersisted } from '../../../server/core/state.js';
@@ -167,4 +169,20 @@ test('re-joining without a pid keeps a live agent’s process; a gone agent come
   h.clock.advance(2 * TTL_MS);
   h.core.sweep();
   assert.equal(status(h, atlas.agentId), 'expired');
+});
+
+test('a claim kept by a registered process shows no expiry (not a time long past), in the roster and in the editor; TTL and heartbeat claims show theirs', () => {
+  const h = makeHarness();
+  const atlas = joinAgent(h, 'ATLAS', registered);
+  const boreas = joinAgent(h, 'BOREAS');
+  const kept = claimNow(h, atlas.caller, { patterns: ['src/**'] }).claims[0]!;
+  const timed = claimNow(h, atlas.caller, { patterns: ['lib/**'], ttlSeconds: 3600 }).claims[0]!;
+  const beating = claimNow(h, boreas.caller, { patterns: ['docs/**'] }).claims[0]!;
+  const view = (id: string) => claimView(h.core.state.claims.get(id)!, h.core.state, h.config);
+  assert.deepEqual([view(beating.id).expiresAt, view(beating.id).expiresWith], [new Date(h.clock.now() + 2 * TTL_MS).toISOString(), 'heartbeats']);
+  tick(h, 5 * TTL_MS); // ATLAS is silent but its process runs: stalled, still live
+  assert.equal(status(h, atlas.agentId), 'stalled');
+  assert.deepEqual([view(kept.id).expiresAt, view(kept.id).expiresWith], [null, 'process']);
+  assert.deepEqual([view(timed.id).expiresAt, view(timed.id).expiresWith], [timed.expiresAt, 'ttl']);
+  assert.match(ownershipOf([view(kept.id)], 'src/a.ts', undefined)!.summary, /held while ATLAS's process runs/);
 });
