@@ -19,6 +19,7 @@ export function ownershipOf(covering: readonly Claim[], path: string, operatorAg
       pattern: claim.pattern,
       mode: claim.mode,
       expiresAt: claim.expiresAt,
+      expiresWith: claim.expiresWith,
       ttl: claim.ttlSeconds !== undefined,
       ...(claim.reason !== undefined && { reason: claim.reason }),
       mine: operatorAgentId !== undefined && claim.agentId === operatorAgentId,

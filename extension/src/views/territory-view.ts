@@ -94,13 +94,15 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     const { claim } = node;
     const item = new vscode.TreeItem(claim.pattern, vscode.TreeItemCollapsibleState.None);
     item.id = `claim:${claim.id}`;
-    const expiry = claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : `lapses ${until(claim.expiresAt)} without a heartbeat`;
+    const expiry =
+      claim.expiresAt === null ? `held while ${claim.holder}'s process runs` : claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : `lapses ${until(claim.expiresAt)} without a heartbeat`;
     item.description = [claim.mode, expiry, claim.reason ? `“${claim.reason}”` : undefined, claim.root ? undefined : scopeName(claim.scope)].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'people', new vscode.ThemeColor(node.mine ? 'fleet.ownedByMe' : 'fleet.ownedByOther'));
     item.contextValue = node.mine ? 'claim.mine' : 'claim.other';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${claim.holder}** holds \`${claim.pattern}\` (${claim.mode})\n\n`);
-    tooltip.appendText(`${expiry} (${new Date(claim.expiresAt).toLocaleString()}); fence ${claim.fence}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
+    const at = claim.expiresAt === null ? '' : ` (${new Date(claim.expiresAt).toLocaleString()})`;
+    tooltip.appendText(`${expiry}${at}; fence ${claim.fence}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
     if (claim.reason) tooltip.appendText(`Reason: ${claim.reason}\n\n`);
     tooltip.appendText(`Repository: ${scopeName(claim.scope)} (${claim.scope})${claim.root ? `, here at ${claim.root}` : ' — not open in this window'}`);
     item.tooltip = tooltip;

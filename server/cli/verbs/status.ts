@@ -97,7 +97,7 @@ export function render(status: Status): string {
     lines.push(
       table([
         ['HOLDER', 'REPOSITORY', 'PATTERN', 'MODE', 'FENCE', 'EXPIRES', 'REASON'],
-        ...status.claims.map((c) => [c.holder, scopeName(c.scope), c.pattern, c.mode, String(c.fence), relativeTime(c.expiresAt), c.reason ?? '']),
+        ...status.claims.map((c) => [c.holder, scopeName(c.scope), c.pattern, c.mode, String(c.fence), c.expiresAt === null ? 'while its process runs' : relativeTime(c.expiresAt), c.reason ?? '']),
       ]),
     );
   }
