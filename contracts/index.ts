@@ -20,3 +20,4 @@ export { eventNotificationSchema } from './methods/plane.js';
 export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.js';
 export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';
+export * from './store-health.js';

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { storeChoice, StoreChoiceError, type StoreChoice } from './store-choice.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -12,6 +13,9 @@ export interface PlaneConfig {
   stopGraceMs: number;
   /** Tests run the clock faster: 10 makes a 120 s TTL pass in 12 s. */
   timeScale: number;
+  store: StoreChoice;
+  /** Tests only: milliseconds added to the plane's clock, to show a skewed machine (FLEET_CLOCK_OFFSET). */
+  clockOffsetMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -43,5 +47,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     digestIntervalMs: digest * 1000,
     stopGraceMs: seconds(env, 'FLEET_STOP_GRACE', 30) * 1000,
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),
+    store: chosenStore(env),
+    clockOffsetMs: Number(env.FLEET_CLOCK_OFFSET ?? 0) || 0,
   };
+}
+
+function chosenStore(env: NodeJS.ProcessEnv): StoreChoice {
+  try {
+    return storeChoice(env);
+  } catch (error) {
+    if (error instanceof StoreChoiceError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@ import { describeIssues, FleetError, isMethodName, limits, methods, type MethodN
 import { isOperator, isRteOrOperator } from '../core/authority.js';
 import { copyWith } from '../core/copy-with.js';
 import { controlBrief } from '../core/views.js';
+import { StoreRetryError } from '../store/store.js';
 import type { Handler, PlaneServices } from './handlers/handler.js';
 import { handlers } from './handlers/index.js';
 import { keyNestedDeeperThan } from './json-depth.js';
@@ -22,11 +23,34 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   // zod descends only as deep as the schema; free-form values (memos, artifacts) are bounded here.
   const tooDeep = keyNestedDeeperThan(parsed.data, limits.nesting.max);
   if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
-  const handler = handlers[method] as Handler<MethodName>;
-  const body = await handler(parsed.data as never, session, plane);
-  await plane.journal.whenDurable(plane.core.state.seq);
-  return copyWith(body as object, { control: controlBrief(plane.core.state.control) });
+  const store = plane.storeHealth();
+  if (store.health === 'unavailable' && spec.mutates) throw storeUnavailable(store.problems?.[0]);
+  const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session);
+  const stale = store.staleSeconds === undefined ? {} : { store: { health: store.health, staleSeconds: store.staleSeconds } };
+  return copyWith(body as object, { control: controlBrief(plane.core.state.control), ...stale });
 }
+
+/**
+ * Runs the handler and waits until what it saw is durable. A replicated store may answer that
+ * another plane's events took that place in the shared order: the state is then caught up and
+ * the call decided again, as if it had arrived a moment later (the embedded store never does).
+ */
+async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session): Promise<unknown> {
+  for (;;) {
+    const body = await handler(params as never, session, plane);
+    try {
+      await plane.journal.whenDurable(plane.core.state.seq);
+      return body;
+    } catch (error) {
+      if (!(error instanceof StoreRetryError)) throw error;
+      if (error.kind === 'unavailable') throw storeUnavailable(error.message);
+      await error.settled;
+    }
+  }
+}
+
+const storeUnavailable = (why = 'no quorum of the JetStream cluster answers'): FleetError =>
+  new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): nothing was changed; retry in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
 
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
   const access = methods[method].access;

@@ -1,15 +1,17 @@
 import { ConfigError, loadConfig } from '../../plane/config.js';
 import { PlaneAlreadyRunningError } from '../../plane/instance-lock.js';
 import { startPlane } from '../../plane/plane.js';
+import { NatsStartError } from '../../store/nats/nats-connect.js';
 import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X]';
+const USAGE = 'fleet serve [--home DIR] [--port N] [--store embedded|nats://HOST:PORT[,HOST:PORT…]] [--agent-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X]';
 
 /** Flags of `fleet serve` and the environment variables they override. */
 const flagToEnv = {
   port: 'FLEET_PORT',
+  store: 'FLEET_STORE',
   'agent-ttl': 'FLEET_AGENT_TTL',
   'digest-interval': 'FLEET_DIGEST_INTERVAL',
   'stop-grace': 'FLEET_STOP_GRACE',
@@ -19,7 +21,7 @@ const flagToEnv = {
 export async function serve(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(
     argv,
-    { port: { type: 'string' }, 'agent-ttl': { type: 'string' }, 'digest-interval': { type: 'string' }, 'stop-grace': { type: 'string' }, 'time-scale': { type: 'string' } },
+    { port: { type: 'string' }, store: { type: 'string' }, 'agent-ttl': { type: 'string' }, 'digest-interval': { type: 'string' }, 'stop-grace': { type: 'string' }, 'time-scale': { type: 'string' } },
     USAGE,
   );
   const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: home };
@@ -50,6 +52,10 @@ export async function serve(argv: string[]): Promise<number> {
     if (error instanceof PlaneAlreadyRunningError) {
       log(error.message);
       return EXIT.refused;
+    }
+    if (error instanceof NatsStartError) {
+      log(`refusing to start: ${error.message}`);
+      return EXIT.badInput;
     }
     if (error instanceof StoreCorruptError) {
       log(`refusing to start: ${error.message}`);
