@@ -37,7 +37,10 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
  */
 async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session): Promise<unknown> {
   for (;;) {
-    const body = await handler(params as never, session, plane);
+    const result = handler(params as never, session, plane);
+    // No await between a synchronous decision and registering for its durability: a rollback
+    // in that gap would reset the seq the call waits for and answer it with a discarded change.
+    const body = result instanceof Promise ? await result : result;
     try {
       await plane.journal.whenDurable(plane.core.state.seq);
       return body;

@@ -96,11 +96,11 @@ export class ReplicaSync {
     // Ours and in the core: acknowledged already, or the message in flight whose ack is on its way.
     const inCore = message.streamSeq <= this.store.base || (message.id !== undefined && message.id === this.store.inFlightId);
     if (this.rebasing) {
-      if (inCore) this.store.storedInFlight(message.streamSeq);
+      if (inCore) this.store.storedInFlight(message.id, message.streamSeq);
       else this.unseen.push(...message.events);
       this.finishRebase();
     } else if (inCore) {
-      this.store.storedInFlight(message.streamSeq);
+      this.store.storedInFlight(message.id, message.streamSeq);
     } else if (this.core.state.seq > this.journal.lastDurableSeq || message.streamSeq !== this.store.base + 1) {
       // The core decided things on top of a state this message has now overtaken.
       this.unseen.push(...message.events);

@@ -64,9 +64,8 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   #jsm: JetStreamManager | undefined;
   #snapshots: ObjectStore | undefined;
   #queue: PendingAppend<E>[] = [];
-  #inFlight = false;
-  /** The id of the message in flight, if one is. */
-  inFlightId: string | undefined;
+  /** The message in flight, if one is; a rollback abandons it (it is then bound to be refused). */
+  #flight: { id: string; batch: PendingAppend<E>[]; settle(streamSeq: number): void } | undefined;
   #sent = 0;
   #refusing: StoreRetryError | undefined;
   #onRefused: (refusal: Refusal) => StoreRetryError = (r) => new StoreRetryError(r.kind, r.detail, Promise.resolve());
@@ -76,7 +75,6 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   /** The stream seq of this plane's last acknowledged message, and its last event's seq. */
   lastAcked = 0;
   lastAckedEventSeq = 0;
-  #settle: (streamSeq: number) => void = () => undefined;
   #snapshotSchema: z.ZodType<{ format: number; streamSeq: number; eventSeq: number; snapshot: S }>;
 
   constructor(options: NatsStoreOptions<S, E>) {
@@ -94,7 +92,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
     return this.#nc;
   }
 
-  /** Called with each refusal; returns the error every refused append (and later ones) gets. */
+  /** Called with each refusal; rolls the plane back (calling `refuse`) and returns the error refused appends get. */
   set onRefused(handler: (refusal: Refusal) => StoreRetryError) {
     this.#onRefused = handler;
   }
@@ -136,8 +134,13 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
 
   /** The plane's state rests on stream seq `base` again: appends are taken. */
   resume(base: number): void {
+    // A message still in flight was decided on the state just dropped: its refusal is due and changes nothing now.
+    const abandoned = this.#flight;
+    this.#flight = undefined;
+    for (const pending of abandoned?.batch ?? []) pending.reject(this.#refusing!);
     this.base = base;
     this.#refusing = undefined;
+    this.#pump();
   }
 
   /** Snapshots are written by the replica that applies the stream (`writeSnapshot`), never from speculative state. */
@@ -196,44 +199,49 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   }
 
   #pump(): void {
-    if (this.#inFlight || this.#queue.length === 0 || this.#refusing) return;
+    if (this.#flight || this.#queue.length === 0 || this.#refusing) return;
     const batch = this.#queue.splice(0);
     const events = batch.flatMap((pending) => pending.events);
     const data = JSON.stringify(events);
     const h = headers();
     h.set(PLANE_HEADER, this.#options.planeId);
     h.set(CLOCK_HEADER, String(this.#options.now()));
-    this.#inFlight = true;
-    const id = `${this.#options.planeId}-${++this.#sent}`;
-    this.inFlightId = id;
-    this.#settle = (seq) => {
-      if (this.inFlightId !== id) return; // settled already: by the stream, or by the ack
-      this.#inFlight = false;
-      this.inFlightId = undefined;
-      this.#stats.bytes += data.length;
-      this.base = Math.max(this.base, seq);
-      this.lastAcked = seq;
-      this.lastAckedEventSeq = events[events.length - 1]!.seq;
-      for (const pending of batch) pending.resolve();
-      this.#mirror(events);
-      this.#pump();
+    const flight = {
+      id: `${this.#options.planeId}-${++this.#sent}`,
+      batch,
+      settle: (seq: number) => {
+        if (this.#flight !== flight) return; // settled already (by the stream or the ack), or abandoned
+        this.#flight = undefined;
+        this.#stats.bytes += data.length;
+        this.base = Math.max(this.base, seq);
+        this.lastAcked = seq;
+        this.lastAckedEventSeq = events[events.length - 1]!.seq;
+        for (const pending of batch) pending.resolve();
+        this.#mirror(events);
+        this.#pump();
+      },
     };
-    this.#js!.publish(this.names.logSubject, data, { expect: { lastSequence: this.base }, msgID: id, headers: h, timeout: PUBLISH_TIMEOUT_MS }).then(
-      (ack) => this.#settle(ack.seq),
+    this.#flight = flight;
+    this.#js!.publish(this.names.logSubject, data, { expect: { lastSequence: this.base }, msgID: flight.id, headers: h, timeout: PUBLISH_TIMEOUT_MS }).then(
+      (ack) => flight.settle(ack.seq),
       (error: Error) => {
-        if (this.inFlightId !== id) return;
-        this.#inFlight = false;
-        this.inFlightId = undefined;
+        if (this.#flight !== flight) return;
+        this.#flight = undefined;
+        // The handler rolls the plane back, refusing what is queued (and may be done already).
         const refusal = this.#refusing ?? this.#onRefused(refusalOf(error));
-        this.refuse(refusal);
         for (const pending of batch) pending.reject(refusal);
       },
     );
   }
 
+  /** The id of the message in flight, if one is. */
+  get inFlightId(): string | undefined {
+    return this.#flight?.id;
+  }
+
   /** The follower met the message in flight in the stream: it is stored, whatever its ack says. */
-  storedInFlight(streamSeq: number): void {
-    this.#settle(streamSeq);
+  storedInFlight(id: string | undefined, streamSeq: number): void {
+    if (id !== undefined && this.#flight?.id === id) this.#flight.settle(streamSeq);
   }
 
   /** Watchers see each event on `fleet.<name>.events.<type>`; best effort, outside the stream. */
