@@ -158,8 +158,12 @@ export class ReplicaSync {
     if (this.unavailable !== undefined) return;
     this.unavailable = `no quorum of the JetStream cluster at ${this.options.servers.join(',')} answers (${why})`;
     this.options.log(`store: ${this.unavailable}: mutations are refused (STORE_UNAVAILABLE) until it does`);
+    let probing = false;
     this.probe = setInterval(() => {
+      if (probing) return;
+      probing = true;
       void this.store.probe().then((head) => {
+        probing = false;
         // What others stored meanwhile reaches the core through the follower before anything is taken.
         if (head !== undefined) this.contact();
       });

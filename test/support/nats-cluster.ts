@@ -58,7 +58,8 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
         `server_name: ${name}`,
         `listen: 127.0.0.1:${clientPort}`,
         `jetstream { store_dir: "${join(dir, name)}" }`,
-        `cluster { name: fleet-test, listen: 127.0.0.1:${ports[i * 2 + 1]}, routes: [${routes.join(', ')}] }`,
+        // no_advertise: a client keeps to the URLs it was given (a test may route one through a cuttable proxy).
+        `cluster { name: fleet-test, listen: 127.0.0.1:${ports[i * 2 + 1]}, no_advertise: true, routes: [${routes.join(', ')}] }`,
       ].join('\n'),
     );
     nodes.push({ name, clientPort, url: `nats://127.0.0.1:${clientPort}`, child: undefined, output: () => '', config, exited: Promise.resolve() });
