@@ -18,6 +18,9 @@ export interface ReplicaSyncOptions {
   log(message: string): void;
 }
 
+/** A catch-up that waits this long on the follower (real ms) has the follower replaced. */
+const FOLLOWER_STALL_MS = 2_000;
+
 /** While cut off, how often the plane asks the cluster whether a quorum answers again. */
 const PROBE_MS = 500;
 
@@ -34,7 +37,7 @@ export class ReplicaSync {
   private readonly confirmed: ConfirmedReplica;
   private readonly skew: ClockSkew;
   /** Set while the core is being rolled back to the replica. */
-  private rebasing: { target: number; error: StoreRetryError; settle(): void } | undefined;
+  private rebasing: { target: number; error: StoreRetryError; settle(): void; since: number } | undefined;
   /** Messages of others the core has not adopted yet (it will take them with the reset). */
   private unseen: FleetEvent[] = [];
   private unavailable: string | undefined;
@@ -42,6 +45,8 @@ export class ReplicaSync {
   private sinceSnapshot = 0;
   private stopFollowing: (() => Promise<void>) | undefined;
   private probe: NodeJS.Timeout | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private restarting = false;
   private snapshotting: Promise<void> | undefined;
 
   constructor(
@@ -60,6 +65,27 @@ export class ReplicaSync {
   async start(): Promise<void> {
     this.stopFollowing = await this.store.follow(this.confirmed.streamSeq, (message) => this.receive(message));
     void this.watchConnection();
+    this.watchdog = setInterval(() => {
+      if (this.rebasing && Date.now() - this.rebasing.since > FOLLOWER_STALL_MS) void this.restartFollower();
+    }, FOLLOWER_STALL_MS);
+  }
+
+  /**
+   * A follower that lost its consumer (its node died, the connection moved) may stall rather
+   * than fail: one that keeps a catch-up waiting is replaced, from the last message applied.
+   */
+  private async restartFollower(): Promise<void> {
+    if (this.restarting) return;
+    this.restarting = true;
+    try {
+      await this.stopFollowing?.().catch(() => undefined);
+      this.stopFollowing = await this.store.follow(this.confirmed.streamSeq, (message) => this.receive(message));
+      if (this.rebasing) this.rebasing.since = Date.now();
+    } catch (error) {
+      this.options.log(`store: following the stream again failed (${(error as Error).message}); retrying`);
+    } finally {
+      this.restarting = false;
+    }
   }
 
   health(): StoreHealth {
@@ -79,12 +105,14 @@ export class ReplicaSync {
   /** At shutdown: a last snapshot of the confirmed state, then stop following. */
   async close(): Promise<void> {
     clearInterval(this.probe);
+    clearInterval(this.watchdog);
     await this.snapshotting;
     await this.snapshot();
     await this.stopFollowing?.().catch(() => undefined);
   }
 
   private receive(message: LogMessage<FleetEvent>): void {
+    if (message.streamSeq <= this.confirmed.streamSeq) return; // a replaced follower's late delivery
     this.contact();
     this.confirmed.apply(message.events);
     this.confirmed.streamSeq = message.streamSeq;
@@ -126,7 +154,7 @@ export class ReplicaSync {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const error = new StoreRetryError(refusal.kind, refusal.kind === 'superseded' ? 'another plane decided first; deciding again on the caught-up state' : refusal.detail, settled);
-    this.rebasing = { target, error, settle };
+    this.rebasing = { target, error, settle, since: Date.now() };
     this.store.refuse(error);
     this.journal.discard(error, this.store.lastAckedEventSeq);
     this.finishRebase();

@@ -3,6 +3,7 @@ import type { FleetEvent } from '../../contracts/index.js';
 import { NatsStore } from '../../server/store/nats/nats-store.js';
 import { fleetEventSchema } from '../../contracts/index.js';
 import { snapshotSchema } from '../../server/plane/snapshot-format.js';
+import type { PlaneClient } from '../../server/client/plane-client.js';
 import type { NatsCluster } from './nats-cluster.js';
 import { startPlaneProcess, type PlaneProcess } from './plane-process.js';
 
@@ -28,4 +29,15 @@ export async function streamEvents(cluster: NatsCluster, fleet: string): Promise
 /** A raw NATS connection to the cluster (watchers of `fleet.<name>.events.>`). */
 export function natsConnection(cluster: NatsCluster) {
   return connect({ servers: cluster.urls.split(',') });
+}
+
+/** Waits (bounded) until the plane reports its store healthy in `fleet status`: its own recovery signal. */
+export async function storeHealthy(client: PlaneClient, boundMs = 20_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const store = (await client.call('fleet_status', {})).plane.store;
+    if (store?.health === 'ok') return;
+    if (Date.now() > deadline) throw new Error(`the store stayed unhealthy for ${boundMs} ms: ${store?.problems?.join('; ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a status poll's pacing
+  }
 }

@@ -42,6 +42,7 @@ const CLOCK_HEADER = 'Fleet-Clock';
 const SNAPSHOT_OBJECT = 'latest';
 /** A publish that no quorum acknowledges within this is taken as the store being out of reach. */
 const PUBLISH_TIMEOUT_MS = 3_000;
+const CONSUMER_TIMEOUT_MS = 15_000;
 const WRONG_LAST_SEQUENCE = 10071;
 
 interface PendingAppend<E> {
@@ -61,6 +62,8 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   readonly #options: NatsStoreOptions<S, E>;
   #nc: NatsConnection | undefined;
   #js: JetStreamClient | undefined;
+  /** For consumers: creating one may wait out a leader election, longer than a publish may. */
+  #jsPatient: JetStreamClient | undefined;
   #jsm: JetStreamManager | undefined;
   #snapshots: ObjectStore | undefined;
   #queue: PendingAppend<E>[] = [];
@@ -103,6 +106,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
       this.#nc = nc;
       this.#jsm = await jetstreamManager(nc, { timeout: 5_000 });
       this.#js = jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS });
+      this.#jsPatient = jetstream(nc, { timeout: CONSUMER_TIMEOUT_MS });
       const info = await ensureStream(this.#jsm, this.names, this.#options.planeVersion, nc.info?.cluster !== undefined);
       this.#snapshots = await new Objm(nc).create(this.names.snapshotBucket, { replicas: info.config.num_replicas, storage: info.config.storage });
       const found = await this.#readSnapshot();
@@ -163,7 +167,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   /** The stream's messages from `from` to `to` (inclusive) in order, then done. */
   async *messages(from: number, to: number): AsyncIterable<LogMessage<E>> {
     if (to < from) return;
-    const consumer = await this.#js!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+    const consumer = await this.#jsPatient!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     const stream = await consumer.consume();
     try {
       for await (const raw of stream) {
@@ -177,7 +181,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
 
   /** Every message after `from` as it is stored, until `stop` is called; reconnects by itself. */
   async follow(from: number, onMessage: (message: LogMessage<E>) => void): Promise<() => Promise<void>> {
-    const consumer = await this.#js!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 });
+    const consumer = await this.#jsPatient!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 });
     const stream = await consumer.consume();
     void (async () => {
       for await (const raw of stream) onMessage(this.#decode(raw));

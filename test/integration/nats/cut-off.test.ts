@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { PlaneCallError } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { startNatsPlane } from '../../support/nats-plane.js';
+import { startNatsPlane, storeHealthy } from '../../support/nats-plane.js';
 import { removeHome } from '../../support/plane-process.js';
 import { startTcpCut } from '../../support/tcp-cut.js';
 
@@ -56,12 +56,7 @@ test('a plane cut off from the cluster refuses mutations, serves stale reads, an
     assert.equal((await bravo.call('fleet_claim_path', { patterns: ['docs/**'], root })).granted, true);
 
     relay.restore();
-    // Recovery is the plane's own doing; the test only waits for it to say so.
-    for (let round = 0; round < 200; round++) {
-      if ((await atlas.call('fleet_status', {})).plane.store?.health === 'ok') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal((await atlas.call('fleet_status', {})).plane.store?.health, 'ok');
+    await storeHealthy(atlas); // recovery is the plane's own doing; the test only waits for it to say so
     const conflict = await atlas.call('fleet_claim_path', { patterns: ['docs/guide.md'], root });
     assert.deepEqual([conflict.granted, conflict.conflicts[0]?.holder], [false, 'BRAVO'], 'decided on the caught-up state');
     assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/b.ts'], root })).granted, true, 'mutations are taken again');
