@@ -6,6 +6,7 @@ import { makeRepo } from '../../support/git-repo.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
 import { natsConnection, startNatsPlane, streamEvents } from '../../support/nats-plane.js';
 import { removeHome } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
 
 let cluster: NatsCluster;
 before(async () => (cluster = await startNatsCluster()));
@@ -25,6 +26,8 @@ test('a plane on JetStream keeps its state in the stream across a restart, mirro
     assert.equal(claim.granted, true);
     const status = await atlas.call('fleet_status', {});
     assert.deepEqual({ kind: status.plane.store?.kind, health: status.plane.store?.health, stream: status.plane.store?.stream }, { kind: 'nats', health: 'ok', stream: 'FLEET_solo' });
+    const printed = await runCli(['status'], { home: plane.home, cwd: root });
+    assert.match(printed.stdout, /store: NATS JetStream stream FLEET_solo at nats:\/\/127\.0\.0\.1:\d+.*: ok/);
     atlas.close();
     assert.equal(await plane.stop(), 0);
     removeHome(plane.home); // nothing local survives: the state must come back from the stream
