@@ -25,14 +25,15 @@ export interface LoadOptions {
   opsPerAgent: number;
   root: string;
   random: SeededRandom;
-  /** Called after each agent's op; lets a test inject a fault midway. */
-  onOp?: (done: number) => void;
+  /** A fault injected once this many ops are done; the load returns after it completed too. */
+  faultAt?: { op: number; inject(): Promise<void> };
 }
 
 /** Runs the load on `planes` (by index; a plane may be killed meanwhile, its agents then stop). */
 export async function runCrossPlaneLoad(planes: readonly PlaneProcess[], options: LoadOptions): Promise<LoadOutcome> {
   const outcome: LoadOutcome = { acked: [], refused: 0, errors: new Map() };
   let done = 0;
+  let fault: Promise<void> | undefined;
   const agent = async (plane: number, index: number) => {
     const random = options.random.fork(plane * 100 + index);
     let client: PlaneClient;
@@ -62,11 +63,12 @@ export async function runCrossPlaneLoad(planes: readonly PlaneProcess[], options
         count(outcome, error);
         if (!(error instanceof PlaneCallError)) return; // the connection is gone (its plane was killed)
       }
-      options.onOp?.(++done);
+      if (++done === options.faultAt?.op) fault = options.faultAt.inject();
     }
     client.close();
   };
   await Promise.all(planes.flatMap((_, plane) => Array.from({ length: options.agentsPerPlane }, (_, index) => agent(plane, index))));
+  await fault;
   return outcome;
 }
 

@@ -5,7 +5,7 @@ import { fleetEventSchema } from '../../contracts/index.js';
 import { snapshotSchema } from '../../server/plane/snapshot-format.js';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import type { NatsCluster } from './nats-cluster.js';
-import { startPlaneProcess, type PlaneProcess } from './plane-process.js';
+import { removeHome, startPlaneProcess, type PlaneProcess } from './plane-process.js';
 
 /** A real plane process (own temp FLEET_HOME) on the cluster's JetStream, in fleet `fleet`. */
 export function startNatsPlane(cluster: NatsCluster | string, fleet: string, env: NodeJS.ProcessEnv = {}): Promise<PlaneProcess> {
@@ -39,5 +39,13 @@ export async function storeHealthy(client: PlaneClient, boundMs = 20_000): Promi
     if (store?.health === 'ok') return;
     if (Date.now() > deadline) throw new Error(`the store stayed unhealthy for ${boundMs} ms: ${store?.problems?.join('; ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50)); // a status poll's pacing
+  }
+}
+
+/** Stops each plane (SIGTERM, waiting for its exit) and removes its home. */
+export async function stopPlanes(planes: readonly PlaneProcess[]): Promise<void> {
+  for (const plane of planes) {
+    await plane.stop();
+    removeHome(plane.home);
   }
 }

@@ -7,8 +7,7 @@ import { after, before, test } from 'node:test';
 import { PlaneCallError } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { startNatsPlane, storeHealthy } from '../../support/nats-plane.js';
-import { removeHome } from '../../support/plane-process.js';
+import { startNatsPlane, stopPlanes, storeHealthy } from '../../support/nats-plane.js';
 import { startTcpCut } from '../../support/tcp-cut.js';
 
 let cluster: NatsCluster;
@@ -63,10 +62,7 @@ test('a plane cut off from the cluster refuses mutations, serves stale reads, an
     atlas.close();
     bravo.close();
   } finally {
-    for (const plane of [cutPlane, otherPlane]) {
-      await plane.stop();
-      removeHome(plane.home);
-    }
+    await stopPlanes([cutPlane, otherPlane]);
     await relay.close();
   }
 });

@@ -7,9 +7,8 @@ import { runCrossPlaneLoad } from '../../support/cross-plane-load.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { describeViolations, GrantChecker } from '../../support/grant-checker.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { startNatsPlane, storeHealthy, streamEvents } from '../../support/nats-plane.js';
+import { startNatsPlane, stopPlanes, storeHealthy, streamEvents } from '../../support/nats-plane.js';
 import { REPO_FILES } from '../../support/pattern-universe.js';
-import { removeHome, type PlaneProcess } from '../../support/plane-process.js';
 import { SeededRandom, testSeed } from '../../support/seeded-random.js';
 
 const seed = testSeed();
@@ -26,28 +25,13 @@ async function judgeStream(fleet: string, acked: readonly { claimId: string; fen
   assert.deepEqual(acked.filter((g) => checker.grants.get(g.claimId)?.fence !== g.fence), [], `seed ${seed}: acknowledged grants lost`);
 }
 
-async function stopAll(planes: PlaneProcess[]): Promise<void> {
-  for (const plane of planes) {
-    await plane.stop();
-    removeHome(plane.home);
-  }
-}
+const LOAD = { agentsPerPlane: 4, opsPerAgent: 60, faultOp: 150 };
 
 test('a plane SIGKILLed under load: nothing it acknowledged is lost, the other plane serves on, a new plane takes over its agents', async () => {
   const root = makeRepo(REPO_FILES);
   const planes = [await startNatsPlane(cluster, 'kill'), await startNatsPlane(cluster, 'kill')];
   try {
-    let killing: Promise<void> | undefined;
-    const outcome = await runCrossPlaneLoad(planes, {
-      agentsPerPlane: 4,
-      opsPerAgent: 60,
-      root,
-      random: new SeededRandom(seed),
-      onOp: (done) => {
-        if (done === 150) killing = planes[0]!.kill();
-      },
-    });
-    await killing;
+    const outcome = await runCrossPlaneLoad(planes, { ...LOAD, root, random: new SeededRandom(seed), faultAt: { op: LOAD.faultOp, inject: () => planes[0]!.kill() } });
     assert.deepEqual([...outcome.errors.keys()].filter((name) => name !== 'connection'), [], `seed ${seed}: only the killed plane's connections fail`);
     assert.ok(outcome.acked.some((g) => g.plane === 1), 'the surviving plane granted');
     await judgeStream('kill', outcome.acked);
@@ -59,7 +43,7 @@ test('a plane SIGKILLed under load: nothing it acknowledged is lost, the other p
     assert.ok(claims.claims.length > 0, 'the killed plane\'s agents still hold their claims (until they expire)');
     client.close();
   } finally {
-    await stopAll(planes);
+    await stopPlanes(planes);
   }
 });
 
@@ -68,22 +52,11 @@ test('the stream leader node SIGKILLed under load: nothing acknowledged is lost 
   const planes = [await startNatsPlane(cluster, 'leader'), await startNatsPlane(cluster, 'leader')];
   let killed: string | undefined;
   try {
-    let killing: Promise<void> | undefined;
-    const outcome = await runCrossPlaneLoad(planes, {
-      agentsPerPlane: 4,
-      opsPerAgent: 60,
-      root,
-      random: new SeededRandom(seed + 1),
-      onOp: (done) => {
-        if (done === 150) {
-          killing = cluster.streamLeader('FLEET_leader').then((leader) => {
-            killed = leader;
-            return cluster.kill(leader);
-          });
-        }
-      },
-    });
-    await killing;
+    const killLeader = async () => {
+      killed = await cluster.streamLeader('FLEET_leader');
+      await cluster.kill(killed);
+    };
+    const outcome = await runCrossPlaneLoad(planes, { ...LOAD, root, random: new SeededRandom(seed + 1), faultAt: { op: LOAD.faultOp, inject: killLeader } });
     assert.ok(killed, 'a leader was killed mid-run');
     // While a new leader is elected a call may be refused as retryable; nothing else.
     assert.deepEqual([...outcome.errors.keys()].filter((name) => name !== 'STORE_UNAVAILABLE'), [], `seed ${seed}: errors ${[...outcome.errors]}`);
@@ -99,7 +72,7 @@ test('the stream leader node SIGKILLed under load: nothing acknowledged is lost 
     killed = undefined;
     await judgeStream('leader', outcome.acked);
   } finally {
-    await stopAll(planes);
+    await stopPlanes(planes);
     if (killed) await cluster.restart(killed);
   }
 });

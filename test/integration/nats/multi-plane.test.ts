@@ -9,9 +9,9 @@ import { runCrossPlaneLoad, type LoadOutcome } from '../../support/cross-plane-l
 import { makeRepo } from '../../support/git-repo.js';
 import { describeViolations, GrantChecker } from '../../support/grant-checker.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { startNatsPlane, streamEvents } from '../../support/nats-plane.js';
+import { startNatsPlane, stopPlanes, streamEvents } from '../../support/nats-plane.js';
 import { REPO_FILES } from '../../support/pattern-universe.js';
-import { removeHome, type PlaneProcess } from '../../support/plane-process.js';
+import type { PlaneProcess } from '../../support/plane-process.js';
 import { SeededRandom, testSeed } from '../../support/seeded-random.js';
 
 const seed = testSeed();
@@ -27,10 +27,7 @@ async function withPlanes(count: number, fleet: string, body: (planes: PlaneProc
     for (let i = 0; i < count; i++) planes.push(await startNatsPlane(cluster, fleet, env));
     await body(planes);
   } finally {
-    for (const plane of planes) {
-      await plane.stop();
-      removeHome(plane.home);
-    }
+    await stopPlanes(planes);
   }
 }
 

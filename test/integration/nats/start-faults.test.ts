@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { freePort, startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { natsConnection, startNatsPlane } from '../../support/nats-plane.js';
+import { natsConnection, startNatsPlane, stopPlanes } from '../../support/nats-plane.js';
 import { CLI, removeHome, tempHome } from '../../support/plane-process.js';
 
 let cluster: NatsCluster;
@@ -94,9 +94,6 @@ test('a clock skew between planes beyond the bound is reported in the log and in
     client.close();
     other.close();
   } finally {
-    for (const plane of [steady, skewed]) {
-      await plane.stop();
-      removeHome(plane.home);
-    }
+    await stopPlanes([steady, skewed]);
   }
 });
