@@ -53,7 +53,7 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
 }
 
 const storeUnavailable = (why = 'no quorum of the JetStream cluster answers'): FleetError =>
-  new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): nothing was changed; retry in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
+  new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): the change was not acknowledged; retry in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
 
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
   const access = methods[method].access;
