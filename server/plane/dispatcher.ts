@@ -25,7 +25,7 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
   const store = plane.storeHealth();
   if (store.health === 'unavailable' && spec.mutates) throw storeUnavailable(store.problems?.[0]);
-  const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session);
+  const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session, spec.mutates);
   const stale = store.staleSeconds === undefined ? {} : { store: { health: store.health, staleSeconds: store.staleSeconds } };
   return copyWith(body as object, { control: controlBrief(plane.core.state.control), ...stale });
 }
@@ -34,15 +34,20 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
  * Runs the handler and waits until what it saw is durable. A replicated store may answer that
  * another plane's events took that place in the shared order: the state is then caught up and
  * the call decided again, as if it had arrived a moment later (the embedded store never does).
+ * A mutation that changed nothing is checked against the shared log's head the same way.
  */
-async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session): Promise<unknown> {
+async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session, mutates: boolean): Promise<unknown> {
   for (;;) {
+    const seqBefore = plane.core.state.seq;
     const result = handler(params as never, session, plane);
     // No await between a synchronous decision and registering for its durability: a rollback
     // in that gap would reset the seq the call waits for and answer it with a discarded change.
     const body = result instanceof Promise ? await result : result;
     try {
       await plane.journal.whenDurable(plane.core.state.seq);
+      // A change refused (a conflict, the switch) logs nothing, so no publish checked it against
+      // the shared order: it must rest on all of it, or another plane's release or resume is missed.
+      if (mutates && plane.storeCaughtUp && plane.core.state.seq === seqBefore && (await plane.storeCaughtUp())) continue;
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;

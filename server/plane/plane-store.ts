@@ -22,6 +22,8 @@ export interface PlaneStore {
   /** Starts what the store needs beside the journal (for NATS: following the shared log). */
   attach(core: FleetCore, journal: Journal, agentTtlRealMs: number): Promise<void>;
   health(): StoreHealth;
+  /** A replicated store's read barrier (see ReplicaSync.caughtUp); none for the embedded store. */
+  caughtUp?: () => Promise<boolean>;
   /** Stops what `attach` started; before the store closes. */
   detach(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
       }, every);
     },
     health: () => sync?.health() ?? { kind: 'nats', health: 'ok' },
+    caughtUp: () => sync?.caughtUp() ?? Promise.resolve(false),
     async detach() {
       clearInterval(relay);
       await sync?.close();

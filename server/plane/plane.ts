@@ -114,6 +114,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     shell: new ShellAnalyzer(),
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
     storeHealth: () => opened.health(),
+    ...(opened.caughtUp && { storeCaughtUp: opened.caughtUp }),
     shutdown: () => void shutdown(),
     history,
     registerPid,

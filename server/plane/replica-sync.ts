@@ -21,6 +21,9 @@ export interface ReplicaSyncOptions {
 /** A catch-up that waits this long on the follower (real ms) has the follower replaced. */
 const FOLLOWER_STALL_MS = 2_000;
 
+/** A read barrier waits at most this long for the follower. */
+const CATCH_UP_BOUND_MS = 2_000;
+
 /** While cut off, how often the plane asks the cluster whether a quorum answers again. */
 const PROBE_MS = 500;
 
@@ -48,6 +51,8 @@ export class ReplicaSync {
   private watchdog: NodeJS.Timeout | undefined;
   private restarting = false;
   private snapshotting: Promise<void> | undefined;
+  /** Calls waiting for the core to rest on at least a stream seq (`caughtUp`). */
+  private readonly catchingUp: { seq: number; resolve(): void }[] = [];
 
   constructor(
     private readonly core: FleetCore,
@@ -85,6 +90,27 @@ export class ReplicaSync {
       this.options.log(`store: following the stream again failed (${(error as Error).message}); retrying`);
     } finally {
       this.restarting = false;
+    }
+  }
+
+  /**
+   * A read barrier: resolves true once the core holds every message the stream had when asked,
+   * if there were any it lacked (the caller decides again), false when it was current or the
+   * cluster does not answer (the answer then says how stale it is).
+   */
+  async caughtUp(): Promise<boolean> {
+    const head = await this.store.probe();
+    if (head === undefined || head <= this.store.base) return false;
+    await new Promise<void>((resolve) => {
+      this.catchingUp.push({ seq: head, resolve });
+      setTimeout(resolve, CATCH_UP_BOUND_MS);
+    });
+    return true;
+  }
+
+  private releaseCaughtUp(): void {
+    for (let i = this.catchingUp.length - 1; i >= 0; i--) {
+      if (this.catchingUp[i]!.seq <= this.store.base) this.catchingUp.splice(i, 1)[0]!.resolve();
     }
   }
 
@@ -138,6 +164,7 @@ export class ReplicaSync {
       this.store.base = message.streamSeq;
       this.journal.adopt(message.events);
     }
+    if (this.catchingUp.length > 0) this.releaseCaughtUp();
   }
 
   private refused(refusal: Refusal): StoreRetryError {

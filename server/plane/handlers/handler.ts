@@ -18,6 +18,8 @@ export interface PlaneServices {
   info(): { version: string; pid: number; port: number; socket?: string; startedAt: number };
   /** Which store, and whether it can take mutations now (a replicated one may be cut off). */
   storeHealth(): StoreHealth;
+  /** On a shared log: waits until the replica holds what the log had when asked; true if it lacked some. */
+  storeCaughtUp?: () => Promise<boolean>;
   shutdown(): void;
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
