@@ -24,3 +24,4 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.j
 export { INBOX_PAGE_SIZE } from './methods/messaging.js';
 export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';
 export { MAX_SERVICE_TOKEN_TTL_SECONDS, serviceRoleSchema, serviceTokenViewSchema, type ServiceTokenView } from './methods/tokens.js';
+export * from './store-health.js';

@@ -81,6 +81,7 @@ export function render(status: Status): string {
   const lines = [
     `fleet: ${control.state}${control.reason ? ` (${control.reason})` : ''}, set by ${control.setBy} ${relativeTime(control.setAt)}`,
     `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}${status.plane.socket === undefined ? '' : `, socket ${status.plane.socket}`}, seq ${status.plane.seq}`,
+    ...storeLines(status.plane.store),
     '',
     `agents (${status.totals.agents})`,
   ];
@@ -103,4 +104,11 @@ export function render(status: Status): string {
   }
   lines.push(...moreLines(status.claims.length, status.totals.claims, 'claims'));
   return lines.join('\n');
+}
+
+/** The store line: which store, and for a replicated one its stream, health and problems. */
+function storeLines(store: Status['plane']['store']): string[] {
+  if (!store || store.kind === 'embedded') return ['store: embedded (this machine)'];
+  const stale = store.staleSeconds === undefined ? '' : `, reads ${store.staleSeconds} s stale`;
+  return [`store: NATS JetStream stream ${store.stream} at ${store.servers?.join(',')}: ${store.health}${stale}`, ...(store.problems ?? []).map((problem) => `  ! ${problem}`)];
 }
