@@ -21,7 +21,7 @@ export const planeStatus = defineMethod({
   summary: 'One view of the plane: the control switch, the roster and the live claims.',
   params: z.strictObject({ includeGone: z.boolean().optional(), ...pageParams }),
   result: withControl({
-    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), startedAt: z.iso.datetime(), seq: z.number().int(), store: storeHealthSchema.optional() }),
+    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), listen: z.string().optional().describe('ADDR:PORT of the TLS listener for remote agents (--listen), when it serves'), startedAt: z.iso.datetime(), seq: z.number().int(), store: storeHealthSchema.optional() }),
     controlDetail: controlSchema,
     agents: z.array(agentSchema),
     claims: z.array(claimSchema),

@@ -123,6 +123,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   }
   let port = 0;
   let socket: string | undefined = undefined; // both set once the endpoint listens
+  let remote: RemoteDoor | undefined; // set once the TLS listener (--listen) serves
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
   const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
@@ -135,7 +136,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     scopes,
     home: config.home,
     shell: new ShellAnalyzer(),
-    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
+    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), ...(remote && config.listen && { listen: `${config.listen.host}:${remote.port}` }), startedAt }),
     storeHealth: () => opened.health(),
     ...(opened.caughtUp && { storeCaughtUp: opened.caughtUp }),
     shutdown: () => void shutdown(),
@@ -151,7 +152,6 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, dispatchCall, log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
-  let remote: RemoteDoor | undefined;
   try {
     remote = config.listen && tlsIdentity ? await openRemoteDoor(config.listen, tlsIdentity, endpoint, tokens, dispatchCall, config.edgeTtlMs / 1000, notices, log) : undefined;
   } catch (error) {

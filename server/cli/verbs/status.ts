@@ -82,6 +82,7 @@ export function render(status: Status): string {
     `fleet: ${control.state}${control.reason ? ` (${control.reason})` : ''}, set by ${control.setBy} ${relativeTime(control.setAt)}`,
     `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}${status.plane.socket === undefined ? '' : `, socket ${status.plane.socket}`}, seq ${status.plane.seq}`,
     ...storeLines(status.plane.store),
+    ...(status.plane.listen === undefined ? [] : [`remote agents: wss://${status.plane.listen} (TLS; service tokens; MCP at /mcp)`]),
     '',
     `agents (${status.totals.agents})`,
   ];

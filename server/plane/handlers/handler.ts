@@ -16,7 +16,7 @@ export interface PlaneServices {
   home: string;
   /** The shell parser, off the event loop. */
   shell: ShellAnalyzer;
-  info(): { version: string; pid: number; port: number; socket?: string; startedAt: number };
+  info(): { version: string; pid: number; port: number; socket?: string; listen?: string; startedAt: number };
   /** Which store, and whether it can take mutations now (a replicated one may be cut off). */
   storeHealth(): StoreHealth;
   /** On a shared log: waits until the replica holds what the log had when asked; true if it lacked some. */

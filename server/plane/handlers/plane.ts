@@ -22,7 +22,7 @@ export const planeHandlers = {
     core.run(session.caller, (ctx) => {
       const plane = info();
       return {
-        plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), startedAt: iso(plane.startedAt), seq: ctx.state.seq, store: storeHealth() },
+        plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), ...(plane.listen !== undefined && { listen: plane.listen }), startedAt: iso(plane.startedAt), seq: ctx.state.seq, store: storeHealth() },
         controlDetail: controlView(ctx.state.control),
         ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx) }, params, ctx.state),
       };
