@@ -24,6 +24,7 @@ export const errorTable = {
   ALREADY_JOINED: { code: -32011, exitCode: 2, doc: 'This connection already acts as another agent. Open a new connection to act as a second agent.' },
   PATTERN_TOO_COMPLEX: { code: -32020, exitCode: 2, doc: 'A claim pattern (or the claim as a whole) needs more glob-overlap work than one request may do, so the plane refuses it rather than decide slowly (DESIGN §12). The message says why; split brace groups into several patterns, use fewer "*" runs, claim a directory such as "src/api/**", or claim fewer patterns per request.' },
   SERVICE_TOKEN_INVALID: { code: -32030, exitCode: 2, doc: 'The service token this remote connection or MCP session presented was revoked or has expired since it connected (DESIGN §13). Ask the operator for a new one (`fleet token create --callsign X --role R`) and reconnect with it.' },
+  STORE_UNAVAILABLE: { code: -32031, exitCode: 1, doc: 'The plane runs on NATS JetStream (DESIGN §13) and is cut off from a quorum of its cluster, so it cannot make the change durable and refuses it rather than decide alone: the change was not acknowledged (if the cluster stored it just as the connection failed, it shows once the plane catches up, so read before redoing it). Retry in a few seconds: the plane reconnects and catches up by itself, and reads still answer from its replica, saying how stale it is. If it lasts, check the NATS servers named by `fleet status` and the network to them.' },
 } as const;
 
 export type ErrorName = keyof typeof errorTable;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentSchema, callsignSchema, claimModeSchema, controlSchema } from './records.js';
+import { agentSchema, callsignSchema, claimExpirySchema, claimModeSchema, controlSchema } from './records.js';
 
 /**
  * FLEET_HOME/ledger.json: a read-only cache of the roster and the ownership map for agents that
@@ -10,7 +10,9 @@ export const ledgerOwnerSchema = z.object({
   holder: callsignSchema,
   mode: claimModeSchema,
   fence: z.number().int(),
-  expiresAt: z.iso.datetime(),
+  /** null while the holder's registered process keeps the claim (see expiresWith). */
+  expiresAt: z.iso.datetime().nullable(),
+  expiresWith: claimExpirySchema,
 });
 
 export const ledgerSchema = z.object({

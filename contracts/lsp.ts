@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { digestSchema } from './digest.js';
 import { violationSchema } from './violations.js';
-import { agentSchema, callsignSchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
+import { agentSchema, callsignSchema, claimExpirySchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
 import { workItemSchema } from './work.js';
 
 /**
@@ -19,7 +19,9 @@ export const ownershipHolderSchema = z.object({
   agentId: z.string(),
   pattern: z.string(),
   mode: claimModeSchema,
-  expiresAt: isoTime,
+  /** null while the holder's registered process keeps the claim (expiresWith "process"). */
+  expiresAt: isoTime.nullable(),
+  expiresWith: claimExpirySchema,
   /** Whether the claim was made with a TTL; without one it lives as long as its agent heartbeats. */
   ttl: z.boolean(),
   reason: z.string().optional(),

@@ -44,6 +44,14 @@ export const agentSchema = z.object({
 });
 export type Agent = z.infer<typeof agentSchema>;
 
+/**
+ * What ends a claim: its own TTL ("ttl": renew it before expiresAt), its agent's heartbeats
+ * ("heartbeats": it lapses at expiresAt without one), or its agent's registered process
+ * ("process": no expiry while that process runs; released within seconds of its end).
+ */
+export const claimExpirySchema = z.enum(['ttl', 'heartbeats', 'process']);
+export type ClaimExpiry = z.infer<typeof claimExpirySchema>;
+
 export const claimSchema = z.object({
   id: z.string(),
   /** The repository's git common dir: all worktrees of one repository share territory. */
@@ -54,8 +62,12 @@ export const claimSchema = z.object({
   agentId: z.string(),
   fence: z.number().int().positive(),
   grantedAt: isoTime,
-  /** When the claim lapses unless renewed (TTL claims) or unless its agent heartbeats (agent-bound claims). */
-  expiresAt: isoTime,
+  /**
+   * When the claim lapses unless renewed (TTL claims) or unless its agent heartbeats (agent-bound
+   * claims); null while its agent's registered process keeps it (expiresWith "process").
+   */
+  expiresAt: isoTime.nullable(),
+  expiresWith: claimExpirySchema,
   ttlSeconds: z.number().positive().optional(),
   reason: z.string().optional(),
 });

@@ -3,11 +3,12 @@ import { defineMethod, withControl } from '../method.js';
 import { claimModeSchema } from '../records.js';
 import { violationSchema } from '../violations.js';
 import { isoTime, pathParam, repositoryParams } from './common.js';
+import { pageParams, pageResult } from './paging.js';
 
 export const pathHistory = defineMethod({
   name: 'fleet_path_history',
-  summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first; and the territory violations seen in it.',
-  params: z.strictObject({ path: pathParam, ...repositoryParams }),
+  summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first; and the territory violations seen in it. A long history comes in pages (nextCursor).',
+  params: z.strictObject({ path: pathParam, ...repositoryParams, ...pageParams }),
   result: withControl({
     path: z.string(),
     entries: z.array(
@@ -26,6 +27,7 @@ export const pathHistory = defineMethod({
     ),
     /** Writes seen in the path while another agent held it exclusively (DESIGN §11), oldest first. */
     violations: z.array(violationSchema.omit({ scope: true, path: true }).extend({ acknowledged: z.boolean() })),
+    ...pageResult(['entries', 'violations']),
   }),
   access: 'anyone',
   mutates: false,

@@ -4,6 +4,10 @@ import { boundedList, boundedText, limits } from '../limits.js';
 import { defineMethod, withControl } from '../method.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema, prioritySchema, recipientSchema } from '../messages.js';
 import { grantedClaimSchema, idParam, idsParam } from './common.js';
+import { pageParams, pageResult } from './paging.js';
+
+/** Messages (and handoffs) in one inbox reply when the caller names no `limit`: a model reads them all. */
+export const INBOX_PAGE_SIZE = 50;
 
 export const agentHandoff = defineMethod({
   name: 'fleet_agent_handoff',
@@ -33,9 +37,14 @@ export const handoffRespond = defineMethod({
 
 export const inboxMethod = defineMethod({
   name: 'fleet_inbox',
-  summary: 'Your messages (addressed to you, your role, or mentioning @you), newest first, with the unread count, and the handoffs waiting for you. Check it between steps.',
-  params: z.strictObject({ unreadOnly: z.boolean().optional(), limit: z.number().int().min(1).max(500).optional() }),
-  result: withControl({ messages: z.array(messageSchema), unread: z.number().int(), handoffs: z.array(handoffSchema) }),
+  summary:
+    'Your messages (addressed to you, your role, or mentioning @you), newest first, with the unread count, and the handoffs waiting for you, oldest first. Check it between steps. A long inbox comes in pages: pass nextCursor back as cursor for older messages.',
+  params: z.strictObject({
+    unreadOnly: z.boolean().optional(),
+    cursor: pageParams.cursor,
+    limit: pageParams.limit.describe(`Most messages (and most handoffs) in this reply (default ${INBOX_PAGE_SIZE}); a reply also stops at a size limit, with nextCursor for the rest.`),
+  }),
+  result: withControl({ messages: z.array(messageSchema), unread: z.number().int(), handoffs: z.array(handoffSchema), ...pageResult(['messages', 'handoffs']) }),
   access: 'agent',
   mutates: false,
   mcpTool: true,

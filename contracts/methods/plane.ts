@@ -3,6 +3,7 @@ import { fleetEventSchema } from '../events.js';
 import { defineMethod, withControl } from '../method.js';
 import { boundedText, limits } from '../limits.js';
 import { agentSchema, claimSchema, controlSchema } from '../records.js';
+import { storeHealthSchema } from '../store-health.js';
 import { pageParams, pageResult } from './paging.js';
 
 export const planeHello = defineMethod({
@@ -20,7 +21,7 @@ export const planeStatus = defineMethod({
   summary: 'One view of the plane: the control switch, the roster and the live claims.',
   params: z.strictObject({ includeGone: z.boolean().optional(), ...pageParams }),
   result: withControl({
-    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), startedAt: z.iso.datetime(), seq: z.number().int(), agentTtlSeconds: z.number().positive().optional().describe('FLEET_AGENT_TTL: an agent-bound claim lapses 2 × this after its agent\'s last heartbeat') }),
+    plane: z.object({ version: z.string(), pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), listen: z.string().optional().describe('ADDR:PORT of the TLS listener for remote agents (--listen), when it serves'), startedAt: z.iso.datetime(), seq: z.number().int(), store: storeHealthSchema.optional(), agentTtlSeconds: z.number().positive().optional().describe('FLEET_AGENT_TTL: an agent-bound claim lapses 2 × this after its agent\'s last heartbeat') }),
     controlDetail: controlSchema,
     agents: z.array(agentSchema),
     claims: z.array(claimSchema),

@@ -18,13 +18,19 @@ interface Waiter {
   deadline: number;
   conflicts: Conflict[];
   resolve(outcome: ClaimOutcome): void;
+  /** Stops listening for the asker leaving. */
+  forget?(): void;
 }
 
 /**
  * Claims made with waitSeconds wait here, first come first served, and are granted as soon as
  * the territory they want is free, so agents never spin. A request queued earlier also blocks
  * later requests for the same territory, or a stream of small claims could starve it forever.
- * Waiters live in memory only: a waiting call ends with the plane that holds it.
+ * Waiters live in memory only: a waiting call ends with the plane that holds it, and with the
+ * connection that asked. A grant nobody is left to receive would hold territory for an agent that
+ * does not know it has it (and block everyone queued behind), so a closed connection withdraws its
+ * waits, even when its agent lives on elsewhere: an agent that re-attaches asks again (with the
+ * same requestId, a grant it did receive is returned instead).
  */
 export class ClaimQueue {
   private readonly waiters = new Map<string, Waiter>();
@@ -37,10 +43,22 @@ export class ClaimQueue {
     return this.waiters.size;
   }
 
-  enqueue(ctx: Ctx, request: PreparedClaim, waitMs: number, conflicts: Conflict[], resolve: (outcome: ClaimOutcome) => void): void {
+  /** Queues `request` until it is granted, its wait runs out, or `abandoned` says its asker has gone. */
+  enqueue(ctx: Ctx, request: PreparedClaim, waitMs: number, conflicts: Conflict[], resolve: (outcome: ClaimOutcome) => void, abandoned?: AbortSignal): void {
+    if (abandoned?.aborted) {
+      resolve(refused(conflicts));
+      return;
+    }
     const id = ctx.ids.id('wt');
     const deadline = ctx.now + waitMs;
-    this.waiters.set(id, { id, request, deadline, conflicts, resolve });
+    const waiter: Waiter = { id, request, deadline, conflicts, resolve };
+    if (abandoned) {
+      // The waiters behind it are looked at again on the plane's next run (its sweeper runs often).
+      const withdraw = () => this.finish(waiter, refused(waiter.conflicts));
+      abandoned.addEventListener('abort', withdraw, { once: true });
+      waiter.forget = () => abandoned.removeEventListener('abort', withdraw);
+    }
+    this.waiters.set(id, waiter);
     ctx.schedule(deadline, { kind: 'waiter', waiterId: id });
   }
 
@@ -84,7 +102,7 @@ export class ClaimQueue {
     for (const waiter of [...this.waiters.values()]) {
       const agent = ctx.state.agents.get(waiter.request.agentId);
       if (!agent || agent.gone) {
-        this.finish(waiter, { granted: false, refusedBy: 'conflict', claims: [], conflicts: waiter.conflicts });
+        this.finish(waiter, refused(waiter.conflicts));
         continue;
       }
       const conflicts = conflictsWithin(() => [...findConflicts(ctx, waiter.request, budget), ...this.conflictsWithQueued(ctx, waiter.request, waiter.id, budget)]);
@@ -111,17 +129,18 @@ export class ClaimQueue {
 
   /** Ends every wait, e.g. when the plane shuts down. */
   abandonAll(): void {
-    for (const waiter of [...this.waiters.values()]) {
-      this.finish(waiter, { granted: false, refusedBy: 'conflict', claims: [], conflicts: waiter.conflicts });
-    }
+    for (const waiter of [...this.waiters.values()]) this.finish(waiter, refused(waiter.conflicts));
   }
 
   private finish(waiter: Waiter, outcome: ClaimOutcome): void {
-    this.waiters.delete(waiter.id);
+    if (!this.waiters.delete(waiter.id)) return; // already answered
     this.departures++;
+    waiter.forget?.();
     waiter.resolve(outcome);
   }
 }
+
+const refused = (conflicts: Conflict[]): ClaimOutcome => ({ granted: false, refusedBy: 'conflict', claims: [], conflicts });
 
 /** The conflicts `find` reports, or undefined when the budget ran out before it knew them. */
 function conflictsWithin(find: () => Conflict[]): Conflict[] | undefined {

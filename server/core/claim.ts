@@ -7,9 +7,10 @@ import { findConflicts, grant, prepareClaim, previousGrant, type ClaimRequest } 
 
 /**
  * A claim request, all or nothing: a retry returns the earlier grant; pause and stop refuse it;
- * a conflict refuses it, or queues it when the caller is willing to wait.
+ * a conflict refuses it, or queues it when the caller is willing to wait (until `abandoned`, if
+ * the caller leaves first).
  */
-export function claim(ctx: Ctx, caller: Caller, req: ClaimRequest, queue: ClaimQueue): ClaimOutcome | Promise<ClaimOutcome> {
+export function claim(ctx: Ctx, caller: Caller, req: ClaimRequest, queue: ClaimQueue, abandoned?: AbortSignal): ClaimOutcome | Promise<ClaimOutcome> {
   const agent = requireAgent(ctx.state, caller);
   if (agent.role === 'verifier') throw new FleetError('FORBIDDEN', 'verifiers read and test, they do not write: a verifier cannot claim territory');
   const request = prepareClaim(agent.agentId, req);
@@ -19,5 +20,5 @@ export function claim(ctx: Ctx, caller: Caller, req: ClaimRequest, queue: ClaimQ
   const conflicts = [...findConflicts(ctx, request), ...queue.conflictsWithQueued(ctx, request)];
   if (conflicts.length === 0) return { granted: true, claims: grant(ctx, request), conflicts: [] };
   if (!req.waitSeconds) return { granted: false, refusedBy: 'conflict', claims: [], conflicts };
-  return new Promise((resolve) => queue.enqueue(ctx, request, req.waitSeconds! * 1000, conflicts, resolve));
+  return new Promise((resolve) => queue.enqueue(ctx, request, req.waitSeconds! * 1000, conflicts, resolve, abandoned));
 }

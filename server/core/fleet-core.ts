@@ -10,6 +10,7 @@ import { MinHeap } from './min-heap.js';
 import { agentTtlOf } from './liveness.js';
 import { applyEvent } from './reducer.js';
 import { sweepAgent, touch } from './roster.js';
+import { deadlineOfAdopted } from './adopted-deadlines.js';
 import { fromPersisted, emptyState, type PersistedState, type State } from './state.js';
 import { compileRecordedPattern } from './patterns.js';
 import { migrateScopes, type ScopeRename } from './scope-merge.js';
@@ -23,10 +24,10 @@ const PARKED_WAIT_MS = 30 * 24 * 3600 * 1000;
  * touches a disk or a socket: events go to listeners (the journal), time comes from the clock.
  */
 export class FleetCore {
-  readonly state: State;
-  readonly indexes: Indexes;
+  // Replaced only by `reset` (a replicated store dropping changes another plane's order overtook).
+  private current: { state: State; indexes: Indexes };
   readonly queue = new ClaimQueue();
-  private readonly deadlines = new MinHeap<Deadline>();
+  private deadlines = new MinHeap<Deadline>();
   private readonly listeners: ((event: FleetEvent) => void)[] = [];
   private lastRunAt: number | undefined;
   /** Parked claims (scope-merge.ts) that have a waiter in the queue now. */
@@ -38,8 +39,8 @@ export class FleetCore {
     readonly config: CoreConfig,
     restored?: { snapshot: PersistedState | null; tail: readonly FleetEvent[] },
   ) {
-    this.state = restored?.snapshot ? fromPersisted(restored.snapshot) : emptyState(clock.now());
-    this.indexes = Indexes.build(this.state);
+    const state = restored?.snapshot ? fromPersisted(restored.snapshot) : emptyState(clock.now());
+    this.current = { state, indexes: Indexes.build(state) };
     for (const event of restored?.tail ?? []) applyEvent(this.state, this.indexes, event, config);
     this.scheduleEverything();
   }
@@ -71,6 +72,43 @@ export class FleetCore {
     this.queuedParked.delete(claimId);
     const agent = this.state.agents.get(agentId);
     if (granted || !agent || agent.gone) this.emit({ type: 'claim.unparked', by: 'plane', claimId, granted }, this.clock.now());
+  }
+
+  get state(): State {
+    return this.current.state;
+  }
+
+  get indexes(): Indexes {
+    return this.current.indexes;
+  }
+
+  /**
+   * Applies events another plane decided (already sequenced in the shared log), as a replay
+   * would: listeners do not hear them (they are not this plane's to log), deadlines they create
+   * are armed.
+   */
+  adopt(events: readonly FleetEvent[]): void {
+    for (const event of events) {
+      applyEvent(this.state, this.indexes, event, this.config);
+      const due = deadlineOfAdopted(event);
+      if (due) this.deadlines.push(due.at, due.deadline);
+    }
+  }
+
+  /**
+   * Replaces the state with `snapshot` (a replica of the shared log's order), dropping every change
+   * decided here that the order has not taken. Deadlines are re-armed; waiting claims keep theirs.
+   */
+  reset(snapshot: PersistedState): void {
+    const state = fromPersisted(snapshot);
+    this.current = { state, indexes: Indexes.build(state) };
+    const old = this.deadlines;
+    this.deadlines = new MinHeap<Deadline>();
+    for (let key = old.peekKey(); key !== undefined; key = old.peekKey()) {
+      const deadline = old.pop()!;
+      if (deadline.kind === 'waiter') this.deadlines.push(key, deadline);
+    }
+    this.scheduleEverything();
   }
 
   onEvent(listener: (event: FleetEvent) => void): void {

@@ -1,4 +1,4 @@
-import type { AgentStatus } from '../../contracts/index.js';
+import type { AgentStatus, ClaimExpiry } from '../../contracts/index.js';
 import type { CoreConfig } from './context.js';
 import type { AgentRecord, ClaimRecord, State } from './state.js';
 
@@ -47,9 +47,26 @@ export function agentExpiresAt(agent: AgentRecord, config: CoreConfig): number {
   return agent.lastSeen + 2 * agentTtlOf(agent, config);
 }
 
-/** When a claim lapses: its own TTL if it has one, otherwise its agent's expiry. */
+/**
+ * When a claim lapses unless renewed or heartbeaten: its own TTL if it has one, otherwise its
+ * agent's expiry. For an agent kept live by its registered process this is only the horizon a
+ * heartbeat pushes forward (the pinned `expiresAt` of grants, conflicts and check holders);
+ * claimLapse says what is true.
+ */
 export function claimExpiresAt(claim: ClaimRecord, state: State, config: CoreConfig): number {
   if (claim.expiresAt !== undefined) return claim.expiresAt;
   const agent = state.agents.get(claim.agentId);
   return agent ? agentExpiresAt(agent, config) : claim.grantedAt;
+}
+
+/**
+ * What ends a claim, as the roster, the ledger and the editor show it: its own TTL, its agent's
+ * heartbeats (at `expiresAt` without one), or its agent's registered process, whose end releases
+ * it and which no silence expires: then there is no time to show (null).
+ */
+export function claimLapse(claim: ClaimRecord, state: State, config: CoreConfig): { expiresAt: number | null; expiresWith: ClaimExpiry } {
+  if (claim.expiresAt !== undefined) return { expiresAt: claim.expiresAt, expiresWith: 'ttl' };
+  const agent = state.agents.get(claim.agentId);
+  if (agent && !agent.gone && hasRegisteredProcess(agent)) return { expiresAt: null, expiresWith: 'process' };
+  return { expiresAt: claimExpiresAt(claim, state, config), expiresWith: 'heartbeats' };
 }

@@ -82,10 +82,16 @@ export function isFor(message: MessageRecord, agent: AgentRecord): boolean {
   return isRecipient(agent, message.to) || message.mentions.includes(agent.callsign);
 }
 
+/** Whether the message is in the agent's inbox: for it, and not its own. */
+export const isInInbox = (message: MessageRecord, agent: AgentRecord): boolean => message.from !== agent.callsign && isFor(message, agent);
+
+/** Not yet acknowledged by the agent. */
+export const isUnreadBy = (message: MessageRecord, agent: AgentRecord): boolean => !message.ackedBy.includes(agent.callsign);
+
 /** The caller's inbox, newest first; unread = not yet acknowledged by the caller. */
 export function inbox(ctx: Ctx, agent: AgentRecord, options: { unreadOnly?: boolean; limit?: number }): { messages: MessageRecord[]; unread: number } {
-  const mine = [...ctx.state.messages.values()].filter((m) => m.from !== agent.callsign && isFor(m, agent));
-  const isUnread = (m: MessageRecord) => !m.ackedBy.includes(agent.callsign);
+  const mine = [...ctx.state.messages.values()].filter((m) => isInInbox(m, agent));
+  const isUnread = (m: MessageRecord) => isUnreadBy(m, agent);
   const unread = mine.filter(isUnread).length;
   const shown = (options.unreadOnly ? mine.filter(isUnread) : mine).reverse().slice(0, options.limit ?? 50);
   return { messages: shown, unread };

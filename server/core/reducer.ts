@@ -188,8 +188,8 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
 
 /**
  * Nothing could be heard while the plane stood still, so that time is no one's silence: live
- * agents and the TTL claims and leases that were live when it began get it back. A heartbeat or
- * renewal that waited in a socket during the stall then arrives in time.
+ * agents and the TTL claims, leases and pending handoffs that were live when it began get it back.
+ * A heartbeat, renewal or accept that waited in a socket during the stall then arrives in time.
  */
 function creditStall(state: State, from: number, to: number): void {
   const stall = to - from;
@@ -201,6 +201,10 @@ function creditStall(state: State, from: number, to: number): void {
   }
   for (const lease of state.leases.values()) {
     if (lease.expiresAt > from) lease.expiresAt += stall;
+  }
+  // A recipient's accept may be among the calls that waited in a socket.
+  for (const handoff of state.handoffs.values()) {
+    if (handoff.status === 'pending' && handoff.expiresAt > from) handoff.expiresAt += stall;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Agent, Claim, ControlBrief, Memo } from '../../contracts/index.js';
 import type { CoreConfig } from './context.js';
 import type { Indexes } from './indexes.js';
-import { agentStatus, claimExpiresAt } from './liveness.js';
+import { agentStatus, claimLapse } from './liveness.js';
 import type { AgentRecord, ClaimRecord, ControlRecord, MemoRecord, State } from './state.js';
 
 /** Turns internal records (epoch ms) into the public shapes of contracts/ (ISO times). */
@@ -31,6 +31,7 @@ export function callsignOf(state: State, agentId: string): string {
 }
 
 export function claimView(claim: ClaimRecord, state: State, config: CoreConfig): Claim {
+  const { expiresAt, expiresWith } = claimLapse(claim, state, config);
   return {
     id: claim.id,
     scope: claim.scope,
@@ -40,7 +41,8 @@ export function claimView(claim: ClaimRecord, state: State, config: CoreConfig):
     agentId: claim.agentId,
     fence: claim.fence,
     grantedAt: iso(claim.grantedAt),
-    expiresAt: iso(claimExpiresAt(claim, state, config)),
+    expiresAt: expiresAt === null ? null : iso(expiresAt),
+    expiresWith,
     ...(claim.ttlMs !== undefined && { ttlSeconds: claim.ttlMs / 1000 }),
     ...(claim.reason !== undefined && { reason: claim.reason }),
   };

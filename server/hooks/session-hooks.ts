@@ -175,7 +175,7 @@ async function acceptOwnHandoffs(client: PlaneClient, callsign: string, waiting:
 export function describeResume(
   callsign: string,
   resume: {
-    claims: { id: string; pattern: string; mode: string; expiresAt: string }[];
+    claims: { id: string; pattern: string; mode: string; expiresAt: string | null }[];
     work: { id: string; title: string; status: string }[];
     unreadCount: number;
     unread: { from: string; type: string; subject?: string | undefined; body: string }[];
@@ -186,7 +186,7 @@ export function describeResume(
   const lines = [`You are ${callsign} in the fleet (re-attached by the SessionStart hook; this is fleet_agent_resume).`];
   if (escrowTaken > 0) lines.push(`Your last session's ${escrowTaken} claim(s) came back out of escrow.`);
   lines.push(resume.claims.length === 0 ? 'Claims: none.' : 'Claims you hold:');
-  for (const claim of resume.claims) lines.push(`- ${claim.pattern} (${claim.mode}, id ${claim.id}, until ${claim.expiresAt})`);
+  for (const claim of resume.claims) lines.push(`- ${claim.pattern} (${claim.mode}, id ${claim.id}, ${claim.expiresAt === null ? 'while your process runs' : `until ${claim.expiresAt}`})`);
   if (resume.work.length > 0) lines.push('Your work:', ...resume.work.map((item) => `- ${item.id} ${item.title} [${item.status}]`));
   if (resume.unreadCount > 0) {
     lines.push(`Unread messages: ${resume.unreadCount}.`, ...resume.unread.slice(0, 5).map((m) => `- ${m.type} from ${m.from}: ${m.subject ?? m.body.slice(0, 200)}`));

@@ -3,7 +3,8 @@ import type { Ownership, OwnershipHolder } from '../../contracts/lsp.js';
 /** The words the editor uses for ownership: diagnostics, hovers and CodeLenses say the same thing. */
 
 export function lifetime(holder: OwnershipHolder): string {
-  if (!holder.ttl) return `held while ${holder.callsign} is live`;
+  if (holder.expiresWith === 'process') return `held while ${holder.callsign}'s process runs`;
+  if (!holder.ttl || holder.expiresAt === null) return `held while ${holder.callsign} is live`;
   return `expires ${clock(holder.expiresAt)}`;
 }
 

@@ -231,7 +231,7 @@ export class FleetMirror {
         agentId: event.agentId,
         fence: event.fence,
         grantedAt: iso(event.at),
-        expiresAt: iso(event.expiresAt ?? (holder ? Date.parse(holder.lastSeenAt) : event.at) + 2 * this.agentTtlMs()),
+        ...this.lapse(event),
         ...(event.ttlMs !== undefined && { ttlSeconds: event.ttlMs / 1000 }),
         ...(event.reason !== undefined && { reason: event.reason }),
       };
@@ -279,6 +279,20 @@ export class FleetMirror {
   private countClaim(agentId: string, by: number): void {
     const agent = this.agents.get(agentId);
     if (agent) this.agents.set(agentId, { ...agent, claimCount: Math.max(0, agent.claimCount + by) });
+  }
+
+  /**
+   * When a new claim lapses, as the plane's claimLapse says: its TTL; else while its agent's
+   * registered process runs (as the agent's other claims already tell); else 2 × TTL after the
+   * agent's last heartbeat.
+   */
+  private lapse(event: Extract<FleetEvent, { type: 'claim.granted' }>): Pick<Claim, 'expiresAt' | 'expiresWith'> {
+    if (event.expiresAt !== undefined) return { expiresAt: iso(event.expiresAt), expiresWith: 'ttl' };
+    for (const other of this.claims.values()) {
+      if (other.agentId === event.agentId && other.expiresWith === 'process') return { expiresAt: null, expiresWith: 'process' };
+    }
+    const holder = this.agents.get(event.agentId);
+    return { expiresAt: iso((holder ? Date.parse(holder.lastSeenAt) : event.at) + 2 * this.agentTtlMs()), expiresWith: 'heartbeats' };
   }
 
   private agentTtlMs(): number {

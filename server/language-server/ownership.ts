@@ -46,6 +46,7 @@ export function ownershipFrom(covering: readonly Claim[], path: string, operator
       pattern: claim.pattern,
       mode: claim.mode,
       expiresAt: claim.expiresAt,
+      expiresWith: claim.expiresWith,
       ttl: claim.ttlSeconds !== undefined,
       ...(claim.reason !== undefined && { reason: claim.reason }),
       mine: operatorAgentId !== undefined && claim.agentId === operatorAgentId,

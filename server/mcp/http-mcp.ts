@@ -28,7 +28,7 @@ interface HttpMcpSession {
  * no join step. Calls run in the plane, through the same dispatcher as every other transport.
  */
 export class HttpMcpService {
-  private readonly tools = buildToolCatalog();
+  private readonly tools = buildToolCatalog('default', 'remote');
   private readonly sessions = new Map<string, HttpMcpSession>();
 
   constructor(
@@ -61,9 +61,12 @@ export class HttpMcpService {
   }
 
   private async open(credential: ServiceCredential): Promise<HttpMcpSession> {
+    // Ends with the MCP session: a claim it is waiting for is withdrawn, as for a closed connection.
+    const ended = new AbortController();
     const plane: Session = {
       caller: unjoinedCaller(credential),
       credential,
+      closed: ended.signal,
       // Events are not offered over MCP: nothing to notify, never behind.
       notify: () => undefined,
       notificationsBehind: () => false,
@@ -98,6 +101,7 @@ export class HttpMcpService {
     const session: HttpMcpSession = { transport, mcp: createToolServer(this.tools, call, remoteInstructions(credential.callsign, this.edgeTtlSeconds, (name) => this.tools.has(name))), credential, lastUsed: Date.now() };
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+      ended.abort();
     };
     await session.mcp.connect(transport);
     return session;

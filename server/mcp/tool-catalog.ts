@@ -24,20 +24,20 @@ export interface BridgeTool {
  * from the contracts' zod params (as JSON Schema, input side: defaults make fields optional, then
  * trimmed to what a model needs), descriptions from their summaries plus the bridge's notes.
  */
-export function buildToolCatalog(profile: ToolProfile = 'default'): Map<string, BridgeTool> {
+export function buildToolCatalog(profile: ToolProfile = 'default', where: 'checkout' | 'remote' = 'checkout'): Map<string, BridgeTool> {
   const tools = new Map<string, BridgeTool>();
   for (const spec of methodList) {
     if (!spec.mcpTool || !offersTool(profile, spec.name)) continue;
-    tools.set(spec.name, { spec, definition: definitionOf(spec), takesRoot: 'root' in objectShape(spec.params) });
+    tools.set(spec.name, { spec, definition: definitionOf(spec, where), takesRoot: 'root' in objectShape(spec.params) });
   }
   return tools;
 }
 
-function definitionOf(spec: MethodSpec<z.ZodType, z.ZodType>): ToolDefinition {
+function definitionOf(spec: MethodSpec<z.ZodType, z.ZodType>, where: 'checkout' | 'remote'): ToolDefinition {
   const schema = advertisedSchema(z.toJSONSchema(spec.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
   delete schema.$schema;
   if (spec.name === 'fleet_agent_join') asTheBridgeJoins(schema);
-  asTheBridgeRoots(schema);
+  placeRepository(schema, where);
   const note = BRIDGE_NOTES[spec.name as keyof typeof BRIDGE_NOTES];
   return {
     name: spec.name,
@@ -66,12 +66,17 @@ function asTheBridgeJoins(schema: Record<string, unknown>): void {
 }
 
 /**
- * The bridge runs in a checkout: `root` defaults to its repository, said in the field itself, and
- * `scope` (the repository's id, for agents without a checkout) is not offered.
+ * How a call names its repository. The stdio bridge runs in a checkout: `root` defaults to its
+ * repository, said in the field itself, and `scope` is not offered. A remote agent (/mcp) has no
+ * checkout the plane can see: it names the repository by `scope`, and `root` is not offered.
  */
-function asTheBridgeRoots(schema: Record<string, unknown>): void {
+function placeRepository(schema: Record<string, unknown>, where: 'checkout' | 'remote'): void {
   const properties = schema.properties as Record<string, unknown> | undefined;
   if (properties?.root === undefined) return;
+  if (where === 'remote') {
+    delete properties.root;
+    return;
+  }
   properties.root = { type: 'string', description: 'Defaults to the repository of the current directory' };
   delete properties.scope;
 }

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
 import { parseWebhookUrl } from './digest-webhook.js';
+import { storeChoice, StoreChoiceError, type StoreChoice } from './store-choice.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {
@@ -19,6 +20,9 @@ export interface PlaneConfig {
   listen?: { host: string; port: number; certFile: string; keyFile: string };
   /** FLEET_DIGEST_WEBHOOK: each published digest is POSTed there as JSON. */
   digestWebhook?: URL;
+  store: StoreChoice;
+  /** Tests only: milliseconds added to the plane's clock, to show a skewed machine (FLEET_CLOCK_OFFSET). */
+  clockOffsetMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -55,7 +59,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     edgeTtlMs: seconds(env, 'FLEET_EDGE_TTL', DEFAULT_EDGE_TTL_SECONDS) * 1000,
     ...listenConfig(env),
     ...(webhook !== undefined && { digestWebhook: webhook }),
+    store: chosenStore(env),
+    clockOffsetMs: Number(env.FLEET_CLOCK_OFFSET ?? 0) || 0,
   };
+}
+
+function chosenStore(env: NodeJS.ProcessEnv): StoreChoice {
+  try {
+    return storeChoice(env);
+  } catch (error) {
+    if (error instanceof StoreChoiceError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** FLEET_LISTEN=ADDR:PORT needs FLEET_TLS_CERT and FLEET_TLS_KEY: beyond loopback the plane never speaks without TLS. */

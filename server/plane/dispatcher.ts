@@ -2,6 +2,7 @@ import { describeIssues, FleetError, isMethodName, limits, methods, type MethodN
 import { isOperator, isRteOrOperator } from '../core/authority.js';
 import { copyWith } from '../core/copy-with.js';
 import { controlBrief } from '../core/views.js';
+import { StoreRetryError } from '../store/store.js';
 import type { Handler, PlaneServices } from './handlers/handler.js';
 import { handlers } from './handlers/index.js';
 import { keyNestedDeeperThan } from './json-depth.js';
@@ -22,11 +23,42 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   // zod descends only as deep as the schema; free-form values (memos, artifacts) are bounded here.
   const tooDeep = keyNestedDeeperThan(parsed.data, limits.nesting.max);
   if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
-  const handler = handlers[method] as Handler<MethodName>;
-  const body = await handler(parsed.data as never, session, plane);
-  await plane.journal.whenDurable(plane.core.state.seq);
-  return copyWith(body as object, { control: controlBrief(plane.core.state.control) });
+  const store = plane.storeHealth();
+  if (store.health === 'unavailable' && spec.mutates) throw storeUnavailable(store.problems?.[0]);
+  const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session, spec.mutates);
+  const stale = store.staleSeconds === undefined ? {} : { store: { health: store.health, staleSeconds: store.staleSeconds } };
+  return copyWith(body as object, { control: controlBrief(plane.core.state.control), ...stale });
 }
+
+/**
+ * Runs the handler and waits until what it saw is durable. A replicated store may answer that
+ * another plane's events took that place in the shared order: the state is then caught up and
+ * the call decided again, as if it had arrived a moment later (the embedded store never does).
+ * A mutation that changed nothing is checked against the shared log's head the same way.
+ */
+async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session, mutates: boolean): Promise<unknown> {
+  for (;;) {
+    const seqBefore = plane.core.state.seq;
+    const result = handler(params as never, session, plane);
+    // No await between a synchronous decision and registering for its durability: a rollback
+    // in that gap would reset the seq the call waits for and answer it with a discarded change.
+    const body = result instanceof Promise ? await result : result;
+    try {
+      await plane.journal.whenDurable(plane.core.state.seq);
+      // A change refused (a conflict, the switch) logs nothing, so no publish checked it against
+      // the shared order: it must rest on all of it, or another plane's release or resume is missed.
+      if (mutates && plane.storeCaughtUp && plane.core.state.seq === seqBefore && (await plane.storeCaughtUp())) continue;
+      return body;
+    } catch (error) {
+      if (!(error instanceof StoreRetryError)) throw error;
+      if (error.kind === 'unavailable') throw storeUnavailable(error.message);
+      await error.settled;
+    }
+  }
+}
+
+const storeUnavailable = (why = 'no quorum of the JetStream cluster answers'): FleetError =>
+  new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): the change was not acknowledged; retry in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
 
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
   const access = methods[method].access;

@@ -1,5 +1,5 @@
 import type { FleetEvent } from '../../contracts/index.js';
-import type { Store } from '../store/store.js';
+import { StoreRetryError, type Store } from '../store/store.js';
 
 /**
  * Carries the core's events to the store and tells who waits when they are durable. Events
@@ -50,12 +50,38 @@ export class Journal {
     if (batch.length === 0) return;
     this.store.append(batch).then(
       () => this.acknowledge(batch),
-      (error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => {
+        // A replicated store that refuses a batch rolls the plane back itself (discard, rebase).
+        if (!(error instanceof StoreRetryError)) this.fail(error instanceof Error ? error : new Error(String(error)));
+      },
     );
   }
 
-  private acknowledge(batch: FleetEvent[]): void {
-    this.durableSeq = batch[batch.length - 1]!.seq;
+  /** Another plane's events, already durable in the shared log: subscribers see them like ours. */
+  adopt(events: readonly FleetEvent[]): void {
+    if (events.length > 0) this.acknowledge(events);
+  }
+
+  /**
+   * Everything recorded after `storedThrough` (the last event the store took) will never be
+   * durable: its waiters get `reason`; those up to it are answered.
+   */
+  discard(reason: StoreRetryError, storedThrough: number): void {
+    this.pending = [];
+    this.durableSeq = Math.max(this.durableSeq, storedThrough);
+    for (const waiter of this.waiting.splice(0)) {
+      if (waiter.seq <= this.durableSeq) waiter.resolve();
+      else waiter.reject(reason);
+    }
+  }
+
+  /** The core was reset to a replica of the shared log at `seq`. */
+  rebase(seq: number): void {
+    this.durableSeq = seq;
+  }
+
+  private acknowledge(batch: readonly FleetEvent[]): void {
+    this.durableSeq = Math.max(this.durableSeq, batch[batch.length - 1]!.seq);
     let settled = 0;
     while (settled < this.waiting.length && this.waiting[settled]!.seq <= this.durableSeq) settled++;
     for (const waiter of this.waiting.splice(0, settled)) waiter.resolve();

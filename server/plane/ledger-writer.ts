@@ -1,6 +1,6 @@
 import type { Ledger } from '../../contracts/index.js';
 import type { FleetCore } from '../core/fleet-core.js';
-import { claimExpiresAt } from '../core/liveness.js';
+import { claimLapse } from '../core/liveness.js';
 import { agentView, callsignOf, controlView, iso } from '../core/views.js';
 import type { ClaimRecord } from '../core/state.js';
 import { writeChunksDurably } from '../store/durable-write.js';
@@ -78,12 +78,14 @@ function writeLedger(core: FleetCore, write: (text: string) => void): void {
     else write(',');
     scope = claim.scope;
     pattern = claim.pattern;
+    const { expiresAt, expiresWith } = claimLapse(claim, state, config);
     const owner: Ledger['ownership'][string][string][number] = {
       claimId: claim.id,
       holder: callsignOf(state, claim.agentId),
       mode: claim.mode,
       fence: claim.fence,
-      expiresAt: iso(claimExpiresAt(claim, state, config)),
+      expiresAt: expiresAt === null ? null : iso(expiresAt),
+      expiresWith,
     };
     write(JSON.stringify(owner));
   }

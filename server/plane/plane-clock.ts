@@ -6,10 +6,15 @@ import type { Clock } from '../core/clock.js';
  * for tests (FLEET_TIME_SCALE).
  */
 export class PlaneClock implements Clock {
-  private readonly wallAtStart = Date.now();
+  private readonly wallAtStart: number;
   private readonly monoAtStart = performance.now();
 
-  constructor(private readonly scale = 1) {}
+  constructor(
+    private readonly scale = 1,
+    offsetMs = 0,
+  ) {
+    this.wallAtStart = Date.now() + offsetMs;
+  }
 
   now(): number {
     return Math.round(this.wallAtStart + (performance.now() - this.monoAtStart) * this.scale);

@@ -1,8 +1,7 @@
 import { mkdir, unlink } from 'node:fs/promises';
-import { fleetEventSchema, PLANE_VERSION, PROTOCOL_VERSION, type FleetEvent } from '../../contracts/index.js';
+import { PLANE_VERSION, PROTOCOL_VERSION } from '../../contracts/index.js';
 import { FleetCore } from '../core/fleet-core.js';
 import { removeStaleTempFiles, writeFileDurably } from '../store/durable-write.js';
-import { EmbeddedStore } from '../store/embedded-store.js';
 import { serveConnection, type Dispatch } from '../transport/connection.js';
 import { ThrottledLog } from '../transport/throttled-log.js';
 import { unixSocketUnusable } from '../transport/unix-socket.js';
@@ -20,8 +19,8 @@ import { registerPid } from './process-registration.js';
 import { ProcessWatch } from './process-watch.js';
 import { randomIds } from './random-ids.js';
 import { ScopeResolver } from './scope-resolver.js';
+import { openPlaneStore, type PlaneStore } from './plane-store.js';
 import { backUpState, planScopeMigration } from './scope-migration.js';
-import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
 import { StopBackstop } from './stop-backstop.js';
 import { loadTlsIdentity, openRemoteDoor, type RemoteDoor } from './remote-door.js';
 import { ServiceTokens } from './service-tokens.js';
@@ -61,7 +60,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const tlsIdentity = config.listen ? await loadTlsIdentity(config.listen) : undefined;
   await mkdir(config.home, { recursive: true, mode: 0o700 });
   const lock = await InstanceLock.acquire(paths.lock, config.home);
-  const clock = new PlaneClock(config.timeScale);
+  const clock = new PlaneClock(config.timeScale, config.clockOffsetMs);
   // A plane killed while replacing one of its files left the temp file beside it; the lock says
   // no other plane is writing them now.
   for (const file of [paths.ledger, paths.discovery, paths.token, paths.operatorToken, paths.serviceTokens]) await removeStaleTempFiles(file);
@@ -72,14 +71,14 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     await lock.release();
     throw error;
   }
-  const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir: paths.state, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
-  let recovered;
+  let opened: PlaneStore;
   try {
-    recovered = await store.open();
+    opened = await openPlaneStore(config.store, paths.state, randomIds.id('pl'), () => clock.now(), log);
   } catch (error) {
     await lock.release();
     throw error;
   }
+  const { store, recovered } = opened;
   for (const notice of recovered.notices ?? []) log(`store: ${notice}`);
   const sweepEveryRealMs = Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20));
   const coreConfig = { agentTtlMs: config.agentTtlMs, edgeTtlMs: config.edgeTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale };
@@ -101,6 +100,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   };
   const journal = new Journal(store, core.state.seq, fatal);
   core.onEvent((event) => journal.record(event));
+  await opened.attach(core, journal, config.agentTtlMs / config.timeScale);
   const ledger = new LedgerWriter(core, paths.ledger, (error) => log(`ledger.json not written: ${error.message}`));
   const backstop = new StopBackstop(core, config.stopGraceMs / config.timeScale, log);
   const compactor = new Compactor(core, journal, store, COMPACT_EVERY_EVENTS, log, recovered.tail.length);
@@ -123,6 +123,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   }
   let port = 0;
   let socket: string | undefined = undefined; // both set once the endpoint listens
+  let remote: RemoteDoor | undefined; // set once the TLS listener (--listen) serves
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
   const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
@@ -135,7 +136,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     scopes,
     home: config.home,
     shell: new ShellAnalyzer(),
-    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), startedAt }),
+    info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), ...(remote && config.listen && { listen: `${config.listen.host}:${remote.port}` }), startedAt }),
+    storeHealth: () => opened.health(),
+    ...(opened.caughtUp && { storeCaughtUp: opened.caughtUp }),
     shutdown: () => void shutdown(),
     history,
     registerPid,
@@ -149,7 +152,6 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, dispatchCall, log, notices));
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
-  let remote: RemoteDoor | undefined;
   try {
     remote = config.listen && tlsIdentity ? await openRemoteDoor(config.listen, tlsIdentity, endpoint, tokens, dispatchCall, config.edgeTtlMs / 1000, notices, log) : undefined;
   } catch (error) {
@@ -189,6 +191,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       await unlink(paths.discovery).catch(() => undefined);
       await journal.whenDurable(core.state.seq).catch(() => undefined);
       await compactor.compactLatest();
+      await opened.detach();
       await ledger.close();
       await store.close().catch(() => undefined);
       await lock.release();

@@ -10,6 +10,8 @@ export interface Session {
   notificationsBehind(): boolean;
   /** Resolves once the client has caught up on its notifications, or the connection is gone. */
   notificationsDrained(): Promise<void>;
+  /** Aborted once the connection is gone: work held for its replies (a waiting claim) is dropped then. */
+  readonly closed: AbortSignal;
   /** Set while the session is subscribed to events; calling it unsubscribes. */
   unsubscribe?: () => void;
 }

@@ -60,7 +60,8 @@ export async function writeFileDurably(
 }
 
 const CHUNK_CHARS = 64 * 1024;
-const fdatasyncAsync = promisify(fdatasync);
+/** fdatasync in the thread pool: the event loop goes on serving while the disk works. */
+export const fdatasyncAsync = promisify(fdatasync);
 
 /** Content written to a temp file beside its destination, not yet durable nor in place. */
 export interface StagedFile {

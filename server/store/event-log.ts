@@ -5,9 +5,9 @@
 // it about a third cheaper than append + fdatasync on this project's machines (~125 µs vs ~190 µs
 // on ext4). The reserve is renewed a MiB at a time, and cut off again when the segment is closed
 // or rotated, so only a crashed live segment ends in zeros (see segment-parser.ts for how they read).
-import { constants, fdatasyncSync, ftruncateSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { fsyncDirectory, writeAllSync } from './durable-write.js';
+import { fdatasyncAsync, fsyncDirectory, writeAllSync } from './durable-write.js';
 import { GroupCommit } from './group-commit.js';
 import { segmentPath, type Segment } from './segment-files.js';
 import type { StoreStats } from './store.js';
@@ -55,7 +55,7 @@ export class EventLog<E extends { seq: number }> {
     try {
       const end = intactBytes ?? (await handle.stat()).size;
       await handle.truncate(end);
-      const reservedTo = reserve(handle, end);
+      const reservedTo = await reserve(handle, end);
       await handle.datasync();
       await fsyncDirectory(eventsDir); // the segment may have just been created
       return new EventLog<E>(eventsDir, handle, live.first, lastSeq, end, reservedTo);
@@ -106,7 +106,7 @@ export class EventLog<E extends { seq: number }> {
       const next = await openSegment(segmentPath(this.#eventsDir, first));
       let reservedTo: number;
       try {
-        reservedTo = reserve(next, 0);
+        reservedTo = await reserve(next, 0);
         await next.datasync();
         await fsyncDirectory(this.#eventsDir); // acked events must not sit in a file that can vanish
       } catch (error) {
@@ -146,15 +146,17 @@ export class EventLog<E extends { seq: number }> {
   }
 
   async #flush(batch: Buffer): Promise<void> {
-    // Both in place, not in the thread pool: the hand-offs cost more CPU than they save, and group
-    // commit batches everything that arrives meanwhile (see GroupCommit). Measured: ~12% more
-    // durable operations per second with 32 agents, a third fewer fdatasyncs.
+    // The fdatasync waits for the disk, so it runs in the thread pool: in place it held every other
+    // client for as long as the disk took (a 52-70 ms reply to a bystander under a flood, issue 14).
+    // The batch's copy into the page cache stays in place: it lands in blocks the reserve already
+    // allocated, and saves a thread-pool round trip per batch. Appends that arrive meanwhile queue up
+    // for the next batch (see GroupCommit), so this flush still acknowledges nothing it has not synced.
     const fd = this.#handle.fd;
     const end = this.#end + batch.length;
     writeAllSync(fd, batch, this.#end);
     // This one sync changes the size: it pays for the next MiB.
-    if (end > this.#reservedTo) this.#reservedTo = reserve(this.#handle, end);
-    fdatasyncSync(fd);
+    if (end > this.#reservedTo) this.#reservedTo = await reserve(this.#handle, end);
+    await fdatasyncAsync(fd);
     this.#end = end;
     this.stats.fsyncs++;
     this.stats.bytes += batch.length;
@@ -179,14 +181,14 @@ const NO_ROOM = new Set(['ENOSPC', 'EFBIG', 'EDQUOT']);
  * it takes back what it wrote and returns `from`: records then go on without a reserve, each sync
  * journaling the new size as an append does, and the next flush tries again.
  */
-function reserve(handle: FileHandle, from: number): number {
+async function reserve(handle: FileHandle, from: number): Promise<number> {
   zeros ??= Buffer.alloc(RESERVE_BYTES);
   try {
-    writeAllSync(handle.fd, zeros, from);
+    for (let offset = 0; offset < RESERVE_BYTES; ) offset += (await handle.write(zeros, offset, RESERVE_BYTES - offset, from + offset)).bytesWritten;
     return from + RESERVE_BYTES;
   } catch (error) {
     if (!NO_ROOM.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    ftruncateSync(handle.fd, from);
+    await handle.truncate(from);
     return from;
   }
 }

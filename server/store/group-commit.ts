@@ -42,8 +42,8 @@ export class GroupCommit {
     const done = new Promise<void>((resolve, reject) => this.#queue.push(entry({ resolve, reject })));
     if (!this.#draining) {
       // After the poll phase: every request that arrived in this turn of the event loop has been
-      // handled and queued its write by then, so they share one flush. (Flushing at once, with the
-      // fdatasync in place, would give each request that waited behind a flush a flush of its own.)
+      // handled and queued its write by then, so they share one flush. While that flush waits for
+      // the disk, the loop goes on serving, and what arrives meanwhile forms the next batch.
       this.#draining = true;
       setImmediate(() => void this.#drain());
     }

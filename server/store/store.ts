@@ -52,3 +52,19 @@ export class StoreCorruptError extends Error {
     if (line !== undefined) this.line = line;
   }
 }
+
+/**
+ * A replicated store did not take an append, and nothing of it was applied: another plane's
+ * events took that place in the shared order (`superseded`: decide again once `settled`
+ * resolves, on the caught-up state), or no quorum of replicas can be reached (`unavailable`).
+ */
+export class StoreRetryError extends Error {
+  constructor(
+    readonly kind: 'superseded' | 'unavailable',
+    message: string,
+    readonly settled: Promise<void>,
+  ) {
+    super(message);
+    this.name = 'StoreRetryError';
+  }
+}

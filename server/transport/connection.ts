@@ -18,9 +18,11 @@ export type Dispatch = (session: Session, method: string, params: unknown) => Pr
 
 export function serveConnection(socket: WebSocket, credential: Credential, dispatch: Dispatch, log: (message: string) => void, notices: ThrottledLog): ServedConnection {
   const flow = new FlowControl(socket, (frame) => answer(frame), (what, figures) => notices.note(what, figures));
+  const closed = new AbortController();
   const session: Session = {
     caller: unjoinedCaller(credential),
     credential,
+    closed: closed.signal,
     notify: (method, params) => flow.notify(notification(method, params)),
     notificationsBehind: () => flow.notificationsBehind(),
     notificationsDrained: () => flow.notificationsDrained(),
@@ -41,7 +43,10 @@ export function serveConnection(socket: WebSocket, credential: Credential, dispa
     }
   }
 
-  socket.on('close', () => session.unsubscribe?.());
+  socket.on('close', () => {
+    session.unsubscribe?.();
+    closed.abort();
+  });
   socket.on('error', (error) => log(`connection error: ${error.message}`));
   return flow;
 }

@@ -89,9 +89,9 @@ export function claimNow(h: Harness, caller: Caller, req: Omit<ClaimRequest, 'sc
   return out;
 }
 
-/** A claim that is expected to wait; returns its promise. */
-export function claimWaiting(h: Harness, caller: Caller, req: Omit<ClaimRequest, 'scope'> & { scope?: string }): Promise<ClaimOutcome> {
-  const out = h.core.run(caller, (ctx) => claim(ctx, caller, { scope: SCOPE, ...req }, h.core.queue));
+/** A claim that is expected to wait (until `abandoned`, if given); returns its promise. */
+export function claimWaiting(h: Harness, caller: Caller, req: Omit<ClaimRequest, 'scope'> & { scope?: string }, abandoned?: AbortSignal): Promise<ClaimOutcome> {
+  const out = h.core.run(caller, (ctx) => claim(ctx, caller, { scope: SCOPE, ...req }, h.core.queue, abandoned));
   assert.ok(out instanceof Promise, `expected the claim to wait, got ${JSON.stringify(out)}`);
   return out;
 }

@@ -239,14 +239,15 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     const item = new vscode.TreeItem(claim.pattern, vscode.TreeItemCollapsibleState.None);
     item.id = `claim:${claim.id}`;
     const reason = claim.reason ? readableReason(claim.reason) : '';
-    const expiry = claim.ttlSeconds !== undefined ? `expires ${until(claim.expiresAt)}` : undefined;
+    const expiry = claim.ttlSeconds !== undefined && claim.expiresAt !== null ? `expires ${until(claim.expiresAt)}` : undefined;
     // The icon tells exclusive (a lock) from shared; the word is kept for shared, the exception.
     item.description = [claim.mode === 'shared' ? 'shared' : undefined, reason || undefined, expiry].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(claim.mode === 'exclusive' ? 'lock' : 'organization', new vscode.ThemeColor(mine ? 'fleet.ownedByMe' : claim.mode === 'shared' ? 'fleet.sharedByOther' : 'fleet.ownedByOther'));
     item.contextValue = mine ? 'claim.mine' : 'claim.other';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${claim.holder}** holds \`${claim.pattern}\` — ${claim.mode === 'exclusive' ? 'exclusive: only its holder may write' : 'shared: other shared holders may write too'}\n\n`);
-    tooltip.appendText(`${expiry ? `${expiry} (${new Date(claim.expiresAt).toLocaleString()})` : `held while ${claim.holder} heartbeats`}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
+    const lifetime = expiry ? `${expiry} (${new Date(claim.expiresAt!).toLocaleString()})` : claim.expiresAt === null ? `held while ${claim.holder}'s process runs` : `held while ${claim.holder} heartbeats`;
+    tooltip.appendText(`${lifetime}; granted ${new Date(claim.grantedAt).toLocaleString()}\n\n`);
     if (reason) tooltip.appendText(`Reason: ${reason}\n\n`);
     tooltip.appendText(`Repository: ${scopeName(claim.scope)} (${claim.scope})${claim.root ? `, here at ${claim.root}` : ' — not open in this window'}`);
     item.tooltip = tooltip;

@@ -2,15 +2,17 @@ import { ConfigError, loadConfig } from '../../plane/config.js';
 import { PlaneAlreadyRunningError } from '../../plane/instance-lock.js';
 import { startPlane } from '../../plane/plane.js';
 import { ServiceTokensFileError } from '../../plane/service-tokens.js';
+import { NatsStartError } from '../../store/nats/nats-connect.js';
 import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet serve [--home DIR] [--port N] [--agent-ttl S] [--edge-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
+const USAGE = 'fleet serve [--home DIR] [--port N] [--store embedded|nats://HOST:PORT[,HOST:PORT…]] [--agent-ttl S] [--edge-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
 
 /** Flags of `fleet serve` and the environment variables they override. */
 const flagToEnv = {
   port: 'FLEET_PORT',
+  store: 'FLEET_STORE',
   'agent-ttl': 'FLEET_AGENT_TTL',
   'digest-interval': 'FLEET_DIGEST_INTERVAL',
   'stop-grace': 'FLEET_STOP_GRACE',
@@ -57,7 +59,7 @@ export async function serve(argv: string[]): Promise<number> {
       log(error.message);
       return EXIT.refused;
     }
-    if (error instanceof ConfigError || error instanceof ServiceTokensFileError) {
+    if (error instanceof ConfigError || error instanceof ServiceTokensFileError || error instanceof NatsStartError) {
       log(`refusing to start: ${error.message}`);
       return EXIT.badInput;
     }

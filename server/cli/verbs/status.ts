@@ -81,6 +81,8 @@ export function render(status: Status): string {
   const lines = [
     `fleet: ${control.state}${control.reason ? ` (${control.reason})` : ''}, set by ${control.setBy} ${relativeTime(control.setAt)}`,
     `plane: ${status.plane.version}, pid ${status.plane.pid}, port ${status.plane.port}${status.plane.socket === undefined ? '' : `, socket ${status.plane.socket}`}, seq ${status.plane.seq}`,
+    ...storeLines(status.plane.store),
+    ...(status.plane.listen === undefined ? [] : [`remote agents: wss://${status.plane.listen} (TLS; service tokens; MCP at /mcp)`]),
     '',
     `agents (${status.totals.agents})`,
   ];
@@ -97,10 +99,17 @@ export function render(status: Status): string {
     lines.push(
       table([
         ['HOLDER', 'REPOSITORY', 'PATTERN', 'MODE', 'FENCE', 'EXPIRES', 'REASON'],
-        ...status.claims.map((c) => [c.holder, scopeName(c.scope), c.pattern, c.mode, String(c.fence), relativeTime(c.expiresAt), c.reason ?? '']),
+        ...status.claims.map((c) => [c.holder, scopeName(c.scope), c.pattern, c.mode, String(c.fence), c.expiresAt === null ? 'while its process runs' : relativeTime(c.expiresAt), c.reason ?? '']),
       ]),
     );
   }
   lines.push(...moreLines(status.claims.length, status.totals.claims, 'claims'));
   return lines.join('\n');
+}
+
+/** The store line: which store, and for a replicated one its stream, health and problems. */
+function storeLines(store: Status['plane']['store']): string[] {
+  if (!store || store.kind === 'embedded') return ['store: embedded (this machine)'];
+  const stale = store.staleSeconds === undefined ? '' : `, reads ${store.staleSeconds} s stale`;
+  return [`store: NATS JetStream stream ${store.stream} at ${store.servers?.join(',')}: ${store.health}${stale}`, ...(store.problems ?? []).map((problem) => `  ! ${problem}`)];
 }

@@ -1,4 +1,4 @@
-import type { Digest, FleetEvent, MethodName, ParsedParams, ResultBody } from '../../../contracts/index.js';
+import type { Digest, FleetEvent, MethodName, ParsedParams, ResultBody, StoreHealth } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import type { Journal } from '../journal.js';
 import type { ShellAnalyzer } from '../../gate/shell-analyzer.js';
@@ -16,7 +16,11 @@ export interface PlaneServices {
   home: string;
   /** The shell parser, off the event loop. */
   shell: ShellAnalyzer;
-  info(): { version: string; pid: number; port: number; socket?: string; startedAt: number };
+  info(): { version: string; pid: number; port: number; socket?: string; listen?: string; startedAt: number };
+  /** Which store, and whether it can take mutations now (a replicated one may be cut off). */
+  storeHealth(): StoreHealth;
+  /** On a shared log: waits until the replica holds what the log had when asked; true if it lacked some. */
+  storeCaughtUp?: () => Promise<boolean>;
   shutdown(): void;
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;

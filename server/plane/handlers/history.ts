@@ -3,18 +3,28 @@ import { checkedPath, compileRecordedPattern } from '../../core/patterns.js';
 import { violationOf, violationView } from '../../core/violations.js';
 import { callsignOf, iso } from '../../core/views.js';
 import { isLegacyScope } from '../scope-identity.js';
+import { page, pagedList } from '../pager.js';
 import type { HandlerTable } from './handler.js';
 
 type Entry = Result<'fleet_path_history'>['entries'][number];
 type ViolationEntry = Result<'fleet_path_history'>['violations'][number];
+/** An item of the history with the seq of the event that began it, which orders its list. */
+type Logged<T> = { seq: number; id: string; view: T };
+
+/** One of the history's lists in the pager's terms: in log order (claims granted together stay in grant order). */
+const loggedList = <T>(items: Map<string, Logged<T>>) =>
+  pagedList({ items: items.values(), createdAt: (item) => item.seq, id: (item) => item.id, view: (item) => item.view });
 
 export const historyHandlers = {
-  /** Reads the whole event log, so it answers for claims long gone from the live state. */
+  /**
+   * Reads the whole event log, so it answers for claims long gone from the live state; a page of
+   * a long history is a scan of the log too (it reads in chunks, the plane serving others between them).
+   */
   fleet_path_history: async (params, session, { core, scopes, history, journal }) => {
     const scope = scopes.forCall(params);
     const path = checkedPath(scopes.toRelative(scope, params.path));
-    const entries = new Map<string, Entry>();
-    const violations = new Map<string, ViolationEntry>();
+    const entries = new Map<string, Logged<Entry>>();
+    const violations = new Map<string, Logged<ViolationEntry>>();
     // Events an older plane logged name scopes by git common dir: they count once a later
     // scopes.migrated event says that dir became this scope.
     const legacyScopeOf = new Map<string, string>();
@@ -30,34 +40,39 @@ export const historyHandlers = {
       if (event.seq > upTo) break;
       if (event.type === 'claim.granted' && inScope(event.scope, event.claimId) && compileRecordedPattern(event.pattern).matches(path)) {
         entries.set(event.claimId, {
-          claimId: event.claimId,
-          holder: callsignOf(core.state, event.agentId),
-          pattern: event.pattern,
-          mode: event.mode,
-          fence: event.fence,
-          ...(event.reason !== undefined && { reason: event.reason }),
-          grantedAt: iso(event.at),
+          seq: event.seq,
+          id: event.claimId,
+          view: {
+            claimId: event.claimId,
+            holder: callsignOf(core.state, event.agentId),
+            pattern: event.pattern,
+            mode: event.mode,
+            fence: event.fence,
+            ...(event.reason !== undefined && { reason: event.reason }),
+            grantedAt: iso(event.at),
+          },
         });
       } else if (event.type === 'claim.released') {
-        const entry = entries.get(event.claimId);
+        const entry = entries.get(event.claimId)?.view;
         if (entry) Object.assign(entry, { endedAt: iso(event.at), ended: event.reason, ...(event.note !== undefined && { note: event.note }) });
       } else if (event.type === 'territory.violated' && event.path === path && inScope(event.scope, event.violationId)) {
         const { id, writer, holder, claimId, fence, source, fingerprint, at } = violationView(violationOf(event));
-        violations.set(id, { id, writer, holder, claimId, fence, source, fingerprint, at, acknowledged: false });
+        violations.set(id, { seq: event.seq, id, view: { id, writer, holder, claimId, fence, source, fingerprint, at, acknowledged: false } });
       } else if (event.type === 'scopes.migrated') {
         for (const { from, to } of event.renames) migratedTo.set(from, to);
       } else if (event.type === 'territory.violations_acknowledged') {
         for (const id of event.violationIds) {
-          const violation = violations.get(id);
+          const violation = violations.get(id)?.view;
           if (violation) violation.acknowledged = true;
         }
       }
     }
     core.run(session.caller, () => undefined); // any call counts as a heartbeat
-    const ours = ({ id, claimId }: { id?: string; claimId: string }) => {
-      const legacy = legacyScopeOf.get(id ?? claimId);
-      return legacy === undefined || migratedTo.get(legacy) === scope.id;
-    };
-    return { path, entries: [...entries.values()].filter((e) => ours(e)), violations: [...violations.values()].filter((v) => ours(v)) };
+    const ours = <T>(items: Map<string, Logged<T>>) =>
+      new Map([...items].filter(([id]) => {
+        const legacy = legacyScopeOf.get(id);
+        return legacy === undefined || migratedTo.get(legacy) === scope.id;
+      }));
+    return { path, ...page({ entries: loggedList(ours(entries)), violations: loggedList(ours(violations)) }, params) };
   },
 } satisfies Partial<HandlerTable>;

@@ -1,9 +1,11 @@
+import { INBOX_PAGE_SIZE } from '../../../contracts/index.js';
 import { requireAgent } from '../../core/authority.js';
 import { respondHandoff, sendHandoff } from '../../core/handoffs.js';
-import { ackMessages, inbox, sendMessage } from '../../core/messages.js';
+import { ackMessages, isInInbox, isUnreadBy, sendMessage } from '../../core/messages.js';
 import { handoffView, messageView } from '../../core/orchestration-views.js';
-import { isRecipient } from '../../core/handoffs.js';
+import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
+import { inboxList, pendingHandoffList } from './paged-lists.js';
 
 export const messagingHandlers = {
   fleet_agent_handoff: (params, session, { core }) =>
@@ -18,9 +20,10 @@ export const messagingHandlers = {
   fleet_inbox: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {
       const agent = requireAgent(ctx.state, session.caller);
-      const { messages, unread } = inbox(ctx, agent, params);
-      const handoffs = [...ctx.state.handoffs.values()].filter((h) => h.status === 'pending' && isRecipient(agent, h.envelope.to));
-      return { messages: messages.map(messageView), unread, handoffs: handoffs.map(handoffView) };
+      let unread = 0;
+      for (const message of ctx.state.messages.values()) if (isInInbox(message, agent) && isUnreadBy(message, agent)) unread++;
+      const lists = { messages: inboxList(ctx, agent, params.unreadOnly), handoffs: pendingHandoffList(ctx, agent) };
+      return { unread, ...page(lists, { cursor: params.cursor, limit: params.limit ?? INBOX_PAGE_SIZE }) };
     }),
 
   fleet_message_send: (params, session, { core }) =>

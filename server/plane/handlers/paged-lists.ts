@@ -1,8 +1,10 @@
 // The lists the plane hands out in pages (fleet_status, fleet_roster, fleet_claims,
-// fleet_work_list), each defined once: which items, in which order, and their view.
+// fleet_work_list, fleet_inbox), each defined once: which items, in which order, and their view.
 import type { Ctx } from '../../core/context.js';
-import { workView } from '../../core/orchestration-views.js';
-import type { ClaimRecord } from '../../core/state.js';
+import { isRecipient } from '../../core/handoffs.js';
+import { isInInbox, isUnreadBy } from '../../core/messages.js';
+import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
+import type { AgentRecord, ClaimRecord } from '../../core/state.js';
 import { agentView, claimView } from '../../core/views.js';
 import { pagedList } from '../pager.js';
 
@@ -35,4 +37,24 @@ export const workList = (ctx: Ctx, status: string | undefined) =>
     createdAt: (item) => item.createdAt,
     id: (item) => item.id,
     view: (item) => workView(item, ctx.state),
+  });
+
+/** The agent's messages, newest first: the pager's order is ascending, so by negated send time. */
+export const inboxList = (ctx: Ctx, agent: AgentRecord, unreadOnly: boolean | undefined) =>
+  pagedList({
+    items: ctx.state.messages.values(),
+    keep: (message) => isInInbox(message, agent) && (unreadOnly !== true || isUnreadBy(message, agent)),
+    createdAt: (message) => -message.sentAt,
+    id: (message) => message.id,
+    view: messageView,
+  });
+
+/** Handoffs waiting for the agent's answer, oldest first. */
+export const pendingHandoffList = (ctx: Ctx, agent: AgentRecord) =>
+  pagedList({
+    items: ctx.state.handoffs.values(),
+    keep: (handoff) => handoff.status === 'pending' && isRecipient(agent, handoff.envelope.to),
+    createdAt: (handoff) => handoff.sentAt,
+    id: (handoff) => handoff.id,
+    view: handoffView,
   });

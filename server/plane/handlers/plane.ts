@@ -18,11 +18,11 @@ export const planeHandlers = {
     return { protocolVersion: PROTOCOL_VERSION, planeVersion: version, pid };
   },
 
-  fleet_status: (params, session, { core, info }) =>
+  fleet_status: (params, session, { core, info, storeHealth }) =>
     core.run(session.caller, (ctx) => {
       const plane = info();
       return {
-        plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), startedAt: iso(plane.startedAt), seq: ctx.state.seq, agentTtlSeconds: ctx.config.agentTtlMs / 1000 },
+        plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), ...(plane.listen !== undefined && { listen: plane.listen }), startedAt: iso(plane.startedAt), seq: ctx.state.seq, store: storeHealth(), agentTtlSeconds: ctx.config.agentTtlMs / 1000 },
         controlDetail: controlView(ctx.state.control),
         ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx) }, params, ctx.state),
       };

@@ -10,7 +10,7 @@ export const territoryHandlers = {
   fleet_claim_path: (params, session, { core, scopes }) => {
     const scope = scopes.forCall(params);
     const patterns = params.patterns.map((p) => scopes.markDirectory(scope, scopes.toRelative(scope, p)));
-    return core.run(session.caller, (ctx) => claim(ctx, session.caller, { ...params, scope: scope.id, patterns }, core.queue));
+    return core.run(session.caller, (ctx) => claim(ctx, session.caller, { ...params, scope: scope.id, patterns }, core.queue, session.closed));
   },
 
   fleet_claim_renew: (params, session, { core }) =>

@@ -77,8 +77,11 @@ test('the loopback endpoint is unaffected: the plane token works there, a servic
   const { token } = await createToken(file.remote, 'LOCALTRY');
   const address = { port: file.remote.plane.port };
   const local = await PlaneClient.connect(address, file.remote.plane.token);
-  await local.call('fleet_status', {});
+  const status = await local.call('fleet_status', {});
+  assert.match(status.plane.listen ?? '', /^127\.0\.0\.1:\d+$/, 'fleet_status names the TLS listener');
   local.close();
+  const text = await runCli(['status'], { home: file.remote.plane.home, cwd: file.root });
+  assert.match(text.stdout, new RegExp(`remote agents: wss://${status.plane.listen!.replace(/\./g, '\\.')} \\(TLS`));
   const refused = await PlaneClient.connect(address, token).then(
     () => assert.fail('a service token was accepted on loopback'),
     (error: unknown) => error,

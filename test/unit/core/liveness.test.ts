@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { agentStatus, GONE_AGENT_RETENTION_MS } from '../../../server/core/liveness.js';
+import { claimView } from '../../../server/core/views.js';
+import { ownershipFrom } from '../../../server/language-server/ownership.js';
 import { sendHandoff, type HandoffInput } from '../../../server/core/handoffs.js';
 import { heartbeat, join, leave, processExited } from '../../../server/core/roster.js';
 import { toPersisted } from '../../../server/core/state.js';
@@ -97,6 +99,24 @@ test('a stall longer than the threshold is no one’s silence: an agent live bef
   assert.equal(status(h, atlas.agentId), 'active');
 });
 
+test('a stall is no handoff\'s waiting time: a handoff pending before it is still pending after it, and expires on time later', () => {
+  const h = makeHarness({ stallThresholdMs: 1_000 });
+  const atlas = joinAgent(h, 'ATLAS');
+  const boreas = joinAgent(h, 'BOREAS');
+  const held = claimNow(h, atlas.caller, { patterns: ['docs/**'] });
+  const input = { to: { callsign: 'BOREAS' }, summary: 'docs are yours', claims: [held.claims[0]!.id], filesTouched: [], nextSteps: [], openQuestions: [], artifacts: [], refs: [], ttlSeconds: 10 } as HandoffInput;
+  const handoff = h.core.run(atlas.caller, (ctx) => sendHandoff(ctx, atlas.caller, input));
+  tick(h, 5_000);
+  h.clock.advance(60_000); // the plane stood still well past the handoff's deadline
+  // The first thing to run after the thaw is the recipient's queued heartbeat; the sweep follows.
+  h.core.run(boreas.caller, (ctx) => heartbeat(ctx, boreas.caller, {}));
+  h.core.sweep();
+  assert.equal(eventsOfType(h.events, 'plane.stalled').length, 1);
+  assert.equal(h.core.state.handoffs.get(handoff.id)!.status, 'pending', 'the stall is not the recipient\'s delay');
+  tick(h, 5_000);
+  assert.equal(h.core.state.handoffs.get(handoff.id)!.status, 'expired', 'the rest of its 10 s still runs out');
+});
+
 test('without stall detection (or after a real silence outside any stall) the TTL still expires agents', () => {
   const h = makeHarness({ stallThresholdMs: 1_000 });
   const atlas = joinAgent(h, 'ATLAS');
@@ -149,4 +169,20 @@ test('re-joining without a pid keeps a live agent’s process; a gone agent come
   h.clock.advance(2 * TTL_MS);
   h.core.sweep();
   assert.equal(status(h, atlas.agentId), 'expired');
+});
+
+test('a claim kept by a registered process shows no expiry (not a time long past), in the roster and in the editor; TTL and heartbeat claims show theirs', () => {
+  const h = makeHarness();
+  const atlas = joinAgent(h, 'ATLAS', registered);
+  const boreas = joinAgent(h, 'BOREAS');
+  const kept = claimNow(h, atlas.caller, { patterns: ['src/**'] }).claims[0]!;
+  const timed = claimNow(h, atlas.caller, { patterns: ['lib/**'], ttlSeconds: 3600 }).claims[0]!;
+  const beating = claimNow(h, boreas.caller, { patterns: ['docs/**'] }).claims[0]!;
+  const view = (id: string) => claimView(h.core.state.claims.get(id)!, h.core.state, h.config);
+  assert.deepEqual([view(beating.id).expiresAt, view(beating.id).expiresWith], [new Date(h.clock.now() + 2 * TTL_MS).toISOString(), 'heartbeats']);
+  tick(h, 5 * TTL_MS); // ATLAS is silent but its process runs: stalled, still live
+  assert.equal(status(h, atlas.agentId), 'stalled');
+  assert.deepEqual([view(kept.id).expiresAt, view(kept.id).expiresWith], [null, 'process']);
+  assert.deepEqual([view(timed.id).expiresAt, view(timed.id).expiresWith], [timed.expiresAt, 'ttl']);
+  assert.match(ownershipFrom([view(kept.id)], 'src/a.ts', undefined)!.summary, /held while ATLAS's process runs/);
 });

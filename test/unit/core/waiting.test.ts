@@ -44,6 +44,27 @@ test('waitSeconds queues a conflicting claim and grants it when the holder relea
   assert.equal(h.core.queue.size, 0);
 });
 
+test('a waiter whose asker left is withdrawn: it is never granted, and the one behind it gets the territory', async () => {
+  const { h, atlas, boreas, cyrus } = fleet();
+  claimNow(h, atlas.caller, { patterns: ['src/**'] });
+  const connection = new AbortController();
+  const gone = watch(claimWaiting(h, boreas.caller, { patterns: ['src/**'], waitSeconds: 300 }, connection.signal));
+  const behind = watch(claimWaiting(h, cyrus.caller, { patterns: ['src/a.ts'], waitSeconds: 300 }));
+  connection.abort();
+  assert.equal((await gone.done).granted, false);
+  assert.equal(h.core.queue.size, 1);
+  h.core.run(atlas.caller, (ctx) => release(ctx, atlas.caller, { patterns: ['src/**'] }));
+  assert.equal((await behind.done).granted, true);
+  assert.deepEqual(
+    [...h.core.state.claims.values()].map((c) => c.agentId),
+    [cyrus.agentId],
+  );
+  // A claim whose asker is already gone is not queued at all.
+  claimNow(h, atlas.caller, { patterns: ['lib/**'] });
+  assert.equal((await claimWaiting(h, boreas.caller, { patterns: ['lib/**'], waitSeconds: 300 }, connection.signal)).granted, false);
+  assert.equal(h.core.queue.size, 0);
+});
+
 test('two waiters are served first come first served', async () => {
   const { h, atlas, boreas, cyrus } = fleet();
   claimNow(h, atlas.caller, { patterns: ['src/**'] });

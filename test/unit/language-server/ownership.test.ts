@@ -6,7 +6,7 @@ import { ownershipFrom } from '../../../server/language-server/ownership.js';
 let next = 0;
 function claim(holder: string, mode: Claim['mode'], pattern = 'src/**'): Claim {
   next++;
-  return { id: `c${next}`, scope: 's', pattern, mode, holder, agentId: `id-${holder}`, fence: next, grantedAt: new Date(next * 1000).toISOString(), expiresAt: new Date(1e12).toISOString() };
+  return { id: `c${next}`, scope: 's', pattern, mode, holder, agentId: `id-${holder}`, fence: next, grantedAt: new Date(next * 1000).toISOString(), expiresAt: new Date(1e12).toISOString(), expiresWith: 'heartbeats' };
 }
 const marks: Record<string, string> = { 'id-BOREAS': 'BO', 'id-BOLT': 'BL' };
 const markOf = (agentId: string) => marks[agentId];

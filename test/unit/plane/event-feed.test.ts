@@ -15,6 +15,7 @@ function fakeSession() {
   const session: Session = {
     caller: unjoinedCaller('plane'),
     credential: 'plane',
+    closed: new AbortController().signal,
     notify: (method, params) => sent.push({ method, params }),
     notificationsBehind: () => behind,
     notificationsDrained: () => new Promise<void>((resolve) => (drained = resolve)),

@@ -48,3 +48,14 @@ test('ledger.json groups every claim by scope and pattern, shared holders togeth
     const claims = Object.values(ledger.ownership).flatMap((patterns) => Object.values(patterns).flat());
     assert.deepEqual(claims.map((c) => c.claimId).sort(), [...h.core.state.claims.keys()].sort(), 'every live claim, once');
   }));
+
+test("ledger.json shows no expiry for a claim its holder's registered process keeps, however long the holder is silent", () =>
+  withTempDir(async (dir) => {
+    const h = makeHarness();
+    const atlas = joinAgent(h, 'ATLAS', { pid: 4242, pidStart: '777' });
+    claimNow(h, atlas.caller, { patterns: ['src/**'] });
+    h.clock.advance(10 * h.config.agentTtlMs);
+    h.core.sweep();
+    const [owner] = (await ledgerOf(h, dir)).ownership[SCOPE]!['src/**']!;
+    assert.deepEqual([owner!.expiresAt, owner!.expiresWith], [null, 'process']);
+  }));

@@ -1,0 +1,15 @@
+import type { Ctx } from '../core/context.js';
+
+/**
+ * On a shared log every plane judges every agent's silence, but a call counts as a heartbeat only
+ * on the plane it reached (unlogged, DESIGN §3). Each plane therefore logs, in one batch, a
+ * heartbeat for every agent it heard from since that agent's last logged one: the other planes
+ * see it alive without a write per call.
+ */
+export function relayLiveness(ctx: Ctx): void {
+  for (const agent of ctx.state.agents.values()) {
+    if (!agent.gone && agent.lastSeen > (agent.heartbeatAt ?? agent.joinedAt)) {
+      ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId });
+    }
+  }
+}

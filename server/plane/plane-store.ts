@@ -1,0 +1,61 @@
+import { fleetEventSchema, PLANE_VERSION, type FleetEvent, type StoreHealth } from '../../contracts/index.js';
+import type { FleetCore } from '../core/fleet-core.js';
+import { EmbeddedStore } from '../store/embedded-store.js';
+import { NatsStore } from '../store/nats/nats-store.js';
+import type { Recovered, Store } from '../store/store.js';
+import type { Journal } from './journal.js';
+import { relayLiveness } from './liveness-relay.js';
+import { ReplicaSync } from './replica-sync.js';
+import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
+import type { StoreChoice } from './store-choice.js';
+
+/** How often a plane on a shared log logs the liveness its calls saw, at most (real ms). */
+const LIVENESS_RELAY_MAX_MS = 5_000;
+/** A shared log's replica is snapshotted every this many events. */
+const NATS_SNAPSHOT_EVERY_EVENTS = 5_000;
+
+const EMBEDDED_HEALTH: StoreHealth = Object.freeze({ kind: 'embedded', health: 'ok' });
+
+export interface PlaneStore {
+  store: Store<Snapshot, FleetEvent>;
+  recovered: Recovered<Snapshot, FleetEvent>;
+  /** Starts what the store needs beside the journal (for NATS: following the shared log). */
+  attach(core: FleetCore, journal: Journal, agentTtlRealMs: number): Promise<void>;
+  health(): StoreHealth;
+  /** A replicated store's read barrier (see ReplicaSync.caughtUp); none for the embedded store. */
+  caughtUp?: () => Promise<boolean>;
+  /** Stops what `attach` started; before the store closes. */
+  detach(): Promise<void>;
+}
+
+/** Opens the chosen store; for NATS, connects, checks or creates the stream, and replays it. */
+export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: string, now: () => number, log: (message: string) => void): Promise<PlaneStore> {
+  if (choice.kind === 'embedded') {
+    const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
+    const recovered = await store.open();
+    return { store, recovered, attach: () => Promise.resolve(), health: () => EMBEDDED_HEALTH, detach: () => Promise.resolve() };
+  }
+  const store = new NatsStore<Snapshot, FleetEvent>({ servers: choice.servers, ...(choice.credsFile !== undefined && { credsFile: choice.credsFile }), fleet: choice.fleet, planeId, planeVersion: PLANE_VERSION, snapshotSchema, eventSchema: fleetEventSchema, now });
+  const recovered = await store.open();
+  log(`store: NATS JetStream stream ${store.names.stream} at ${choice.servers.join(',')} (stream seq ${store.base}, ${recovered.tail.length} events replayed after the snapshot)`);
+  let sync: ReplicaSync | undefined;
+  let relay: NodeJS.Timeout | undefined;
+  return {
+    store,
+    recovered,
+    async attach(core, journal, agentTtlRealMs) {
+      sync = new ReplicaSync(core, journal, store, { snapshot: recovered.snapshot?.state ?? null, tail: recovered.tail }, { planeId, servers: choice.servers, snapshotEvery: NATS_SNAPSHOT_EVERY_EVENTS, clockSkewBoundMs: choice.clockSkewBoundMs, now, log });
+      await sync.start();
+      const every = Math.min(LIVENESS_RELAY_MAX_MS, agentTtlRealMs / 4);
+      relay = setInterval(() => {
+        if (sync!.health().health === 'ok') core.run(undefined, relayLiveness);
+      }, every);
+    },
+    health: () => sync?.health() ?? { kind: 'nats', health: 'ok' },
+    caughtUp: () => sync?.caughtUp() ?? Promise.resolve(false),
+    async detach() {
+      clearInterval(relay);
+      await sync?.close();
+    },
+  };
+}

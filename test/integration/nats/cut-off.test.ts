@@ -1,0 +1,68 @@
+// A plane cut off from its JetStream cluster (its only connection runs through a relay the test
+// cuts): mutations and hook checks are refused with STORE_UNAVAILABLE, reads answer with their
+// staleness, `fleet status` says so; meanwhile another plane keeps deciding. Once the relay is
+// restored the plane recovers by itself and decides on the caught-up state.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PlaneCallError } from '../../../server/client/plane-client.js';
+import { makeRepo } from '../../support/git-repo.js';
+import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
+import { startNatsPlane, stopPlanes, storeHealthy } from '../../support/nats-plane.js';
+import { startTcpCut } from '../../support/tcp-cut.js';
+
+let cluster: NatsCluster;
+before(async () => (cluster = await startNatsCluster()));
+after(async () => cluster?.stop());
+
+async function refusal(call: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    return error instanceof PlaneCallError ? error.errorName : String(error);
+  }
+}
+
+test('a plane cut off from the cluster refuses mutations, serves stale reads, and catches up by itself', async () => {
+  const root = makeRepo();
+  const relay = await startTcpCut(cluster.nodes[0]!.clientPort);
+  const cutPlane = await startNatsPlane(`nats://127.0.0.1:${relay.port}`, 'cut');
+  const otherPlane = await startNatsPlane(cluster, 'cut');
+  try {
+    const atlas = await cutPlane.connect();
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script' });
+    assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/a.ts'], root })).granted, true);
+    const bravo = await otherPlane.connect();
+    await bravo.call('fleet_agent_join', { callsign: 'BRAVO', runtime: 'script' });
+
+    relay.cut();
+    // The first refusal may take one publish timeout (the plane learns of the cut by failing).
+    let refused: string | undefined;
+    for (let attempt = 0; attempt < 20 && refused !== 'STORE_UNAVAILABLE'; attempt++) {
+      refused = await refusal(atlas.call('fleet_claim_path', { patterns: [`src/cut${attempt}.ts`], root }));
+      assert.ok(refused === undefined || refused === 'STORE_UNAVAILABLE', `refused with ${refused}`);
+    }
+    assert.equal(refused, 'STORE_UNAVAILABLE');
+    assert.equal(await refusal(atlas.call('fleet_hook_check', { hook: 'test', paths: ['src/a.ts'], root, callsign: 'ATLAS' })), 'STORE_UNAVAILABLE', 'hooks deny with the store reason');
+    const status = await atlas.call('fleet_status', {});
+    assert.equal(status.plane.store?.health, 'unavailable');
+    assert.match(status.plane.store?.problems?.[0] ?? '', /no quorum/);
+    const read = (await atlas.callRaw('fleet_check_path', { paths: ['src/a.ts'], root })) as { allowed: boolean; store?: { staleSeconds: number } };
+    assert.equal(read.allowed, true, 'reads answer from the replica');
+    assert.equal(typeof read.store?.staleSeconds, 'number', 'and say how stale they are');
+
+    // The rest of the fleet goes on: BRAVO claims while ATLAS's plane cannot hear of it.
+    assert.equal((await bravo.call('fleet_claim_path', { patterns: ['docs/**'], root })).granted, true);
+
+    relay.restore();
+    await storeHealthy(atlas); // recovery is the plane's own doing; the test only waits for it to say so
+    const conflict = await atlas.call('fleet_claim_path', { patterns: ['docs/guide.md'], root });
+    assert.deepEqual([conflict.granted, conflict.conflicts[0]?.holder], [false, 'BRAVO'], 'decided on the caught-up state');
+    assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/b.ts'], root })).granted, true, 'mutations are taken again');
+    atlas.close();
+    bravo.close();
+  } finally {
+    await stopPlanes([cutPlane, otherPlane]);
+    await relay.close();
+  }
+});

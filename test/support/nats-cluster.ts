@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+
+/** One nats-server process of the test cluster. */
+export interface NatsNode {
+  name: string;
+  clientPort: number;
+  url: string;
+  child: ChildProcess | undefined;
+  /** Everything the node logged so far. */
+  output(): string;
+}
+
+export interface NatsCluster {
+  nodes: NatsNode[];
+  /** `nats://127.0.0.1:P1,nats://127.0.0.1:P2,…`: what `fleet serve --store` takes. */
+  urls: string;
+  /** SIGKILLs one node and waits for it to be gone. */
+  kill(name: string): Promise<void>;
+  /** Starts a killed node again on its ports and store; resolves once it serves JetStream. */
+  restart(name: string): Promise<void>;
+  /** The node that leads `stream` now. */
+  streamLeader(stream: string): Promise<string>;
+  /** Kills every node and removes their stores. */
+  stop(): Promise<void>;
+}
+
+/** A port the kernel just handed out on loopback (closed again, so nats-server can bind it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Starts a real `nats-server` JetStream cluster of `size` nodes on free loopback ports, each with
+ * its store in a temp folder, and resolves once JetStream answers (a meta leader was elected).
+ */
+export async function startNatsCluster(size = 3): Promise<NatsCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-nats-'));
+  const ports = await Promise.all(Array.from({ length: size * 2 }, () => freePort()));
+  const nodes: (NatsNode & { config: string; exited: Promise<void> })[] = [];
+  for (let i = 0; i < size; i++) {
+    const name = `n${i + 1}`;
+    const clientPort = ports[i * 2]!;
+    const routes = ports.filter((_, j) => j % 2 === 1 && j !== i * 2 + 1).map((p) => `nats-route://127.0.0.1:${p}`);
+    const config = join(dir, `${name}.conf`);
+    writeFileSync(
+      config,
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${clientPort}`,
+        `jetstream { store_dir: "${join(dir, name)}" }`,
+        // no_advertise: a client keeps to the URLs it was given (a test may route one through a cuttable proxy).
+        `cluster { name: fleet-test, listen: 127.0.0.1:${ports[i * 2 + 1]}, no_advertise: true, routes: [${routes.join(', ')}] }`,
+      ].join('\n'),
+    );
+    nodes.push({ name, clientPort, url: `nats://127.0.0.1:${clientPort}`, child: undefined, output: () => '', config, exited: Promise.resolve() });
+  }
+  const launch = (node: (typeof nodes)[number]) => {
+    let output = '';
+    const child = spawn('nats-server', ['-c', node.config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => (output += chunk));
+    node.child = child;
+    node.output = () => output;
+    node.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  };
+  for (const node of nodes) launch(node);
+  const urls = nodes.map((n) => n.url).join(',');
+  const cluster: NatsCluster = {
+    nodes,
+    urls,
+    async kill(name) {
+      const node = nodes.find((n) => n.name === name)!;
+      node.child?.kill('SIGKILL');
+      await node.exited;
+      node.child = undefined;
+    },
+    async restart(name) {
+      const node = nodes.find((n) => n.name === name)!;
+      launch(node);
+      await jetStreamReady(node.url);
+    },
+    async streamLeader(stream) {
+      const nc = await connect({ servers: nodes.filter((n) => n.child).map((n) => n.url) });
+      try {
+        const info = await (await jetstreamManager(nc)).streams.info(stream);
+        return info.cluster!.leader!;
+      } finally {
+        await nc.close();
+      }
+    },
+    async stop() {
+      for (const node of nodes) node.child?.kill('SIGKILL');
+      await Promise.all(nodes.map((n) => n.exited));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await jetStreamReady(urls);
+  } catch (error) {
+    await cluster.stop();
+    throw new Error(`the nats-server cluster did not come up: ${(error as Error).message}\n${nodes.map((n) => `--- ${n.name}\n${n.output()}`).join('\n')}`);
+  }
+  return cluster;
+}
+
+/** Waits (bounded) until JetStream answers account info through `servers`: a meta leader exists. */
+async function jetStreamReady(servers: string, boundMs = 30_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const nc = await connect({ servers: servers.split(','), timeout: 2_000 });
+      try {
+        await (await jetstreamManager(nc, { timeout: 2_000 })).getAccountInfo();
+        return;
+      } finally {
+        await nc.close();
+      }
+    } catch (error) {
+      last = error;
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a readiness probe's retry, not a wait for time to pass
+    }
+  }
+  throw new Error(`JetStream not ready after ${boundMs} ms: ${(last as Error)?.message}`);
+}

@@ -1,0 +1,51 @@
+import { connect } from '@nats-io/transport-node';
+import type { FleetEvent } from '../../contracts/index.js';
+import { NatsStore } from '../../server/store/nats/nats-store.js';
+import { fleetEventSchema } from '../../contracts/index.js';
+import { snapshotSchema } from '../../server/plane/snapshot-format.js';
+import type { PlaneClient } from '../../server/client/plane-client.js';
+import type { NatsCluster } from './nats-cluster.js';
+import { removeHome, startPlaneProcess, type PlaneProcess } from './plane-process.js';
+
+/** A real plane process (own temp FLEET_HOME) on the cluster's JetStream, in fleet `fleet`. */
+export function startNatsPlane(cluster: NatsCluster | string, fleet: string, env: NodeJS.ProcessEnv = {}): Promise<PlaneProcess> {
+  const urls = typeof cluster === 'string' ? cluster : cluster.urls;
+  return startPlaneProcess({ env: { FLEET_STORE: urls, FLEET_NAME: fleet, ...env } });
+}
+
+/** Every event of the fleet's stream, in the stream's own order (read with the plane's own decoder). */
+export async function streamEvents(cluster: NatsCluster, fleet: string): Promise<FleetEvent[]> {
+  const store = new NatsStore({ servers: cluster.urls.split(','), fleet, planeId: 'test-reader', planeVersion: 'test', snapshotSchema, eventSchema: fleetEventSchema, now: Date.now });
+  await store.open();
+  try {
+    const events: FleetEvent[] = [];
+    for await (const message of store.messages(1, store.base)) events.push(...message.events);
+    return events;
+  } finally {
+    await store.close();
+  }
+}
+
+/** A raw NATS connection to the cluster (watchers of `fleet.<name>.events.>`). */
+export function natsConnection(cluster: NatsCluster) {
+  return connect({ servers: cluster.urls.split(',') });
+}
+
+/** Waits (bounded) until the plane reports its store healthy in `fleet status`: its own recovery signal. */
+export async function storeHealthy(client: PlaneClient, boundMs = 20_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const store = (await client.call('fleet_status', {})).plane.store;
+    if (store?.health === 'ok') return;
+    if (Date.now() > deadline) throw new Error(`the store stayed unhealthy for ${boundMs} ms: ${store?.problems?.join('; ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a status poll's pacing
+  }
+}
+
+/** Stops each plane (SIGTERM, waiting for its exit) and removes its home. */
+export async function stopPlanes(planes: readonly PlaneProcess[]): Promise<void> {
+  for (const plane of planes) {
+    await plane.stop();
+    removeHome(plane.home);
+  }
+}
