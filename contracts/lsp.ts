@@ -176,11 +176,6 @@ export const lspNotifications = {
   'fleet/didChangeFleet': fleetChangesSchema,
   /** Only the files whose ownership changed, among those the extension asked about or has open. */
   'fleet/didChangeOwnership': z.object({ entries: z.array(ownershipEntrySchema) }),
-  /**
-   * Absolute glob patterns of the files a person may not write in this window's workspace (another
-   * agent's exclusive territory), for the edit guard's block mode.
-   */
-  'fleet/didChangeReadonlyGlobs': z.object({ globs: z.array(z.string()) }),
   /** The plane published a heartbeat digest (every FLEET_DIGEST_INTERVAL, or on demand). */
   'fleet/didPublishDigest': z.object({ digest: digestSchema }),
   /** The plane saw a write in another agent's exclusive territory, in a repository of this workspace; `file` is absolute. */

@@ -38,11 +38,11 @@ export const handoffRespond = defineMethod({
 export const inboxMethod = defineMethod({
   name: 'fleet_inbox',
   summary:
-    'Your messages (addressed to you, your role, or mentioning @you), newest first, with the unread count, and the handoffs waiting for you, oldest first. Check it between steps. A long inbox comes in pages: pass nextCursor back as cursor for older messages.',
+    'Your messages (addressed to you, your role, or mentioning @you), newest first, with the unread count, and the handoffs waiting for you, oldest first. Check it between steps.',
   params: z.strictObject({
     unreadOnly: z.boolean().optional(),
     cursor: pageParams.cursor,
-    limit: pageParams.limit.describe(`Most messages (and most handoffs) in this reply (default ${INBOX_PAGE_SIZE}); a reply also stops at a size limit, with nextCursor for the rest.`),
+    limit: pageParams.limit.describe(`Most messages (and handoffs) in this reply (default ${INBOX_PAGE_SIZE})`),
   }),
   result: withControl({ messages: z.array(messageSchema), unread: z.number().int(), handoffs: z.array(handoffSchema), ...pageResult(['messages', 'handoffs']) }),
   access: 'agent',

@@ -25,7 +25,7 @@ export const claimPath = defineMethod({
     patterns: patternsParam,
     mode: claimModeSchema.optional(),
     ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional().describe('With it the claim lapses unless renewed; without it, it lives while you heartbeat'),
-    waitSeconds: z.number().min(0).max(3600).optional().describe('Queue behind the current holders for up to this long; the wait ends with this connection: a client that hangs up leaves the queue and is granted nothing (ask again where you re-attach).'),
+    waitSeconds: z.number().min(0).max(3600).optional().describe('Queue behind the holders up to this long; the wait ends if this connection closes (ask again where you re-attach)'),
     reason: boundedText(limits.reason).optional(),
     requestId: idParam.optional().describe('Retrying with the same requestId returns the same grant'),
     ...repositoryParams,

@@ -41,7 +41,6 @@ export class FleetContext implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
   private current: FleetState | undefined;
-  private globs: readonly string[] = [];
   private ownControl: { state: ControlState; until: number } | undefined;
 
   private readonly stateChanged = new vscode.EventEmitter<FleetViewState>();
@@ -55,8 +54,6 @@ export class FleetContext implements vscode.Disposable {
   readonly onDidChangeFleet = this.fleetChanged.event;
   private readonly ownershipChanged = new vscode.EventEmitter<OwnershipEntry[]>();
   readonly onDidChangeOwnership = this.ownershipChanged.event;
-  private readonly readonlyGlobsChanged = new vscode.EventEmitter<readonly string[]>();
-  readonly onDidChangeReadonlyGlobs = this.readonlyGlobsChanged.event;
   private readonly digestPublished = new vscode.EventEmitter<Digest>();
   /** Each heartbeat digest the plane publishes. */
   readonly onDidPublishDigest = this.digestPublished.event;
@@ -84,10 +81,6 @@ export class FleetContext implements vscode.Disposable {
   /** One record by id, without building the state's arrays. */
   get records(): Pick<FleetState, 'agent' | 'claim' | 'workItem'> | undefined {
     return this.current;
-  }
-
-  get readonlyGlobs(): readonly string[] {
-    return this.globs;
   }
 
   get connected(): boolean {
@@ -126,10 +119,6 @@ export class FleetContext implements vscode.Disposable {
       this.onNotification(client, 'fleet/didChangeState', (state) => this.setState(state)),
       this.onNotification(client, 'fleet/didChangeFleet', (changes) => this.applyChanges(changes)),
       this.onNotification(client, 'fleet/didChangeOwnership', ({ entries }) => this.ownershipChanged.fire(entries)),
-      this.onNotification(client, 'fleet/didChangeReadonlyGlobs', ({ globs }) => {
-        this.globs = globs;
-        this.readonlyGlobsChanged.fire(globs);
-      }),
       this.onNotification(client, 'fleet/didPublishDigest', ({ digest }) => this.digestPublished.fire(digest)),
       this.onNotification(client, 'fleet/didSeeViolation', (seen) => this.violationSeen.fire(seen)),
       this.onNotification(client, 'fleet/didChangeViolations', ({ violations }) => this.violationsChanged.fire(violations)),
@@ -191,7 +180,6 @@ export class FleetContext implements vscode.Disposable {
     this.stateChanged.dispose();
     this.fleetChanged.dispose();
     this.ownershipChanged.dispose();
-    this.readonlyGlobsChanged.dispose();
     this.digestPublished.dispose();
     this.violationSeen.dispose();
     this.violationsChanged.dispose();

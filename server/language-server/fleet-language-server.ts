@@ -1,4 +1,4 @@
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, MAX_VIOLATIONS_LISTED, type FleetEvent, type Violation } from '../../contracts/index.js';
 import type { Claim } from '../../contracts/index.js';
@@ -20,7 +20,6 @@ import { WatchedFiles } from './watched-files.js';
 import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
 import { WorkspaceViolations } from './workspace-violations.js';
 
-const GLOB_MAGIC = /[*?[\]{}]/;
 
 /**
  * Turns the plane's state into editor features: a mirror of the plane loaded once and then kept
@@ -43,7 +42,6 @@ export class FleetLanguageServer implements FleetServices {
   private changes = new MirrorChanges();
   /** Events that arrive while the whole state loads, applied after it (those it already holds are skipped by seq). */
   private held: FleetEvent[] | undefined;
-  private readonlyGlobs: string | undefined;
   private lensRefresh = false;
   private folderEvents = false;
 
@@ -189,7 +187,6 @@ export class FleetLanguageServer implements FleetServices {
   /** The whole state went (load, operator, folders): every watched file again, and the whole view state. */
   private everythingChanged(): void {
     this.publishOwnership(this.watched.changes([], true));
-    this.publishReadonlyGlobs();
     this.sendState();
   }
 
@@ -199,7 +196,6 @@ export class FleetLanguageServer implements FleetServices {
     this.changes = new MirrorChanges();
     if (changes.empty || this.link.state.status !== 'connected') return;
     if (changes.fileClaims.length > 0) this.publishOwnership(this.watched.changes(changes.fileClaims, false));
-    if (changes.fileClaims.some((claim) => claim.mode === 'exclusive')) this.publishReadonlyGlobs();
     this.notify('fleet/didChangeFleet', this.describeChanges(changes));
   }
 
@@ -233,24 +229,6 @@ export class FleetLanguageServer implements FleetServices {
       void this.connection.sendDiagnostics({ uri: entry.uri, diagnostics: territoryDiagnostics(entry.ownership) });
     }
     if (openChanged && this.lensRefresh) void this.connection.sendRequest(CodeLensRefreshRequest.type);
-  }
-
-  /** Another agent's exclusive claims, as absolute globs over this workspace's worktrees. */
-  private publishReadonlyGlobs(): void {
-    const operator = this.operator.agentId;
-    const globs = new Set<string>();
-    for (const scope of this.scopes.folderScopes()) {
-      const root = scope.worktree.split(sep).join('/');
-      if (GLOB_MAGIC.test(root)) continue; // a glob cannot name this folder literally
-      for (const claim of this.mirror.liveClaims) {
-        if (claim.scope === scope.id && claim.mode === 'exclusive' && claim.agentId !== operator) globs.add(`${root}/${claim.pattern}`);
-      }
-    }
-    const sorted = [...globs].sort();
-    const key = JSON.stringify(sorted);
-    if (key === this.readonlyGlobs) return;
-    this.readonlyGlobs = key;
-    this.notify('fleet/didChangeReadonlyGlobs', { globs: sorted });
   }
 
   viewState(): FleetViewState {

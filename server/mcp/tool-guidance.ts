@@ -8,7 +8,7 @@ export const BRIDGE_NOTES: Partial<Record<MethodName, string>> = {
   fleet_agent_join:
     'Call it once, first: every other fleet tool refuses until you have joined. This bridge keeps your identity for the session (re-joining by itself after a reconnect) and registers this worktree and your runtime\'s process for you. Role operator is not available to a model.',
   fleet_claim_path:
-    'Paths and patterns are relative to the repository root (or absolute inside it). Claim before you write: the editor, the git pre-commit hook and the Claude Code hook refuse writes outside your territory.',
+    'Claim before you write: the editor, the git pre-commit hook and the Claude Code hook refuse writes outside your territory.',
   fleet_work_pull: 'Pull only while control.state is "run"; in drain, pause or stop finish or hand off what you hold instead.',
   fleet_agent_heartbeat: 'This bridge already heartbeats for you; call it to report your status, note and task.',
   fleet_control_set: 'From this bridge you can only move the switch toward safety (drain, pause, stop): only the operator resumes the fleet.',
