@@ -17,7 +17,7 @@ import { removeHome, startPlaneProcess, type PlaneProcess } from '../support/pla
 import { planeWithRepo } from '../support/plane-with-repo.js';
 
 // A frame costs ~0.07 ms of CPU in this process and ~0.08 ms in the plane: 12,000 take ~2 s on a
-// quiet 2-core machine and ~13 s at load average 11 (plus ~14 s to start there), well inside the
+// quiet 2-core machine and 16 s at load average 12 (plus 12 s to start there), well inside the
 // timeout. Each run's seed differs, so runs add up; FLEET_FUZZ_FRAMES=1000000 for a long soak.
 const FRAMES = Number(process.env.FLEET_FUZZ_FRAMES ?? 12_000);
 /** Connections 0 and 1 join as agents FUZZ0 and FUZZ1; the others stay unjoined (the operator). */
