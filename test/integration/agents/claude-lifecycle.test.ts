@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -8,7 +7,7 @@ import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
-import { eventsOf, keepAlive, until } from './support.js';
+import { eventsOf, keepAlive, runShell, until } from './support.js';
 
 type Settings = { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
 
@@ -28,12 +27,8 @@ function runHook(repo: string, home: string, event: string, input: Record<string
 /** The same, without blocking this process: its own clients keep heartbeating while the hook runs. */
 async function runHookInBackground(repo: string, home: string, event: string, input: Record<string, unknown>, env: Record<string, string> = {}): Promise<void> {
   const { command, options } = hookRun(repo, home, event, input, env);
-  const child = spawn('sh', ['-c', command], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(options.input);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  assert.equal(code, 0, stderr);
+  const run = await runShell(command, options);
+  assert.equal(run.status, 0, run.stderr);
 }
 
 function hookRun(repo: string, home: string, event: string, input: Record<string, unknown>, env: Record<string, string>) {

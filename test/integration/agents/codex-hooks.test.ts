@@ -7,7 +7,7 @@ import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
-import { keepAlive } from './support.js';
+import { keepAlive, runShell } from './support.js';
 
 interface HooksFile {
   hooks?: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]>;
@@ -30,30 +30,36 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
   let bolt: PlaneClient;
   const stops: (() => void)[] = [];
 
-  /** Runs the installed PreToolUse hook exactly as hooks.json tells Codex to: the command through a shell, Codex's payload on stdin. */
-  function codexPreToolUse(cwd: string, tool_name: string, tool_input: unknown): { status: number | null; decision?: Decision; stderr: string } {
+  /** Our PreToolUse command, as hooks.json holds it. */
+  function ourPreToolUseCommand(): string {
     const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
-    const ours = file.hooks!.PreToolUse!.flatMap((group) => group.hooks).find((hook) => hook.command.includes('codex-pre-tool-use'))!;
-    const run = spawnSync('sh', ['-c', ours.command], {
+    return file.hooks!.PreToolUse!.flatMap((group) => group.hooks).find((hook) => hook.command.includes('codex-pre-tool-use'))!.command;
+  }
+
+  /**
+   * Runs the installed PreToolUse hook exactly as hooks.json tells Codex to: the command through a
+   * shell, Codex's payload on stdin; in the background, so ATLAS and BOLT keep answering pings.
+   */
+  async function codexPreToolUse(cwd: string, tool_name: string, tool_input: unknown): Promise<{ status: number | null; decision?: Decision; stderr: string }> {
+    const run = await runShell(ourPreToolUseCommand(), {
       cwd,
       env: { ...process.env, FLEET_HOME: home, FLEET_PORT: '0', FLEET_AS: '', FLEET_OVERRIDE: '' },
       // The fields of codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json.
       input: JSON.stringify({ session_id: 'thread-1', turn_id: 'turn-1', transcript_path: null, cwd, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', permission_mode: 'default', tool_name, tool_input, tool_use_id: 'call-1' }),
-      encoding: 'utf8',
     });
     return { status: run.status, stderr: run.stderr, ...(run.stdout.trim() !== '' && { decision: JSON.parse(run.stdout) as Decision }) };
   }
 
   const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 
-  function assertDenied(result: ReturnType<typeof codexPreToolUse>, pattern: RegExp) {
+  function assertDenied(result: Awaited<ReturnType<typeof codexPreToolUse>>, pattern: RegExp) {
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.decision?.hookSpecificOutput.hookEventName, 'PreToolUse');
     assert.equal(result.decision?.hookSpecificOutput.permissionDecision, 'deny');
     assert.match(result.decision!.hookSpecificOutput.permissionDecisionReason, pattern);
   }
 
-  function assertAllowed(result: ReturnType<typeof codexPreToolUse>) {
+  function assertAllowed(result: Awaited<ReturnType<typeof codexPreToolUse>>) {
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.decision, undefined, JSON.stringify(result.decision));
   }
@@ -94,7 +100,7 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     const agentsIn = async () => (JSON.parse((await runCli(['status', '--json'], { home, cwd: repo })).stdout) as { agents: { callsign: string; hooksSeen?: { hook: string; at: string } }[] }).agents;
     assert.equal((await agentsIn()).find((a) => a.callsign === 'ATLAS')!.hooksSeen, undefined);
     assert.match((await runCli(['status'], { home, cwd: repo })).stdout, /ATLAS .* none\s*$/m);
-    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'ls' }));
+    assertAllowed(await codexPreToolUse(repo, 'Bash', { command: 'ls' }));
     assert.equal((await agentsIn()).find((a) => a.callsign === 'ATLAS')!.hooksSeen?.hook, 'codex-pre-tool-use');
     assert.match((await runCli(['status'], { home, cwd: repo })).stdout, /ATLAS .* codex \S+ ago/);
     const roster = (await atlas.call('fleet_roster', {})) as { agents: { callsign: string; hooksSeen?: { hook: string } }[] };
@@ -102,23 +108,23 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assert.equal(roster.agents.find((a) => a.callsign === 'BOLT')!.hooksSeen, undefined);
   });
 
-  test('shell commands: a write in the agent own territory passes, one into another agent territory is denied naming the holder', () => {
-    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'echo more >> docs/guide.md' }));
-    assertDenied(codexPreToolUse(repo, 'Bash', { command: 'echo x > src/theirs.ts' }), /src\/theirs\.ts[\s\S]*BOLT/);
-    assertAllowed(codexPreToolUse(repo, 'Bash', { command: 'cat src/a.ts' }));
+  test('shell commands: a write in the agent own territory passes, one into another agent territory is denied naming the holder', async () => {
+    assertAllowed(await codexPreToolUse(repo, 'Bash', { command: 'echo more >> docs/guide.md' }));
+    assertDenied(await codexPreToolUse(repo, 'Bash', { command: 'echo x > src/theirs.ts' }), /src\/theirs\.ts[\s\S]*BOLT/);
+    assertAllowed(await codexPreToolUse(repo, 'Bash', { command: 'cat src/a.ts' }));
   });
 
-  test('apply_patch: add, update and delete in the own territory pass; an add, a delete or a move into another territory is denied', () => {
-    assertAllowed(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Add File: docs/new.md', '+hello', '*** Update File: docs/guide.md', '@@', '-# guide', '+# Guide', '*** Delete File: docs/old.md') }));
-    assertDenied(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+export const b = 2;') }), /src\/b\.ts[\s\S]*BOLT/);
-    assertDenied(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Delete File: src/a.ts') }), /src\/a\.ts/);
-    assertDenied(codexPreToolUse(repo, 'apply_patch', { command: patch('*** Update File: docs/guide.md', '*** Move to: src/guide.md', '@@', '+moved') }), /src\/guide\.md[\s\S]*BOLT/);
+  test('apply_patch: add, update and delete in the own territory pass; an add, a delete or a move into another territory is denied', async () => {
+    assertAllowed(await codexPreToolUse(repo, 'apply_patch', { command: patch('*** Add File: docs/new.md', '+hello', '*** Update File: docs/guide.md', '@@', '-# guide', '+# Guide', '*** Delete File: docs/old.md') }));
+    assertDenied(await codexPreToolUse(repo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+export const b = 2;') }), /src\/b\.ts[\s\S]*BOLT/);
+    assertDenied(await codexPreToolUse(repo, 'apply_patch', { command: patch('*** Delete File: src/a.ts') }), /src\/a\.ts/);
+    assertDenied(await codexPreToolUse(repo, 'apply_patch', { command: patch('*** Update File: docs/guide.md', '*** Move to: src/guide.md', '@@', '+moved') }), /src\/guide\.md[\s\S]*BOLT/);
   });
 
-  test("an MCP write tool naming a path in another agent's territory is denied; a read tool and the fleet's own tools are not checked", () => {
-    assertDenied(codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'src/c.ts'), content: 'x' }), /src\/c\.ts/);
-    assertAllowed(codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'docs/c.md'), content: 'x' }));
-    assertAllowed(codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
+  test("an MCP write tool naming a path in another agent's territory is denied; a read tool and the fleet's own tools are not checked", async () => {
+    assertDenied(await codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'src/c.ts'), content: 'x' }), /src\/c\.ts/);
+    assertAllowed(await codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'docs/c.md'), content: 'x' }));
+    assertAllowed(await codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
   });
 
   test('one entry gates every worktree of the repository: an agent in a second git worktree is judged as itself', async () => {
@@ -129,8 +135,8 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     const carol = await plane.connect('test-carol');
     try {
       await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'codex', worktree: second });
-      assertDenied(codexPreToolUse(second, 'apply_patch', { command: patch('*** Add File: src/w.ts', '+w') }), /CAROL[\s\S]*src\/w\.ts[\s\S]*BOLT/);
-      assertDenied(codexPreToolUse(second, 'Bash', { command: 'echo x > docs/guide.md' }), /docs\/guide\.md[\s\S]*ATLAS/);
+      assertDenied(await codexPreToolUse(second, 'apply_patch', { command: patch('*** Add File: src/w.ts', '+w') }), /CAROL[\s\S]*src\/w\.ts[\s\S]*BOLT/);
+      assertDenied(await codexPreToolUse(second, 'Bash', { command: 'echo x > docs/guide.md' }), /docs\/guide\.md[\s\S]*ATLAS/);
     } finally {
       carol.close();
       removeHome(join(second, '..'));
@@ -139,14 +145,12 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
 
   test("a session in another repository is not this install's business: it stays silent, even for a write the plane would refuse there", async () => {
     await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: otherRepo });
-    assertAllowed(codexPreToolUse(otherRepo, 'Bash', { command: 'echo x > src/a.ts' }));
-    assertAllowed(codexPreToolUse(otherRepo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+b') }));
+    assertAllowed(await codexPreToolUse(otherRepo, 'Bash', { command: 'echo x > src/a.ts' }));
+    assertAllowed(await codexPreToolUse(otherRepo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+b') }));
   });
 
-  test('input Codex would never send is refused with the reason, not allowed', () => {
-    const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
-    const ours = file.hooks!.PreToolUse!.flatMap((group) => group.hooks).find((hook) => hook.command.includes('codex-pre-tool-use'))!;
-    const run = spawnSync('sh', ['-c', ours.command], { cwd: repo, env: { ...process.env, FLEET_HOME: home }, input: '{"tool_name": 3}', encoding: 'utf8' });
+  test('input Codex would never send is refused with the reason, not allowed', async () => {
+    const run = await runShell(ourPreToolUseCommand(), { cwd: repo, env: { ...process.env, FLEET_HOME: home }, input: '{"tool_name": 3}' });
     assert.match((JSON.parse(run.stdout) as Decision).hookSpecificOutput.permissionDecisionReason, /could not read Codex's PreToolUse input/);
   });
 

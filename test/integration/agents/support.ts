@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
@@ -46,6 +48,22 @@ export async function until(condition: () => boolean | Promise<boolean>, timeout
 export function keepAlive(client: PlaneClient, everyMs = 400): () => void {
   const timer = setInterval(() => void client.call('fleet_control_get', {}).catch(() => undefined), everyMs);
   return () => clearInterval(timer);
+}
+
+/**
+ * Runs a hook's command through a shell, `input` on stdin, as the agent runtime would, without
+ * blocking this process: a test's own plane connections must keep answering the plane's pings
+ * while hooks run (a spawnSync stretch longer than the ping interval gets them dropped).
+ */
+export async function runShell(command: string, options: { cwd: string; env: NodeJS.ProcessEnv; input: string }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn('sh', ['-c', command], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.input);
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
 }
 
 export function planePid(home: string): number {
