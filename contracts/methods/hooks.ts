@@ -24,7 +24,7 @@ const writerAgent = z.object({ callsign: callsignSchema, status: agentStatusSche
 export const hookCheck = defineMethod({
   name: 'fleet_hook_check',
   summary:
-    'The check the hooks call before a write or a commit: the same check as fleet_check_path, for the agent named by callsign (FLEET_AS), else the live agent that registered the worktree containing `worktree` at join, else for a person (unless agentOnly: then nobody found means refused). An agent that left or expired holds nothing and is refused. With override (the operator\'s FLEET_OVERRIDE reason) refused paths are let through and each is recorded as an override.used event.',
+    'The check the hooks call before a write or a commit: the same check as fleet_check_path, for the agent named by callsign (FLEET_AS), else the live agent bound to sessionId, else the live agent that registered the worktree containing `worktree` at join, else for a person (unless agentOnly: then nobody found means refused). An agent that left or expired holds nothing and is refused. With override (the operator\'s FLEET_OVERRIDE reason) refused paths are let through and each is recorded as an override.used event.',
   params: z.strictObject({
     paths: boundedList(pathParam, limits.paths).min(1),
     ...repositoryParams,
@@ -49,7 +49,7 @@ export const hookCheck = defineMethod({
 export const hookCheckCommand = defineMethod({
   name: 'fleet_hook_check_command',
   summary:
-    'The check the PreToolUse hook calls before a shell command runs: the command is parsed (bash) and each path it names as a write (redirections, tee, sed -i, cp/mv/rm/touch/mkdir/ln, git checkout|restore -- PATH, bash -c, $(…), xargs, find -delete …) is checked as its real path for the writing agent (callsign, else the live agent that registered the worktree containing cwd); globs are refused where they overlap another agent\'s exclusive claim. Commands acting as the operator or as another agent (operator verbs, --as/FLEET_AS of another callsign, FLEET_OVERRIDE, git --no-verify, FLEET_HOME\'s credentials) are refused under identity. override lets refused paths through (recorded), never identity refusals.',
+    'The check the PreToolUse hook calls before a shell command runs: the command is parsed (bash) and each path it names as a write (redirections, tee, sed -i, cp/mv/rm/touch/mkdir/ln, git checkout|restore -- PATH, bash -c, $(…), xargs, find -delete …) is checked as its real path for the writing agent (callsign, else the live agent bound to sessionId, else the live agent that registered the worktree containing cwd); globs are refused where they overlap another agent\'s exclusive claim. Commands acting as the operator or as another agent (operator verbs, --as/FLEET_AS of another callsign, FLEET_OVERRIDE, git --no-verify, FLEET_HOME\'s credentials) are refused under identity. override lets refused paths through (recorded), never identity refusals.',
   params: z.strictObject({
     command: boundedText(limits.shellCommand).min(1),
     cwd: pathParam.describe('Absolute directory the command runs in (the hook payload\'s cwd): relative paths resolve against it, and it finds the writer'),
