@@ -3,7 +3,8 @@ import type { FleetEvent } from '../../contracts/index.js';
 import { NatsStore } from '../../server/store/nats/nats-store.js';
 import { fleetEventSchema } from '../../contracts/index.js';
 import { snapshotSchema } from '../../server/plane/snapshot-format.js';
-import type { PlaneClient } from '../../server/client/plane-client.js';
+import { PlaneCallError, type PlaneClient } from '../../server/client/plane-client.js';
+import type { MethodName, Params, Result } from '../../contracts/index.js';
 import type { NatsCluster } from './nats-cluster.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from './plane-process.js';
 
@@ -39,6 +40,23 @@ export async function storeHealthy(client: PlaneClient, boundMs = 20_000): Promi
     if (store?.health === 'ok') return;
     if (Date.now() > deadline) throw new Error(`the store stayed unhealthy for ${boundMs} ms: ${store?.problems?.join('; ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50)); // a status poll's pacing
+  }
+}
+
+/**
+ * A mutation as a careful agent makes it after a fault: STORE_UNAVAILABLE says "retry in a few
+ * seconds" (a plane whose store answered a probe may still time out a publish while the stream
+ * elects its leader), so it is retried, within `boundMs`; any other error is thrown at once.
+ */
+export async function callWhenServed<N extends MethodName>(client: PlaneClient, method: N, params: Params<N>, boundMs = 30_000): Promise<Result<N>> {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    try {
+      return await client.call(method, params);
+    } catch (error) {
+      if (!(error instanceof PlaneCallError) || error.errorName !== 'STORE_UNAVAILABLE' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250)); // the pacing a retrying agent keeps
+    }
   }
 }
 

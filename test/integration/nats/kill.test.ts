@@ -7,8 +7,9 @@ import { runCrossPlaneLoad } from '../../support/cross-plane-load.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { describeViolations, GrantChecker } from '../../support/grant-checker.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { startNatsPlane, stopPlanes, storeHealthy, streamEvents } from '../../support/nats-plane.js';
-import { REPO_FILES } from '../../support/pattern-universe.js';
+import { callWhenServed, startNatsPlane, stopPlanes, storeHealthy, streamEvents } from '../../support/nats-plane.js';
+import { PATTERN_UNIVERSE, REPO_FILES } from '../../support/pattern-universe.js';
+import { minimatch } from 'minimatch';
 import { SeededRandom, testSeed } from '../../support/seeded-random.js';
 
 const seed = testSeed();
@@ -63,8 +64,11 @@ test('the stream leader node SIGKILLed under load: nothing acknowledged is lost 
     for (const [index, plane] of planes.entries()) {
       const client = await plane.connect();
       await storeHealthy(client);
-      await client.call('fleet_agent_join', { callsign: `AFTER${index}`, runtime: 'script' });
-      const granted = (await client.call('fleet_claim_path', { patterns: [`after/${index}.ts`], root })).granted;
+      await callWhenServed(client, 'fleet_agent_join', { callsign: `AFTER${index}`, runtime: 'script' });
+      // A path none of the load's patterns covers: the load's agents keep what they held at its end.
+      const fresh = `after/${index}.txt`;
+      assert.ok(!PATTERN_UNIVERSE.some((spec) => minimatch(fresh, spec.canonical, { dot: true })), `${fresh} is outside the load's patterns`);
+      const granted = (await callWhenServed(client, 'fleet_claim_path', { patterns: [fresh], root })).granted;
       assert.ok(granted, `plane ${index} serves again after the leader's death`);
       client.close();
     }
