@@ -61,7 +61,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
       case 'work.transitioned':
         if (event.status === 'done') {
           const item = state.work.get(event.itemId);
-          const builder = item?.assignee !== undefined ? callsignOf(state, item.assignee) : '?';
+          // A container is done when its children are (the plane's move): its reason says so, not a builder.
+          const builder = item?.assignee !== undefined ? callsignOf(state, item.assignee) : event.by !== undefined && event.by !== 'plane' ? callsignOf(state, event.by) : (event.reason ?? 'the plane');
           digest.workCompleted.push({ id: event.itemId, title: item?.title ?? event.itemId, by: builder });
           completedBy.set(builder, (completedBy.get(builder) ?? 0) + 1);
         }

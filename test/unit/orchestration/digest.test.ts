@@ -121,6 +121,26 @@ test('digest contents: handoffs with their outcome, work completed with its buil
   assert.equal(digest.agents.find((a) => a.callsign === 'ATLAS')!.claims, 1, 'the lexer claim moved to ATLAS');
 });
 
+test('a container done because its children are is listed with that reason, not an unknown builder', () => {
+  const h = makeHarness();
+  const atlas = joinAgent(h, 'ATLAS', { role: 'builder' });
+  const vera = joinAgent(h, 'VERA', { role: 'verifier' });
+  const rte = joinAgent(h, 'RTE1', { role: 'rte' });
+  const story = add(h, { title: 'importer', kind: 'story' });
+  const task = add(h, { title: 'csv', parent: story.id }).id;
+  const from = h.core.state.seq + 1;
+  assert.equal(pull(h, atlas).item?.id, task);
+  complete(h, atlas.caller, task, []);
+  pull(h, vera);
+  verify(h, vera.caller, task, passReport([]));
+  decide(h, rte.caller, task, decision('accept', 'criteria-met'));
+  const digest = digestOf(h, h.events, from);
+  assert.deepEqual(digest.workCompleted, [
+    { id: task, title: 'csv', by: 'ATLAS' },
+    { id: story.id, title: 'importer', by: 'all children done' },
+  ]);
+});
+
 test('digest contents: stale agents, blockers (messages, work, build, self-reported) and the control state', () => {
   const { h, q, t3 } = scriptedDay();
   const digest = digestOf(h, h.events);
