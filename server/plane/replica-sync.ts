@@ -125,7 +125,7 @@ export class ReplicaSync {
       fleet: this.store.names.fleet,
       stream: this.store.names.stream,
       servers: [...this.options.servers],
-      ...(this.unavailable !== undefined && { staleSeconds: Math.round(staleMs / 100) / 10 }),
+      ...(this.unavailable !== undefined && { staleSeconds: Math.round(staleMs / 100) / 10, lastContactAt: new Date(this.lastContact).toISOString() }),
       ...(problems.length > 0 && { problems }),
     };
   }
