@@ -39,7 +39,7 @@ export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
   const skewed = !cutOff && (state.store?.problems?.length ?? 0) > 0;
   const agents = state.agents.length;
   const stale = state.agents.filter((agent) => agent.status === 'unknown').length;
-  const text = `${cutOff ? '$(cloud-offline) Fleet: store unreachable ·' : `${look.icon} Fleet:`} ${look.word} · ${agents} agent${agents === 1 ? '' : 's'}${stale > 0 ? ` · ${stale} stale` : ''}`;
+  const text = `${cutOff ? '$(circle-slash) Fleet: store unreachable ·' : `${look.icon} Fleet:`} ${look.word} · ${agents} agent${agents === 1 ? '' : 's'}${stale > 0 ? ` · ${stale} stale` : ''}`;
   const reason = state.control.reason ? ` — “${state.control.reason}”` : '';
   const tooltip = [
     ...(cutOff ? cutOffLines(state.store!) : []),
@@ -59,11 +59,12 @@ export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
 
 /** What a cut-off store means for the person: nothing changes until the cluster answers, and who to look at. */
 function cutOffLines(store: StoreHealth): string[] {
-  const asOf = store.lastContactAt === undefined ? '' : `, as it was at ${new Date(store.lastContactAt).toLocaleTimeString()}`;
+  // staleSeconds was measured when the plane reported; the time of the last news stays true as the tooltip sits there.
+  const asOf = store.lastContactAt === undefined ? (store.staleSeconds === undefined ? '' : `, ${store.staleSeconds} s stale when reported`) : `, with no news from the cluster since ${new Date(store.lastContactAt).toLocaleTimeString()}`;
   return [
-    '$(cloud-offline) **Store unreachable: changes are refused**',
+    '$(circle-slash) **Store unreachable: changes are refused**',
     '',
-    `This plane is cut off from a quorum of its NATS JetStream cluster. Claims, releases and every other change are refused (STORE_UNAVAILABLE: agents retry) and hooks deny writes; reads answer from this machine's copy${asOf}${store.staleSeconds === undefined ? '' : ` (${store.staleSeconds} s stale when reported)`}.`,
+    `This plane is cut off from a quorum of its NATS JetStream cluster. Claims, releases and every other change are refused (STORE_UNAVAILABLE: agents retry) and hooks deny writes; reads answer from this machine's copy${asOf}.`,
     '',
     `It recovers by itself once a quorum answers again: check the NATS servers ${codeSpan(store.servers?.join(',') ?? '?')} and the network to them.`,
     '',
