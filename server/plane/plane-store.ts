@@ -43,14 +43,15 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
   let sync: ReplicaSync | undefined;
   let relay: NodeJS.Timeout | undefined;
   const healthListeners = new Set<(health: StoreHealth) => void>();
+  const healthChanged = () => {
+    const health = sync!.health();
+    for (const listener of healthListeners) listener(health);
+  };
   return {
     store,
     recovered,
     async attach(core, journal, agentTtlRealMs) {
-      sync = new ReplicaSync(core, journal, store, { snapshot: recovered.snapshot?.state ?? null, tail: recovered.tail }, { planeId, servers: choice.servers, snapshotEvery: NATS_SNAPSHOT_EVERY_EVENTS, clockSkewBoundMs: choice.clockSkewBoundMs, now, log, healthChanged: () => {
-        const health = sync!.health();
-        for (const listener of healthListeners) listener(health);
-      } });
+      sync = new ReplicaSync(core, journal, store, { snapshot: recovered.snapshot?.state ?? null, tail: recovered.tail }, { planeId, servers: choice.servers, snapshotEvery: NATS_SNAPSHOT_EVERY_EVENTS, clockSkewBoundMs: choice.clockSkewBoundMs, now, log, healthChanged });
       await sync.start();
       const every = Math.min(LIVENESS_RELAY_MAX_MS, agentTtlRealMs / 4);
       relay = setInterval(() => {
