@@ -19,7 +19,7 @@ export * from './work-protocol.js';
 export * from './violations.js';
 export * from './scope-name.js';
 export { eventNotificationSchema } from './methods/plane.js';
-export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification } from './methods/plane.js';
+export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification, STORE_HEALTH_NOTIFICATION, storeHealthNotificationSchema, type StoreHealthNotification } from './methods/plane.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.js';
 export { INBOX_PAGE_SIZE } from './methods/messaging.js';
 export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';

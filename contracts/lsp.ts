@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { digestSchema } from './digest.js';
 import { violationSchema } from './violations.js';
 import { agentSchema, callsignSchema, claimExpirySchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
+import { storeHealthSchema } from './store-health.js';
 import { workItemSchema } from './work.js';
 
 /**
@@ -94,6 +95,8 @@ export const fleetViewStateSchema = z.object({
     plane: z.object({ pid: z.number().int(), port: z.number().int(), socket: z.string().optional(), version: z.string(), startedAt: isoTime }).optional(),
   }),
   control: controlSchema.nullable(),
+  /** The store the connected plane runs on and its health (cut off from a quorum: mutations refused); absent while none is connected. */
+  store: storeHealthSchema.optional(),
   agents: z.array(viewAgentSchema),
   claims: z.array(viewClaimSchema),
   /** The work queue, every status. */
@@ -168,6 +171,8 @@ export const fleetChangesSchema = z.object({
   releasedClaims: z.array(z.string()),
   work: z.array(workItemSchema),
   control: controlSchema.optional(),
+  /** The store's health, when it changed (the plane's `fleet_store_health` notice). */
+  store: storeHealthSchema.optional(),
 });
 export type FleetChanges = z.infer<typeof fleetChangesSchema>;
 

@@ -14,6 +14,8 @@ export const storeHealthSchema = z.object({
   servers: z.array(z.string()).optional(),
   /** How long ago the replica last heard from the cluster, when that is more than a moment. */
   staleSeconds: z.number().optional(),
+  /** While unavailable: when the replica last heard from the cluster (reads are as of then). */
+  lastContactAt: z.iso.datetime().optional(),
   /** Why it is unavailable, or a clock skew seen between planes: one sentence each. */
   problems: z.array(z.string()).optional(),
 });

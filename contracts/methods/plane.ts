@@ -35,7 +35,7 @@ export const planeStatus = defineMethod({
 export const eventsSubscribe = defineMethod({
   name: 'fleet_events_subscribe',
   summary:
-    'Receive every new event on this connection as `fleet_event` notifications; with fromSeq, first replay the events after it. A subscriber that falls behind reading them gets one `fleet_events_gap` notification instead of a backlog, and no more events: subscribe again with its fromSeq to resume (and refetch state if you keep a copy).',
+    'Receive every new event on this connection as `fleet_event` notifications; with fromSeq, first replay the events after it. A subscriber that falls behind reading them gets one `fleet_events_gap` notification instead of a backlog, and no more events: subscribe again with its fromSeq to resume (and refetch state if you keep a copy). A change of the store\'s health (cut off from a quorum, back, a clock skew seen or gone) comes as a `fleet_store_health` notification.',
   params: z.strictObject({ fromSeq: z.number().int().min(0).optional() }),
   result: withControl({ seq: z.number().int() }),
   access: 'anyone',
@@ -53,6 +53,13 @@ export const EVENTS_GAP_NOTIFICATION = 'fleet_events_gap';
 /** Shape of the `fleet_events_gap` notification: `fromSeq` is the last event sent; subscribing with it replays everything after. */
 export const eventsGapNotificationSchema = z.object({ fromSeq: z.number().int().min(0), reason: z.string() });
 export type EventsGapNotification = z.infer<typeof eventsGapNotificationSchema>;
+
+/** Pushed to event subscribers when the store's health changes: health events are not log events (a cut-off plane could not log them). */
+export const STORE_HEALTH_NOTIFICATION = 'fleet_store_health';
+
+/** Shape of the `fleet_store_health` notification: the store as `fleet_status` shows it in plane.store. */
+export const storeHealthNotificationSchema = z.object({ store: storeHealthSchema });
+export type StoreHealthNotification = z.infer<typeof storeHealthNotificationSchema>;
 
 export const planeShutdown = defineMethod({
   name: 'fleet_plane_shutdown',

@@ -4,7 +4,7 @@ import type { TerritoryWarning } from './edit-guard.js';
 import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
 import type { ReadonlyChange } from './readonly-guard.js';
-import type { StatusBarSnapshot } from './status-bar.js';
+import type { StatusBarSnapshot } from './status-description.js';
 import type { DigestModel } from './views/digest-view.js';
 import type { TreeName, TreeWork } from './views/tree-counter.js';
 

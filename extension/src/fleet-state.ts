@@ -56,6 +56,7 @@ export class FleetState {
     for (const claimId of changes.releasedClaims) this.claims.delete(claimId);
     for (const item of changes.work) this.work.set(item.id, item);
     if (changes.control) this.base = { ...this.base, control: changes.control };
+    if (changes.store) this.base = { ...this.base, store: changes.store };
     this.snapshot = undefined;
   }
 }

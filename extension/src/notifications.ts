@@ -3,7 +3,7 @@ import { UNKNOWN_WRITER, type ControlState, type Digest, type Violation } from '
 import type { FleetViewState } from '../../contracts/lsp.js';
 import type { FleetConfig } from './config.js';
 import type { FleetContext } from './fleet-context.js';
-import { drainComplete } from './status-bar.js';
+import { drainComplete } from './status-description.js';
 
 const SHOW_DIGEST = 'Show Digest';
 const SHOW_ROSTER = 'Show Roster';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
-import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, MAX_VIOLATIONS_LISTED, type FleetEvent, type Violation } from '../../contracts/index.js';
+import { EVENT_NOTIFICATION, eventNotificationSchema, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, MAX_VIOLATIONS_LISTED, STORE_HEALTH_NOTIFICATION, storeHealthNotificationSchema, type FleetEvent, type StoreHealth, type Violation } from '../../contracts/index.js';
 import type { Claim } from '../../contracts/index.js';
 import { lspInitializationOptionsSchema, type FleetChanges, type FleetViewState, type LspNotificationName, type LspNotificationParams, type Ownership, type OwnershipEntry, type ViewClaim, type WorkspaceViolation } from '../../contracts/lsp.js';
 import type { PlaneClient } from '../client/plane-client.js';
@@ -42,6 +42,8 @@ export class FleetLanguageServer implements FleetServices {
   private changes = new MirrorChanges();
   /** Events that arrive while the whole state loads, applied after it (those it already holds are skipped by seq). */
   private held: FleetEvent[] | undefined;
+  /** The store's health as last noticed while the whole state loads, after its status was read. */
+  private heldStore: StoreHealth | undefined;
   private lensRefresh = false;
   private folderEvents = false;
 
@@ -104,6 +106,7 @@ export class FleetLanguageServer implements FleetServices {
 
   private planeNotification(method: string, params: unknown): void {
     if (method === EVENTS_GAP_NOTIFICATION) return void this.resumeAfterGap(params);
+    if (method === STORE_HEALTH_NOTIFICATION) return this.storeHealthChanged(params);
     if (method !== EVENT_NOTIFICATION) return;
     const parsed = eventNotificationSchema.safeParse(params);
     if (!parsed.success) return;
@@ -118,6 +121,17 @@ export class FleetLanguageServer implements FleetServices {
     if (this.changes.reload && this.link.current) return void this.load(this.link.current).catch((error: Error) => this.log(`reloading the state failed: ${error.message}`));
     if (this.changes.urgent) this.scheduler.now();
     else if (!this.changes.empty) this.scheduler.soon();
+  }
+
+  /** The plane's store was cut off from its quorum, came back, or saw a clock skew: the status bar says so at once. */
+  private storeHealthChanged(params: unknown): void {
+    const parsed = storeHealthNotificationSchema.safeParse(params);
+    if (!parsed.success) return;
+    if (this.held) this.heldStore = parsed.data.store;
+    else if (this.mirror.setStore(parsed.data.store)) {
+      this.changes.storeChanged();
+      this.scheduler.now();
+    }
   }
 
   /** The plane ended the subscription because this window fell behind: subscribe again and reload the state once. */
@@ -143,11 +157,14 @@ export class FleetLanguageServer implements FleetServices {
     try {
       await client.call('fleet_events_subscribe', {});
       const status = await gatherPages((page) => client.call('fleet_status', page));
+      this.heldStore = undefined; // the status is as new as any notice before it
       const work = await gatherPages((page) => client.call('fleet_work_list', page));
       this.mirror.load(status, work.items);
       for (const event of this.held) this.mirror.apply(event, new MirrorChanges());
+      if (this.heldStore) this.mirror.setStore(this.heldStore);
     } finally {
       this.held = undefined;
+      this.heldStore = undefined;
     }
     this.scheduler.dispose();
     this.changes = new MirrorChanges();
@@ -211,6 +228,7 @@ export class FleetLanguageServer implements FleetServices {
       releasedClaims: [...changes.releasedClaims],
       work: pick(changes.work, (id) => this.mirror.workItem(id)),
       ...(changes.control && this.mirror.control && { control: this.mirror.control }),
+      ...(changes.store && this.mirror.plane?.store && { store: this.mirror.plane.store }),
     };
   }
 
@@ -238,6 +256,7 @@ export class FleetLanguageServer implements FleetServices {
     return {
       connection: { ...state, home: this.home, ...(connected && plane && { plane: { pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), version: plane.version, startedAt: plane.startedAt } }) },
       control: connected ? this.mirror.control : null,
+      ...(connected && plane?.store && { store: plane.store }),
       agents: connected ? this.mirror.roster : [],
       claims: connected ? [...this.mirror.liveClaims].map((claim) => this.viewClaim(claim)) : [],
       work: connected ? this.mirror.work : [],

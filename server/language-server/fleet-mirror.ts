@@ -1,4 +1,4 @@
-import { DEFAULT_AGENT_TTL_SECONDS, type Agent, type AgentStatus, type Claim, type Control, type FleetEvent, type Result, type WorkItem } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, type Agent, type AgentStatus, type Claim, type Control, type FleetEvent, type Result, type StoreHealth, type WorkItem } from '../../contracts/index.js';
 import type { ViewAgent } from '../../contracts/lsp.js';
 import { TerritoryIndex } from '../core/territory-index.js';
 import type { ClaimRecord } from '../core/state.js';
@@ -86,6 +86,14 @@ export class FleetMirror {
     for (const claim of status.claims) this.putClaim(claim, false);
     this.workItems.clear();
     for (const item of work) this.workItems.set(item.id, item);
+  }
+
+  /** The plane's notice of its store's new health; false when what it says (health, problems) is what the mirror holds. */
+  setStore(store: StoreHealth): boolean {
+    if (!this.plane) return false;
+    const held = this.plane.store;
+    this.plane = { ...this.plane, store };
+    return held?.health !== store.health || held.problems?.join('\n') !== store.problems?.join('\n');
   }
 
   /** Applies one event the plane recorded after the loaded status; returns false when it was already in. */

@@ -15,12 +15,14 @@ export class MirrorChanges {
   /** Claims whose files' ownership may differ: granted, renewed and released ones (before and after). */
   readonly fileClaims: Claim[] = [];
   control = false;
+  /** The store's health changed (a plane notice, not an event). */
+  store = false;
   urgent = false;
   /** An event named something this copy never held (an agent that left before it loaded): only the whole state tells. */
   reload = false;
 
   get empty(): boolean {
-    return this.agents.size + this.removedAgents.size + this.claims.size + this.releasedClaims.size + this.work.size === 0 && !this.control;
+    return this.agents.size + this.removedAgents.size + this.claims.size + this.releasedClaims.size + this.work.size === 0 && !this.control && !this.store;
   }
 
   agentChanged(agentId: string, urgent: boolean): void {
@@ -61,6 +63,11 @@ export class MirrorChanges {
 
   controlChanged(): void {
     this.control = true;
+    this.urgent = true;
+  }
+
+  storeChanged(): void {
+    this.store = true;
     this.urgent = true;
   }
 }

@@ -14,19 +14,23 @@ export class ClockSkew {
     private readonly log: (message: string) => void,
   ) {}
 
-  observe(plane: string, planeClock: number, storedAt: number): void {
-    if (!Number.isFinite(planeClock) || plane === '') return;
+  /** Returns true when a plane's clock went beyond the bound or came back within it (the problems changed). */
+  observe(plane: string, planeClock: number, storedAt: number): boolean {
+    if (!Number.isFinite(planeClock) || plane === '') return false;
     this.offsets.set(plane, planeClock - storedAt);
     const mine = this.offsets.get(this.self);
-    if (mine === undefined) return;
+    if (mine === undefined) return false;
+    let changed = false;
     for (const [other, offset] of this.offsets) {
       if (other === this.self) continue;
       const skew = Math.abs(offset - mine);
       if (skew > this.boundMs && !this.reported.has(other)) {
         this.reported.add(other);
         this.log(`clock skew: ${this.describe(other, offset - mine)}`);
-      } else if (skew <= this.boundMs) this.reported.delete(other);
+        changed = true;
+      } else if (skew <= this.boundMs && this.reported.delete(other)) changed = true;
     }
+    return changed;
   }
 
   /** One sentence per plane whose clock is off by more than the bound. */

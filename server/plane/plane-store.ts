@@ -22,6 +22,8 @@ export interface PlaneStore {
   /** Starts what the store needs beside the journal (for NATS: following the shared log). */
   attach(core: FleetCore, journal: Journal, agentTtlRealMs: number): Promise<void>;
   health(): StoreHealth;
+  /** Calls `listener` with the new health each time it changes; returns the way to stop. The embedded store never changes. */
+  onHealthChange(listener: (health: StoreHealth) => void): () => void;
   /** A replicated store's read barrier (see ReplicaSync.caughtUp); none for the embedded store. */
   caughtUp?: () => Promise<boolean>;
   /** Stops what `attach` started; before the store closes. */
@@ -33,18 +35,23 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
   if (choice.kind === 'embedded') {
     const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
     const recovered = await store.open();
-    return { store, recovered, attach: () => Promise.resolve(), health: () => EMBEDDED_HEALTH, detach: () => Promise.resolve() };
+    return { store, recovered, attach: () => Promise.resolve(), health: () => EMBEDDED_HEALTH, onHealthChange: () => () => undefined, detach: () => Promise.resolve() };
   }
   const store = new NatsStore<Snapshot, FleetEvent>({ servers: choice.servers, ...(choice.credsFile !== undefined && { credsFile: choice.credsFile }), fleet: choice.fleet, planeId, planeVersion: PLANE_VERSION, snapshotSchema, eventSchema: fleetEventSchema, now });
   const recovered = await store.open();
   log(`store: NATS JetStream stream ${store.names.stream} at ${choice.servers.join(',')} (stream seq ${store.base}, ${recovered.tail.length} events replayed after the snapshot)`);
   let sync: ReplicaSync | undefined;
   let relay: NodeJS.Timeout | undefined;
+  const healthListeners = new Set<(health: StoreHealth) => void>();
+  const healthChanged = () => {
+    const health = sync!.health();
+    for (const listener of healthListeners) listener(health);
+  };
   return {
     store,
     recovered,
     async attach(core, journal, agentTtlRealMs) {
-      sync = new ReplicaSync(core, journal, store, { snapshot: recovered.snapshot?.state ?? null, tail: recovered.tail }, { planeId, servers: choice.servers, snapshotEvery: NATS_SNAPSHOT_EVERY_EVENTS, clockSkewBoundMs: choice.clockSkewBoundMs, now, log });
+      sync = new ReplicaSync(core, journal, store, { snapshot: recovered.snapshot?.state ?? null, tail: recovered.tail }, { planeId, servers: choice.servers, snapshotEvery: NATS_SNAPSHOT_EVERY_EVENTS, clockSkewBoundMs: choice.clockSkewBoundMs, now, log, healthChanged });
       await sync.start();
       const every = Math.min(LIVENESS_RELAY_MAX_MS, agentTtlRealMs / 4);
       relay = setInterval(() => {
@@ -52,6 +59,10 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
       }, every);
     },
     health: () => sync?.health() ?? { kind: 'nats', health: 'ok' },
+    onHealthChange(listener) {
+      healthListeners.add(listener);
+      return () => healthListeners.delete(listener);
+    },
     caughtUp: () => sync?.caughtUp() ?? Promise.resolve(false),
     async detach() {
       clearInterval(relay);

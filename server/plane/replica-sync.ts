@@ -16,6 +16,8 @@ export interface ReplicaSyncOptions {
   clockSkewBoundMs: number;
   now(): number;
   log(message: string): void;
+  /** Called when `health()` changes in what it says (cut off, back, a clock skew seen or gone), not as staleSeconds ticks. */
+  healthChanged(): void;
 }
 
 /** A catch-up that waits this long on the follower (real ms) has the follower replaced. */
@@ -123,7 +125,7 @@ export class ReplicaSync {
       fleet: this.store.names.fleet,
       stream: this.store.names.stream,
       servers: [...this.options.servers],
-      ...(this.unavailable !== undefined && { staleSeconds: Math.round(staleMs / 100) / 10 }),
+      ...(this.unavailable !== undefined && { staleSeconds: Math.round(staleMs / 100) / 10, lastContactAt: new Date(this.lastContact).toISOString() }),
       ...(problems.length > 0 && { problems }),
     };
   }
@@ -142,7 +144,7 @@ export class ReplicaSync {
     this.contact();
     this.confirmed.apply(message.events);
     this.confirmed.streamSeq = message.streamSeq;
-    this.skew.observe(message.plane, message.planeClock, message.storedAt);
+    if (this.skew.observe(message.plane, message.planeClock, message.storedAt)) this.options.healthChanged();
     this.sinceSnapshot += message.events.length;
     if (this.sinceSnapshot >= this.options.snapshotEvery && !this.snapshotting) {
       this.snapshotting = this.snapshot().finally(() => (this.snapshotting = undefined));
@@ -207,12 +209,14 @@ export class ReplicaSync {
     this.unavailable = undefined;
     clearInterval(this.probe);
     this.options.log('store: the JetStream cluster answers again; mutations are taken');
+    this.options.healthChanged();
   }
 
   private cutOff(why: string): void {
     if (this.unavailable !== undefined) return;
     this.unavailable = `no quorum of the JetStream cluster at ${this.options.servers.join(',')} answers (${why})`;
     this.options.log(`store: ${this.unavailable}: mutations are refused (STORE_UNAVAILABLE) until it does`);
+    this.options.healthChanged();
     let probing = false;
     this.probe = setInterval(() => {
       if (probing) return;

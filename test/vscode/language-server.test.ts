@@ -13,23 +13,20 @@ import { connectToPlane, readDiscovery } from '../../server/client/connect.js';
 import { lspNotifications, lspRequests, type LspNotificationName, type LspNotificationParams } from '../../contracts/lsp.js';
 import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { TestAgent } from './suite/test-agent.js';
+import { LspNotifications } from '../support/lsp-notifications.js';
 
 const home = makeHome();
 const repoA = makeWorkspace();
 const repoB = makeWorkspace();
 let server: ChildProcess;
 let connection: MessageConnection;
-const seen: { method: string; params: unknown }[] = [];
-const waiters = new Set<() => void>();
+let notifications: LspNotifications;
 
 before(async () => {
   bundleForTests();
   server = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'language-server.cjs'), '--stdio'], { env: { ...process.env, FLEET_PORT: '0' }, stdio: ['pipe', 'pipe', 'inherit'] });
   connection = createMessageConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
-  connection.onNotification((method, params) => {
-    seen.push({ method, params });
-    for (const wake of waiters) wake();
-  });
+  notifications = new LspNotifications(connection);
   connection.listen();
   const init = (await connection.sendRequest('initialize', {
     processId: process.pid,
@@ -49,29 +46,9 @@ after(async () => {
   for (const dir of [home, repoA, repoB]) removeDir(dir);
 });
 
-/** The first notification `name` (parsed with its contracts/lsp.ts schema) for which `check` holds, among those from the `from`th on. */
+/** The first notification `name` for which `check` holds, among those from the `from`th on (see LspNotifications). */
 function notification<N extends LspNotificationName>(name: N, check: (params: LspNotificationParams<N>) => boolean, timeoutMs = 15_000, from = 0): Promise<LspNotificationParams<N>> {
-  return new Promise((resolve, reject) => {
-    const look = () => {
-      for (; from < seen.length; from++) {
-        const { method, params } = seen[from]!;
-        if (method !== name) continue;
-        const parsed = lspNotifications[name].parse(params) as LspNotificationParams<N>;
-        if (check(parsed)) {
-          waiters.delete(look);
-          clearTimeout(timer);
-          resolve(parsed);
-          return;
-        }
-      }
-    };
-    const timer = setTimeout(() => {
-      waiters.delete(look);
-      reject(new Error(`no ${name} notification matched within ${timeoutMs} ms`));
-    }, timeoutMs);
-    waiters.add(look);
-    look();
-  });
+  return notifications.matching(name, check, timeoutMs, from);
 }
 
 const fileUri = (repo: string, path: string) => pathToFileURL(join(repo, path)).toString();
@@ -145,7 +122,7 @@ test("a write the plane's watcher sees in another agent's territory reaches the 
     assert.deepEqual((await listed).violations.map((seen) => seen.file), [join(repoB, 'src/b.ts')], 'the unacknowledged list the Explorer marks');
 
     // The operator acknowledges it: the list the editor keeps drops it.
-    const cleared = notification('fleet/didChangeViolations', ({ violations }) => violations.length === 0, 15_000, seen.length);
+    const cleared = notification('fleet/didChangeViolations', ({ violations }) => violations.length === 0, 15_000, notifications.seen.length);
     const acknowledger = await connectToPlane({ home, client: 'test-acknowledger', autoStart: false, credential: 'operator' });
     assert.deepEqual((await acknowledger.call('fleet_violation_ack', { ids: [violation.id] })).acknowledged, [violation.id]);
     acknowledger.close();

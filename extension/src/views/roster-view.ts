@@ -96,7 +96,9 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
     this.view.badge = stale > 0 ? { value: stale, tooltip: `${stale} agent${stale === 1 ? '' : 's'} not heartbeating` } : undefined;
     const control = state?.control;
     this.view.message =
-      control && control.state !== 'run'
+      state?.store?.health === 'unavailable'
+        ? 'Store unreachable: no claim, release or other change is taken until this plane reaches its NATS cluster again (it recovers by itself).'
+        : control && control.state !== 'run'
         ? `Fleet ${control.state === 'drain' ? 'draining' : control.state === 'pause' ? 'paused' : 'stopped'} by ${control.setBy}${control.reason ? `: ${control.reason}` : ''}`
         : undefined;
   }

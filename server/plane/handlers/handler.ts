@@ -19,6 +19,8 @@ export interface PlaneServices {
   info(): { version: string; pid: number; port: number; socket?: string; listen?: string; startedAt: number };
   /** Which store, and whether it can take mutations now (a replicated one may be cut off). */
   storeHealth(): StoreHealth;
+  /** Calls `listener` with the store's new health each time it changes; returns the way to stop. */
+  onStoreHealthChange(listener: (health: StoreHealth) => void): () => void;
   /** On a shared log: waits until the replica holds what the log had when asked; true if it lacked some. */
   storeCaughtUp?: () => Promise<boolean>;
   shutdown(): void;

@@ -1,4 +1,4 @@
-import { FleetError, PROTOCOL_VERSION } from '../../../contracts/index.js';
+import { FleetError, PROTOCOL_VERSION, STORE_HEALTH_NOTIFICATION, type StoreHealthNotification } from '../../../contracts/index.js';
 import { controlView, iso } from '../../core/views.js';
 import { EventFeed } from '../event-feed.js';
 import { page } from '../pager.js';
@@ -28,11 +28,18 @@ export const planeHandlers = {
       };
     }),
 
-  /** Pushes every durable event to the session, after replaying the history after fromSeq if given (see EventFeed). */
-  fleet_events_subscribe: async (params, session, { journal, history }) => {
+  /**
+   * Pushes every durable event to the session, after replaying the history after fromSeq if given
+   * (see EventFeed), and each change of the store's health (not an event: a cut-off plane logs nothing).
+   */
+  fleet_events_subscribe: async (params, session, { journal, history, onStoreHealthChange }) => {
     session.unsubscribe?.();
     const feed = new EventFeed(session, journal, history);
-    session.unsubscribe = () => feed.stop();
+    const stopHealth = onStoreHealthChange((store) => session.notify(STORE_HEALTH_NOTIFICATION, { store } satisfies StoreHealthNotification));
+    session.unsubscribe = () => {
+      feed.stop();
+      stopHealth();
+    };
     return { seq: await feed.start(params.fromSeq) };
   },
 

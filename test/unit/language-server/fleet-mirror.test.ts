@@ -3,7 +3,7 @@
 // core's views say — whether the mirror started empty or loaded a status half way through.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_AGENT_TTL_SECONDS } from '../../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, type StoreHealth } from '../../../contracts/index.js';
 import { workView } from '../../../server/core/orchestration-views.js';
 import { agentView, claimView, controlView, iso } from '../../../server/core/views.js';
 import { FleetMirror, type PlaneStatus } from '../../../server/language-server/fleet-mirror.js';
@@ -110,4 +110,18 @@ test('work events move items between statuses, naming agents by callsign', () =>
   assert.deepEqual([...changes.work], ['w-1']);
   mirror.apply({ seq: 5, at, type: 'work.added', itemId: 'w-1', title: 'again', kind: 'task', dependsOn: [], paths: [], criteria: [] }, new MirrorChanges());
   assert.equal(mirror.workItem('w-1')?.status, 'in_progress', 'a work.added already in the loaded list changes nothing');
+});
+
+test("the store's health: news only when what it says changes, not as its staleness ticks", () => {
+  const mirror = new FleetMirror();
+  const h = makeHarness();
+  const nats: StoreHealth = { kind: 'nats', health: 'ok', fleet: 'f', stream: 'FLEET_f', servers: ['nats://a:4222'] };
+  mirror.load({ ...statusOf(h), plane: { ...statusOf(h).plane, store: nats } }, []);
+  assert.equal(mirror.setStore(nats), false, 'the same health');
+  const cut: StoreHealth = { ...nats, health: 'unavailable', staleSeconds: 0.4, problems: ['no quorum answers'] };
+  assert.equal(mirror.setStore(cut), true);
+  assert.equal(mirror.setStore({ ...cut, staleSeconds: 9 }), false, 'only older');
+  assert.equal(mirror.setStore({ ...cut, problems: ['no quorum answers', 'a clock skew'] }), true, 'a problem more');
+  assert.equal(mirror.setStore(nats), true, 'back');
+  assert.equal(mirror.plane?.store?.health, 'ok');
 });

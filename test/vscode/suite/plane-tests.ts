@@ -26,6 +26,9 @@ export function planeTests(fx: () => Fixture): void {
     assert.match(api.statusBar().text, /Fleet: running · 0 agents/);
     assert.ok(api.statusBar().tooltip.includes(`on port ${discovery.port} and socket \`${discovery.socket}\``), api.statusBar().tooltip);
     assert.equal(api.statusBar().warning, false);
+    assert.equal(state.store?.kind, 'embedded', 'the view names the store');
+    assert.match(api.statusBar().tooltip, /Store: embedded/);
+    assert.equal(api.statusBar().error, false);
   });
 
   test('the CLI launcher at FLEET_HOME/bin/fleet reaches the same plane', async () => {
