@@ -55,14 +55,22 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;
-      if (error.kind === 'unavailable') throw storeUnavailable(error.message);
+      if (error.kind === 'unavailable') throw storeUnavailable(error.message, true);
       await error.settled;
     }
   }
 }
 
-const storeUnavailable = (why = 'no quorum of the JetStream cluster answers'): FleetError =>
-  new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): the change was not acknowledged; retry in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
+/**
+ * Refused before deciding, nothing was sent; refused after a publish, the cluster may have stored
+ * it just as the answer was lost (it then applies once the plane catches up): say which.
+ */
+function storeUnavailable(why = 'no quorum of the JetStream cluster answers', sent = false): FleetError {
+  const outcome = sent
+    ? 'the change was not acknowledged but may have been stored: retry the same call (a claim with the same requestId returns its grant if it was stored), or read before redoing anything else'
+    : 'the change was not made: retry it';
+  return new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): ${outcome} in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
+}
 
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
   const access = methods[method].access;
