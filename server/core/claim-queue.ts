@@ -120,6 +120,11 @@ export class ClaimQueue {
     }
   }
 
+  /** The state was replaced (a reset): the same seq may now hold other territory, so the next retry looks again. */
+  stateReplaced(): void {
+    this.retriedAt = '';
+  }
+
   /** Sweeper step: a waiter whose wait ran out is answered with the conflicts that kept it out. */
   expire(ctx: Ctx, waiterId: string): void {
     const waiter = this.waiters.get(waiterId);
