@@ -73,6 +73,13 @@ export const claimSchema = z.object({
 });
 export type Claim = z.infer<typeof claimSchema>;
 
+/** A claim the scope migration parked (DESIGN §13): it overlapped another's after two scopes merged, and waits in the queue. */
+export const parkedClaimSchema = claimSchema.pick({ id: true, scope: true, pattern: true, mode: true, holder: true, agentId: true, ttlSeconds: true, reason: true }).extend({
+  grantedAt: isoTime.describe('When it was first granted, before the merge'),
+  parkedAt: isoTime,
+});
+export type ParkedClaim = z.infer<typeof parkedClaimSchema>;
+
 export const leaseSchema = z.object({
   name: z.string(),
   holder: callsignSchema.nullable(),

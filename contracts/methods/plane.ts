@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fleetEventSchema } from '../events.js';
 import { defineMethod, withControl } from '../method.js';
 import { boundedText, limits } from '../limits.js';
-import { agentSchema, claimSchema, controlSchema } from '../records.js';
+import { agentSchema, claimSchema, controlSchema, parkedClaimSchema } from '../records.js';
 import { storeHealthSchema } from '../store-health.js';
 import { pageParams, pageResult } from './paging.js';
 
@@ -25,7 +25,8 @@ export const planeStatus = defineMethod({
     controlDetail: controlSchema,
     agents: z.array(agentSchema),
     claims: z.array(claimSchema),
-    ...pageResult(['agents', 'claims']),
+    parkedClaims: z.array(parkedClaimSchema).describe('Claims parked when two scopes merged: each waits until the claims it overlaps are released, then is granted'),
+    ...pageResult(['agents', 'claims', 'parkedClaims']),
   }),
   access: 'anyone',
   mutates: false,

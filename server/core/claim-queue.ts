@@ -4,6 +4,8 @@ import { FleetError } from '../../contracts/index.js';
 import { GlobBudget, overlapWithin, UNDECIDED } from './glob/index.js';
 import { findConflicts, grant, tooMuchGlobWork, type Conflict, type GrantedClaim, type PreparedClaim } from './territory.js';
 import { callsignOf, iso } from './views.js';
+import { markDecidedLater } from './later-decision.js';
+import type { State } from './state.js';
 
 export interface ClaimOutcome {
   granted: boolean;
@@ -111,8 +113,16 @@ export class ClaimQueue {
         waiter.conflicts = conflicts;
         continue;
       }
-      this.finish(waiter, { granted: true, claims: grant(ctx, waiter.request), conflicts: [] });
+      const claims = grant(ctx, waiter.request);
+      // Its call answers after this run: it waits for this seq, and a reset may drop the grant before.
+      const kept = (state: State) => claims.every((c) => state.claims.get(c.id)?.fence === c.fence);
+      this.finish(waiter, markDecidedLater({ granted: true, claims, conflicts: [] }, { state: ctx.state, seq: ctx.state.seq, kept }));
     }
+  }
+
+  /** The state was replaced (a reset): the same seq may now hold other territory, so the next retry looks again. */
+  stateReplaced(): void {
+    this.retriedAt = '';
   }
 
   /** Sweeper step: a waiter whose wait ran out is answered with the conflicts that kept it out. */

@@ -102,6 +102,7 @@ export class FleetCore {
   reset(snapshot: PersistedState): void {
     const state = fromPersisted(snapshot);
     this.current = { state, indexes: Indexes.build(state) };
+    this.queue.stateReplaced();
     const old = this.deadlines;
     this.deadlines = new MinHeap<Deadline>();
     for (let key = old.peekKey(); key !== undefined; key = old.peekKey()) {

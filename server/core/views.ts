@@ -1,8 +1,8 @@
-import type { Agent, Claim, ControlBrief, Memo } from '../../contracts/index.js';
+import type { Agent, Claim, ControlBrief, Memo, ParkedClaim } from '../../contracts/index.js';
 import type { CoreConfig } from './context.js';
 import type { Indexes } from './indexes.js';
 import { agentStatus, claimLapse } from './liveness.js';
-import type { AgentRecord, ClaimRecord, ControlRecord, MemoRecord, State } from './state.js';
+import type { AgentRecord, ClaimRecord, ControlRecord, MemoRecord, ParkedClaimRecord, State } from './state.js';
 
 /** Turns internal records (epoch ms) into the public shapes of contracts/ (ISO times). */
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -45,6 +45,21 @@ export function claimView(claim: ClaimRecord, state: State, config: CoreConfig):
     expiresWith,
     ...(claim.ttlMs !== undefined && { ttlSeconds: claim.ttlMs / 1000 }),
     ...(claim.reason !== undefined && { reason: claim.reason }),
+  };
+}
+
+export function parkedClaimView(parked: ParkedClaimRecord, state: State): ParkedClaim {
+  return {
+    id: parked.id,
+    scope: parked.scope,
+    pattern: parked.pattern,
+    mode: parked.mode,
+    holder: callsignOf(state, parked.agentId),
+    agentId: parked.agentId,
+    grantedAt: iso(parked.grantedAt),
+    parkedAt: iso(parked.parkedAt),
+    ...(parked.ttlMs !== undefined && { ttlSeconds: parked.ttlMs / 1000 }),
+    ...(parked.reason !== undefined && { reason: parked.reason }),
   };
 }
 

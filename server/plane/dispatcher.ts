@@ -1,6 +1,7 @@
 import { describeIssues, FleetError, isMethodName, limits, methods, type MethodName } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator } from '../core/authority.js';
 import { copyWith } from '../core/copy-with.js';
+import { decidedLater } from '../core/later-decision.js';
 import { controlBrief } from '../core/views.js';
 import { StoreRetryError } from '../store/store.js';
 import type { Handler, PlaneServices } from './handlers/handler.js';
@@ -42,23 +43,34 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
     const result = handler(params as never, session, plane);
     // No await between a synchronous decision and registering for its durability: a rollback
     // in that gap would reset the seq the call waits for and answer it with a discarded change.
+    // A decision made in a later run (a waiting claim) has that gap: it says what it rests on.
     const body = result instanceof Promise ? await result : result;
+    const later = decidedLater(body);
+    if (later && later.state !== plane.core.state && !later.kept(plane.core.state)) continue;
     try {
-      await plane.journal.whenDurable(plane.core.state.seq);
+      await plane.journal.whenDurable(later?.state === plane.core.state ? later.seq : plane.core.state.seq);
       // A change refused (a conflict, the switch) logs nothing, so no publish checked it against
       // the shared order: it must rest on all of it, or another plane's release or resume is missed.
       if (mutates && plane.storeCaughtUp && plane.core.state.seq === seqBefore && (await plane.storeCaughtUp())) continue;
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;
-      if (error.kind === 'unavailable') throw storeUnavailable(error.message);
+      if (error.kind === 'unavailable') throw storeUnavailable(error.message, true);
       await error.settled;
     }
   }
 }
 
-const storeUnavailable = (why = 'no quorum of the JetStream cluster answers'): FleetError =>
-  new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): the change was not acknowledged; retry in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
+/**
+ * Refused before deciding, nothing was sent; refused after a publish, the cluster may have stored
+ * it just as the answer was lost (it then applies once the plane catches up): say which.
+ */
+function storeUnavailable(why = 'no quorum of the JetStream cluster answers', sent = false): FleetError {
+  const outcome = sent
+    ? 'the change was not acknowledged but may have been stored: retry the same call (a claim with the same requestId returns its grant if it was stored), or read before redoing anything else'
+    : 'the change was not made: retry it';
+  return new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): ${outcome} in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
+}
 
 function authorize(plane: PlaneServices, session: Session, method: MethodName): void {
   const access = methods[method].access;

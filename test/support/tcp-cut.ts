@@ -3,6 +3,8 @@ import { createServer, connect, type Socket } from 'node:net';
 /** A loopback TCP relay to `target` that a test can cut (every connection dropped, new ones refused) and restore: a network partition for one client. */
 export interface TcpCut {
   port: number;
+  /** Keeps forwarding what the client sends but holds back every reply (until `cut` drops them): a request that arrives whose answer never does. */
+  holdReplies(): void;
   cut(): void;
   restore(): void;
   close(): Promise<void>;
@@ -10,6 +12,7 @@ export interface TcpCut {
 
 export async function startTcpCut(targetPort: number): Promise<TcpCut> {
   const sockets = new Set<Socket>();
+  const upstreams = new Map<Socket, Socket>();
   let open = true;
   const server = createServer((client) => {
     if (!open) {
@@ -22,6 +25,8 @@ export async function startTcpCut(targetPort: number): Promise<TcpCut> {
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
+    upstreams.set(upstream, client);
+    upstream.on('close', () => upstreams.delete(upstream));
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -32,6 +37,12 @@ export async function startTcpCut(targetPort: number): Promise<TcpCut> {
   };
   return {
     port: (server.address() as { port: number }).port,
+    holdReplies() {
+      for (const [upstream, client] of upstreams) {
+        upstream.unpipe(client);
+        upstream.pause();
+      }
+    },
     cut() {
       open = false;
       dropAll();

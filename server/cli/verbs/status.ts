@@ -24,7 +24,7 @@ export async function statusVerb(argv: string[]): Promise<number> {
     const [status, violations] = await using(connectUnjoined(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
     emit(
       values.json,
-      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), totals: status.totals, plane: status.plane, violations },
+      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations },
       () => `${render(status)}${renderViolations(violations)}`,
     );
     return 0;
@@ -39,7 +39,7 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
     if (drawing) return;
     drawing = true;
     const status = await fetch(client).finally(() => (drawing = false));
-    process.stdout.write(json ? `${JSON.stringify({ ...status, claims: withRepository(status.claims) })}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
+    process.stdout.write(json ? `${JSON.stringify({ ...status, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims) })}\n` : `\x1b[2J\x1b[H${render(status)}\n\n(watching; Ctrl-C to quit)\n`);
   };
   client.onNotification((method) => {
     // Fell behind: subscribe again; the next draw reads the whole state anyway.
@@ -59,7 +59,7 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
 }
 
 /** Each claim with the readable name of its repository (`org/repo`), for people and scripts alike. */
-function withRepository(claims: Status['claims']) {
+function withRepository<C extends { scope: string }>(claims: C[]) {
   return claims.map((claim) => ({ ...claim, repository: scopeName(claim.scope) }));
 }
 
@@ -103,8 +103,19 @@ export function render(status: Status): string {
       ]),
     );
   }
-  lines.push(...moreLines(status.claims.length, status.totals.claims, 'claims'));
+  lines.push(...moreLines(status.claims.length, status.totals.claims, 'claims'), ...parkedLines(status));
   return lines.join('\n');
+}
+
+/** Claims parked when two scopes merged: shown only while there are some, each waiting for what it overlaps. */
+function parkedLines({ parkedClaims, totals }: Status): string[] {
+  if (totals.parkedClaims === 0) return [];
+  return [
+    '',
+    `parked claims (${totals.parkedClaims}; merged scopes overlapped: each is granted once what it overlaps is released)`,
+    table([['HOLDER', 'REPOSITORY', 'PATTERN', 'MODE', 'PARKED', 'REASON'], ...parkedClaims.map((c) => [c.holder, scopeName(c.scope), c.pattern, c.mode, relativeTime(c.parkedAt), c.reason ?? ''])]),
+    ...moreLines(parkedClaims.length, totals.parkedClaims, 'parked claims'),
+  ];
 }
 
 /** The store line: which store, and for a replicated one its stream, health and problems. */

@@ -5,7 +5,7 @@ import { isRecipient } from '../../core/handoffs.js';
 import { isInInbox, isUnreadBy } from '../../core/messages.js';
 import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
 import type { AgentRecord, ClaimRecord } from '../../core/state.js';
-import { agentView, claimView } from '../../core/views.js';
+import { agentView, claimView, parkedClaimView } from '../../core/views.js';
 import { pagedList } from '../pager.js';
 
 export const agentList = (ctx: Ctx, includeGone: boolean | undefined) =>
@@ -27,6 +27,15 @@ export const claimList = (ctx: Ctx, keep?: { filter: string; keep: (claim: Claim
     createdAt: (claim) => claim.grantedAt,
     id: (claim) => claim.id,
     view: (claim) => claimView(claim, ctx.state, ctx.config),
+  });
+
+/** Claims the scope migration parked, in the order they wait. */
+export const parkedClaimList = (ctx: Ctx) =>
+  pagedList({
+    items: ctx.state.parkedClaims.values(),
+    createdAt: (parked) => parked.parkedAt,
+    id: (parked) => parked.id,
+    view: (parked) => parkedClaimView(parked, ctx.state),
   });
 
 export const workList = (ctx: Ctx, status: string | undefined) =>

@@ -3,7 +3,7 @@ import { controlView, iso } from '../../core/views.js';
 import { EventFeed } from '../event-feed.js';
 import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
-import { agentList, claimList } from './paged-lists.js';
+import { agentList, claimList, parkedClaimList } from './paged-lists.js';
 
 export const planeHandlers = {
   fleet_plane_hello: (params, _session, { info }) => {
@@ -24,7 +24,7 @@ export const planeHandlers = {
       return {
         plane: { version: plane.version, pid: plane.pid, port: plane.port, ...(plane.socket !== undefined && { socket: plane.socket }), ...(plane.listen !== undefined && { listen: plane.listen }), startedAt: iso(plane.startedAt), seq: ctx.state.seq, store: storeHealth(), agentTtlSeconds: ctx.config.agentTtlMs / 1000 },
         controlDetail: controlView(ctx.state.control),
-        ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx) }, params, ctx.state),
+        ...page({ agents: agentList(ctx, params.includeGone), claims: claimList(ctx), parkedClaims: parkedClaimList(ctx) }, params, ctx.state),
       };
     }),
 

@@ -1,13 +1,15 @@
 // A plane cut off from its JetStream cluster (its only connection runs through a relay the test
 // cuts): mutations and hook checks are refused with STORE_UNAVAILABLE, reads answer with their
 // staleness, `fleet status` says so; meanwhile another plane keeps deciding. Once the relay is
-// restored the plane recovers by itself and decides on the caught-up state.
+// restored the plane recovers by itself and decides on the caught-up state. A publish the cluster
+// stored but whose ack was lost is refused the same way; retried with its requestId it is found.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { FleetEvent } from '../../../contracts/index.js';
 import { PlaneCallError } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { startNatsPlane, stopPlanes, storeHealthy } from '../../support/nats-plane.js';
+import { callWhenServed, startNatsPlane, stopPlanes, storeHealthy, streamEvents } from '../../support/nats-plane.js';
 import { startTcpCut } from '../../support/tcp-cut.js';
 
 let cluster: NatsCluster;
@@ -63,6 +65,39 @@ test('a plane cut off from the cluster refuses mutations, serves stale reads, an
     bravo.close();
   } finally {
     await stopPlanes([cutPlane, otherPlane]);
+    await relay.close();
+  }
+});
+
+test('a claim whose publish was stored but whose ack was lost: STORE_UNAVAILABLE says to retry with the requestId, and the retry gets the stored grant', async () => {
+  const root = makeRepo();
+  const relay = await startTcpCut(cluster.nodes[0]!.clientPort);
+  const plane = await startNatsPlane(`nats://127.0.0.1:${relay.port}`, 'lost-ack');
+  try {
+    const atlas = await plane.connect();
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script' });
+    const params = { patterns: ['src/a.ts'], requestId: 'lost-ack-1', root };
+
+    relay.holdReplies(); // the publish reaches the cluster, which stores it; its ack never comes back
+    let unavailable: PlaneCallError | undefined;
+    await atlas.call('fleet_claim_path', params).catch((error: unknown) => (unavailable = error as PlaneCallError));
+    assert.equal(unavailable?.errorName, 'STORE_UNAVAILABLE', `answered ${String(unavailable)}`);
+    assert.match(unavailable!.message, /may have been stored.*same requestId/, 'the message says what a caller should do');
+    relay.cut();
+    relay.restore();
+    await storeHealthy(atlas);
+
+    const grantsOf = async () => (await streamEvents(cluster, 'lost-ack')).filter((e) => e.type === 'claim.granted' && e.requestId === params.requestId);
+    assert.equal((await grantsOf()).length, 1, 'the cluster stored the refused attempt');
+    const retried = await callWhenServed(atlas, 'fleet_claim_path', params);
+    const grants = await grantsOf();
+    assert.equal(grants.length, 1, `one grant in the stream for the request, not one per attempt: ${JSON.stringify(grants)}`);
+    const stored = grants[0] as Extract<FleetEvent, { type: 'claim.granted' }>;
+    assert.deepEqual([retried.granted, retried.claims.map((c) => [c.id, c.fence])], [true, [[stored.claimId, stored.fence]]], 'the retry returns the grant the cluster stored');
+    atlas.close();
+  } finally {
+    relay.cut(); // a plane whose replies are held would wait on them as it stops
+    await stopPlanes([plane]);
     await relay.close();
   }
 });

@@ -5,12 +5,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scopeName } from '../../../contracts/index.js';
 import { toPersisted } from '../../../server/core/state.js';
 import { release } from '../../../server/core/territory.js';
 import { claimNow, joinAgent, makeHarness } from '../../support/core-harness.js';
 import { cloneRepo, git, makeRepo } from '../../support/git-repo.js';
 import { LEGACY_SNAPSHOT_VERSION, writeLegacyStore } from '../../support/legacy-state.js';
 import { removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
 
 test('an older plane\'s state is migrated: backup, portable ids, highest fence, overlapping claims of merged clones wait', async (t) => {
   const source = makeRepo({ 'src/a.ts': 'a\n', 'docs/guide.md': '# g\n' });
@@ -79,6 +81,11 @@ test('an older plane\'s state is migrated: backup, portable ids, highest fence, 
   assert.equal(checked.allowed, false);
   assert.equal(checked.results[0]!.holders[0]!.callsign, 'ATLAS');
 
+  // `fleet status` lists the parked claim, with its repository, until it is granted.
+  const parkedIn = async () => (JSON.parse((await runCli(['status', '--json'], { home, cwd: cloneB })).stdout) as { parkedClaims: { holder: string; repository: string; pattern: string }[] }).parkedClaims;
+  assert.deepEqual((await parkedIn()).map((c) => [c.holder, c.repository, c.pattern]), [['BOLT', scopeName(merged), 'src/a.ts']]);
+  assert.match((await runCli(['status'], { home, cwd: cloneB })).stdout, /^parked claims \(1;[^\n]*\n.*\nBOLT +\S+ +src\/a\.ts +exclusive/m);
+
   // When ATLAS lets go, BOLT's queued claim is granted (in the same step), with a fence above every old one.
   await asAtlas.call('fleet_release_path', { root: cloneA, patterns: ['src/**'] });
   const mine = await asBolt.call('fleet_claims', { scope: merged, holder: 'BOLT' });
@@ -86,4 +93,6 @@ test('an older plane\'s state is migrated: backup, portable ids, highest fence, 
   assert.ok(claim, `BOLT holds src/a.ts once ATLAS released: ${JSON.stringify(mine.claims)}`);
   assert.ok(claim.fence > highest, `fence ${claim.fence} continues above the highest old fence ${highest}`);
   assert.ok(existsSync(backup));
+  assert.deepEqual(await parkedIn(), [], 'a granted claim is parked no more');
+  assert.doesNotMatch((await runCli(['status'], { home, cwd: cloneB })).stdout, /parked claims/);
 });

@@ -12,8 +12,10 @@ import {
   expectFleetError,
   joinAgent,
   makeHarness,
+  restoreHarness,
   settle,
 } from '../../support/core-harness.js';
+import { toPersisted } from '../../../server/core/state.js';
 
 /** Tracks whether a waiting claim has been answered yet. */
 function watch(promise: Promise<ClaimOutcome>): { outcome(): ClaimOutcome | undefined; done: Promise<ClaimOutcome> } {
@@ -238,4 +240,20 @@ test('shared waiters are not blocked by each other', async () => {
   await settle();
   assert.equal(b.outcome()?.granted, true);
   assert.equal(c.outcome()?.granted, true);
+});
+
+test('a reset to a state of the same seq that frees the territory (another plane released it) grants the waiter at the next run', async () => {
+  const { h, atlas, boreas, cyrus } = fleet();
+  claimNow(h, atlas.caller, { patterns: ['src/**'] });
+  const confirmed = toPersisted(h.core.state);
+  const waiting = watch(claimWaiting(h, boreas.caller, { patterns: ['src/a.ts'], waitSeconds: 60 }));
+  // Undecided here: CYRUS's claim. In the shared order another plane's release of src/** took that place.
+  claimNow(h, cyrus.caller, { patterns: ['docs/**'] });
+  const other = restoreHarness({ snapshot: confirmed, tail: [] });
+  other.core.run(atlas.caller, (ctx) => release(ctx, atlas.caller, { patterns: ['src/**'] }));
+  assert.equal(other.core.state.seq, h.core.state.seq, 'the shared order is as long as the dropped change');
+  h.core.reset(toPersisted(other.core.state));
+  h.core.sweep();
+  await settle();
+  assert.equal(waiting.outcome()?.granted, true, 'the waiter is granted on the reset state');
 });
