@@ -9,8 +9,10 @@ export const MAX_IN_FLIGHT = 32;
  * Requests of one connection started in one turn of the event loop; the rest start in the next
  * turn, after every other connection's frames that arrived meanwhile. Without it, one connection's
  * pipelined requests ran back to back for as long as it had frames queued (a request that needs no
- * new durability answers in microtasks, and its completion started the next): under the
- * non-reading flood (issue 14) another client waited up to 50-150 ms behind one such run.
+ * new durability answers in microtasks, and its completion started the next): another connection's
+ * request waited behind all 200 of a pipeline (8 with it), and under the non-reading flood the
+ * plane's loop ran 20-23 ms of other work during one of another client's claims (12-19 ms with it;
+ * BENCHMARKS.md, issue 14). Pipelined throughput did not drop: the turns are cheap.
  */
 export const MAX_STARTED_PER_TURN = 4;
 /** Unsent bytes past which the plane stops reading a client (and starts again once they drop below). */
