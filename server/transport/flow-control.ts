@@ -5,6 +5,16 @@ import type { WebSocket } from 'ws';
 
 /** Requests of one connection running at once; more wait unread in the socket. */
 export const MAX_IN_FLIGHT = 32;
+/**
+ * Requests of one connection started in one turn of the event loop; the rest start in the next
+ * turn, after every other connection's frames that arrived meanwhile. Without it, one connection's
+ * pipelined requests ran back to back for as long as it had frames queued (a request that needs no
+ * new durability answers in microtasks, and its completion started the next): another connection's
+ * request waited behind all 200 of a pipeline (8 with it), and under the non-reading flood the
+ * plane's loop ran 20-23 ms of other work during one of another client's claims (12-19 ms with it;
+ * BENCHMARKS.md, issue 14). Pipelined throughput did not drop: the turns are cheap.
+ */
+export const MAX_STARTED_PER_TURN = 4;
 /** Unsent bytes past which the plane stops reading a client (and starts again once they drop below). */
 export const SEND_SOFT_LIMIT_BYTES = 1024 * 1024;
 /**
@@ -32,6 +42,8 @@ export class FlowControl {
   /** Frames read but not started: at most what one socket read held when reading paused. */
   private readonly queued: string[] = [];
   private inFlight = 0;
+  /** Requests started in this turn; set back to 0, and the queue served on, in the next turn. */
+  private startedThisTurn = 0;
   private unsentNotificationBytes = 0;
   private readonly notificationWaiters: (() => void)[] = [];
   private stallTimer: NodeJS.Timeout | undefined;
@@ -79,9 +91,10 @@ export class FlowControl {
   }
 
   private pump(): void {
-    while (this.queued.length > 0 && this.inFlight < MAX_IN_FLIGHT && !this.overSoftLimit() && !this.dropped) {
+    while (this.queued.length > 0 && this.inFlight < MAX_IN_FLIGHT && this.startedThisTurn < MAX_STARTED_PER_TURN && !this.overSoftLimit() && !this.dropped) {
       const frame = this.queued.shift()!;
       this.inFlight++;
+      if (this.startedThisTurn++ === 0) setImmediate(() => this.nextTurn());
       void this.serve(frame).then((reply) => {
         this.inFlight--;
         if (reply !== undefined) this.send(reply);
@@ -91,6 +104,11 @@ export class FlowControl {
     // Stop reading while anything waits; what one read already held still arrives and queues.
     if (this.queued.length > 0 || this.inFlight >= MAX_IN_FLIGHT || this.overSoftLimit()) this.socket.pause();
     else this.socket.resume();
+  }
+
+  private nextTurn(): void {
+    this.startedThisTurn = 0;
+    this.pump();
   }
 
   private send(frame: string, written?: () => void): void {

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loopThreadTime } from './loop-thread-time.js';
 import type { PlaneProcess } from './plane-process.js';
 
 const FLOODER = fileURLToPath(new URL('./non-reading-client.js', import.meta.url));
@@ -17,6 +18,10 @@ export interface FloodOutcome {
   rssPeakBytes: number;
   /** Milliseconds of each call the other client made while the flood ran. */
   latenciesMs: number[];
+  /** Milliseconds the plane's event loop spent on a CPU during each of those calls: its work before answering, free of the machine's other load. */
+  loopBusyMs: number[];
+  /** Milliseconds the plane's event loop waited for a CPU other processes held, during each of those calls. */
+  loopPreemptedMs: number[];
   /** Claim ids the plane acknowledged to the other client during the flood. */
   acknowledgedClaims: string[];
   elapsedMs: number;
@@ -30,7 +35,8 @@ export function residentBytes(pid: number): number {
 export async function floodWithoutReading(plane: PlaneProcess, root: string, options: { seed: number; maxRequests: number; deadlineMs: number }): Promise<FloodOutcome> {
   const steady = await plane.connect('steady');
   await steady.call('fleet_agent_join', { callsign: 'STEADY', runtime: 'script' });
-  const rssBeforeBytes = residentBytes(plane.child.pid!);
+  const pid = plane.child.pid!;
+  const rssBeforeBytes = residentBytes(pid);
   let rssPeakBytes = rssBeforeBytes;
   const started = Date.now();
   const flooder = spawn(process.execPath, [FLOODER, String(plane.port), plane.token, root, String(options.seed), String(options.maxRequests)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -40,14 +46,20 @@ export async function floodWithoutReading(plane: PlaneProcess, root: string, opt
   const exited = new Promise<void>((resolve) => flooder.once('exit', () => resolve())).then(() => (finished = true));
   const deadline = setTimeout(() => flooder.kill(), options.deadlineMs);
   const latenciesMs: number[] = [];
+  const loopBusyMs: number[] = [];
+  const loopPreemptedMs: number[] = [];
   const acknowledgedClaims: string[] = [];
   try {
     for (let i = 0; !finished; i++) {
+      const loopBefore = loopThreadTime(pid);
       const start = performance.now();
       const result = await steady.call('fleet_claim_path', { patterns: [`steady/s${i}.ts`], root });
       latenciesMs.push(performance.now() - start);
+      const loopAfter = loopThreadTime(pid);
+      loopBusyMs.push(loopAfter.runningMs - loopBefore.runningMs);
+      loopPreemptedMs.push(loopAfter.waitingMs - loopBefore.waitingMs);
       if (result.granted) acknowledgedClaims.push(...result.claims.map((claim) => claim.id));
-      rssPeakBytes = Math.max(rssPeakBytes, residentBytes(plane.child.pid!));
+      rssPeakBytes = Math.max(rssPeakBytes, residentBytes(pid));
     }
     await exited;
   } finally {
@@ -55,5 +67,5 @@ export async function floodWithoutReading(plane: PlaneProcess, root: string, opt
     steady.close();
   }
   const sent = report === '' ? 0 : (JSON.parse(report) as { sent: number }).sent;
-  return { dropped: report !== '', sent, rssBeforeBytes, rssPeakBytes, latenciesMs, acknowledgedClaims, elapsedMs: Date.now() - started };
+  return { dropped: report !== '', sent, rssBeforeBytes, rssPeakBytes, latenciesMs, loopBusyMs, loopPreemptedMs, acknowledgedClaims, elapsedMs: Date.now() - started };
 }
