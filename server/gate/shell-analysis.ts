@@ -43,7 +43,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     return;
   }
   let cwd = startCwd;
-  const variables: Record<string, string | ShellWord> = { ...known };
+  // $PWD is where the command runs; a variable the command sets stands for its value from then on (best effort, as for cd).
+  const variables: Record<string, string | ShellWord> = { ...known, PWD: startCwd };
   const runCommand = (argv: ShellWord[], level: number): void => {
     facts.commands.push({ argv, cwd });
     const effect = commandEffect(argv);
@@ -59,7 +60,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const argv = items(node, 'Args').map((word) => readWord(word, variables));
         runCommand(argv, 0);
         // `cd DIR && …`: later commands run there (best effort: a subshell's cd leaks out).
-        if (argv[0]?.text === 'cd' && argv[1]?.literal) cwd = resolve(cwd, argv[1].text);
+        if (argv[0]?.text === 'cd' && argv[1]?.literal) variables.PWD = cwd = resolve(cwd, argv[1].text);
         break;
       }
       case 'Redirect': {
@@ -74,7 +75,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
         const empty: ShellWord = { text: '', literal: true, glob: false, unanchored: false };
-        if (name !== undefined) facts.assignments.push({ name, value: value ? readWord(value, variables) : empty });
+        if (name === undefined) break;
+        const word = value ? readWord(value, variables) : empty;
+        facts.assignments.push({ name, value: word });
+        variables[name] = word;
         break;
       }
       case 'WordIter': {
