@@ -263,6 +263,13 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     assert.equal(await preToolUse('mcp__files__read_file', { path: join(repo, 'src/theirs/x.ts') }), undefined);
     assert.equal(await preToolUse('mcp__fleet__fleet_check_path', { paths: [join(repo, 'src/theirs/x.ts')] }), undefined);
     assert.equal(await preToolUse('mcp__files__edit_file', { path: join(repo, 'src/mine/a.ts') }), undefined);
+    // Serena's editing tools name a path relative to the project (relative_path), JetBrains' theirs pathInProject.
+    for (const [tool, input] of [
+      ['mcp__serena__create_text_file', { relative_path: 'src/theirs/x.ts', content: 'x' }],
+      ['mcp__plugin_serena_serena__replace_symbol_body', { name_path: 'theirs', relative_path: 'src/theirs/x.ts', body: 'x' }],
+      ['mcp__jetbrains__replace_file_text_by_path', { pathInProject: 'src/theirs/x.ts', text: 'x' }],
+    ] as const) assert.equal((await preToolUse(tool, input))?.hookSpecificOutput.permissionDecision, 'deny', tool);
+    assert.equal(await preToolUse('mcp__serena__insert_after_symbol', { name_path: 'a', relative_path: 'src/mine/a.ts', body: 'x' }), undefined);
   });
 
   test('submodules: a claim in the submodule conflicts with the parent claim on its files; fleet check and the hook agree', async () => {
