@@ -187,6 +187,9 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'export TARGET=src/theirs/x.ts && rm -f $TARGET',
     'echo x > "$PWD/src/theirs/x.ts"',
     'cd src && rm "${PWD}/theirs/x.ts"',
+    // Codex applies a patch its model runs through the shell (argument or heredoc) as the apply_patch tool would.
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/theirs/x.ts\n@@\n-export const theirs = 1;\n+export const theirs = 2;\n*** End Patch\nEOF",
+    "apply_patch '*** Begin Patch\n  *** Delete File: src/theirs/x.ts\n*** End Patch'",
     // A glob that matches a folder writes what is inside it (rm -r, chmod -R, cp -r into it).
     'rm -rf s*',
     'chmod -R 000 src/th*',
