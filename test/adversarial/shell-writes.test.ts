@@ -130,6 +130,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['out=src/mine/assigned.ts; echo x > "$out"', () => existsSync(join(repo, 'src/mine/assigned.ts'))],
     ['echo x > "$PWD/src/mine/pwd.ts"', () => existsSync(join(repo, 'src/mine/pwd.ts'))],
     ['rm -f src/mine/*.txt', () => !existsSync(join(repo, 'src/mine/a.txt'))],
+    ['tar -cf - -C src/theirs . > /dev/null'],
     ['rm -f src/mine/rel.ts', () => !existsSync(join(repo, 'src/mine/rel.ts'))],
     ['git restore src/mine/a.ts', () => readFileSync(join(repo, 'src/mine/a.ts'), 'utf8') === 'export const a = 1;\n'],
     ['ls src/theirs > /dev/null && cat src/theirs/x.ts > /dev/null && git status --short > /dev/null'],
@@ -190,6 +191,10 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     // Codex applies a patch its model runs through the shell (argument or heredoc) as the apply_patch tool would.
     "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/theirs/x.ts\n@@\n-export const theirs = 1;\n+export const theirs = 2;\n*** End Patch\nEOF",
     "apply_patch '*** Begin Patch\n  *** Delete File: src/theirs/x.ts\n*** End Patch'",
+    // Archives unpacked into a folder write what is inside it.
+    'tar -xzf /dev/null -C src/theirs',
+    'tar xf /dev/null --directory=src/theirs',
+    'unzip -o /dev/null -d src/theirs',
     // A glob that matches a folder writes what is inside it (rm -r, chmod -R, cp -r into it).
     'rm -rf s*',
     'chmod -R 000 src/th*',
