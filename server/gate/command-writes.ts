@@ -161,6 +161,19 @@ const RULES: Record<string, Rule> = {
     if (typeof out === 'object') return all('patch -o', [out]);
     return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : { writes: [{ kind: 'worktree', via: 'patch' }] };
   },
+  // Unpacking into a folder (-C DIR, -d DIR) writes anything inside it; into the cwd, the archive decides (unseen).
+  tar: (args) => {
+    const line = parseCommandLine(args, ['-C', '--directory', '-f', '--file', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format']);
+    // `tar xzf …`: the old form bundles the operation letters in the first word, without a dash.
+    const bundled = args[0]?.literal && /^[A-Za-z]+$/.test(args[0].text) ? args[0].text : '';
+    const extracting = line.flags.has('x') || line.options.has('--extract') || line.options.has('--get') || bundled.includes('x');
+    const into = line.options.get('-C') ?? line.options.get('--directory');
+    return extracting && typeof into === 'object' ? all('tar -x', [into]) : NONE;
+  },
+  unzip: (args) => {
+    const into = parseCommandLine(args, ['-d']).options.get('-d');
+    return typeof into === 'object' ? all('unzip -d', [into]) : NONE;
+  },
   git,
   sed: (args) => inPlace('sed', args),
   perl: (args) => inPlace('perl', args),

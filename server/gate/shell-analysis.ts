@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
 import { readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, parseShell, walkTree, type GoNode } from './syntax-tree.js';
@@ -25,6 +26,11 @@ const MAX_SCRIPT_DEPTH = 4;
 /** Redirection operators (mvdan/sh's RedirOperator) that write their word: > >> <> >& >| &> &>>. */
 const WRITING_REDIRECTS = new Map([[54, '>'], [55, '>>'], [57, '<>'], [59, '>&'], [60, '>|'], [64, '&>'], [65, '&>>']]);
 const DUPLICATE_OUT = 59;
+/** Here-documents and here-strings (<< <<- <<<): what a command reads on stdin. */
+const HEREDOCS = new Set([61, 62, 63]);
+const HERE_STRING = 63;
+/** Codex applies a patch its model runs through the shell, as its apply_patch tool would. */
+const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 
 /** Parses `command` as bash and collects its writes, commands, assignments and words. */
 export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
@@ -43,7 +49,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     return;
   }
   let cwd = startCwd;
-  const variables: Record<string, string | ShellWord> = { ...known };
+  // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
+  let stdin: string | undefined;
+  // $PWD is where the command runs; a variable the command sets stands for its value from then on (best effort, as for cd).
+  const variables: Record<string, string | ShellWord> = { ...known, PWD: startCwd };
   const runCommand = (argv: ShellWord[], level: number): void => {
     facts.commands.push({ argv, cwd });
     const effect = commandEffect(argv);
@@ -58,8 +67,18 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'CallExpr': {
         const argv = items(node, 'Args').map((word) => readWord(word, variables));
         runCommand(argv, 0);
+        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) {
+          const literal = (text: string): ShellWord => ({ text, literal: true, glob: false, unanchored: false });
+          for (const path of patchedPaths(argv[1]?.text ?? stdin ?? '')) facts.writes.push({ kind: 'path', word: literal(path), via: 'apply_patch', cwd });
+        }
         // `cd DIR && …`: later commands run there (best effort: a subshell's cd leaks out).
-        if (argv[0]?.text === 'cd' && argv[1]?.literal) cwd = resolve(cwd, argv[1].text);
+        if (argv[0]?.text === 'cd' && argv[1]?.literal) variables.PWD = cwd = resolve(cwd, argv[1].text);
+        break;
+      }
+      case 'Stmt': {
+        const heredoc = items(node, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
+        const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
+        stdin = text && readWord(text, variables).text;
         break;
       }
       case 'Redirect': {
@@ -74,7 +93,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
         const empty: ShellWord = { text: '', literal: true, glob: false, unanchored: false };
-        if (name !== undefined) facts.assignments.push({ name, value: value ? readWord(value, variables) : empty });
+        if (name === undefined) break;
+        const word = value ? readWord(value, variables) : empty;
+        facts.assignments.push({ name, value: word });
+        variables[name] = word;
         break;
       }
       case 'WordIter': {

@@ -24,7 +24,9 @@ export function concreteWrites(writes: readonly ShellWrite[]): WriteCheck[] {
     const check = concreteWrite(write);
     // A glob that matches a symlink writes the link's target: each such link is checked as its real path.
     if (check.kind !== 'pattern' || check.pattern === '**') return [check];
-    return [check, ...linksMatching(check.dir, check.pattern, budget).map((link): WriteCheck => ({ kind: 'file', path: realPath(link), via: check.via, shown: link }))];
+    // A glob can match a folder (rm -r s*, chmod -R 0 src/th*): what is inside it is written too.
+    const inside: WriteCheck = { ...check, pattern: `${check.pattern}/**` };
+    return [check, inside, ...linksMatching(check.dir, check.pattern, budget).map((link): WriteCheck => ({ kind: 'file', path: realPath(link), via: check.via, shown: link }))];
   });
 }
 

@@ -14,7 +14,8 @@ export const CLAUDE_SHELL_TOOL = 'Bash';
 /** MCP tools are named mcp__<server>__<tool>: a write tool of any server whose input names a path is checked like Write. */
 export const CLAUDE_MCP_TOOLS = 'mcp__.*';
 const MCP_WRITE_VERB = /(write|edit|create|delete|remove|move|rename|update|patch|append|insert|replace|mkdir|save|put|upload|copy)/i;
-const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination'];
+// relative_path: Serena's editing tools; pathInProject: JetBrains' (both relative to the project, read against cwd like any relative path).
+const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination', 'relative_path', 'pathInProject'];
 
 /** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
 export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };

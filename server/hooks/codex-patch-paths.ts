@@ -16,8 +16,9 @@ const FILE_HEADER = /^\*\*\* (Add File|Delete File|Update File|Move to): (.+)$/;
 export function patchedPaths(patch: string): string[] {
   const paths = new Set<string>();
   for (const line of patch.split(/\r?\n/)) {
-    // Header lines are never indented; hunk lines start with ' ', '+', '-' or '@@', so their text is not a header.
-    const header = FILE_HEADER.exec(line.trimEnd());
+    // Codex trims a hunk's first line before reading it (codex-rs/apply-patch parser.rs), so an
+    // indented header is one; an added or removed line starts with '+' or '-' and is not.
+    const header = FILE_HEADER.exec(line.trim());
     const path = header?.[2]!.trim();
     if (path) paths.add(path);
   }

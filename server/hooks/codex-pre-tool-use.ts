@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deny, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
 import { CODEX_PATCH_TOOL, patchedPaths } from './codex-patch-paths.js';
 import { inRepository } from './git.js';
+import { reachesInto } from './reaches-into.js';
 import { markBeforeTool } from './post-tool-use.js';
 import { payloadSessionId } from './hook-check-request.js';
 import { gateToolCall } from './tool-call-gate.js';
@@ -25,8 +26,9 @@ const preToolUseSchema = z.looseObject({
 /**
  * `fleet hook codex-pre-tool-use --root REPO`: denies a Codex tool call that writes outside the
  * writing agent's territory. Codex reads user-level hooks in every project, so the hook answers only
- * for sessions in REPO's repository (any of its worktrees) and stays silent elsewhere. Allowing
- * prints nothing, so Codex's own approval rules still apply.
+ * for sessions in REPO's repository (any of its worktrees), or sessions elsewhere whose call reaches
+ * into it, and stays silent for the rest. Allowing prints nothing, so Codex's own approval rules
+ * still apply.
  */
 export async function codexPreToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv): Promise<ClaudeHookAnswer> {
   let event: z.infer<typeof preToolUseSchema>;
@@ -36,7 +38,7 @@ export async function codexPreToolUse(stdin: string, home: string, root: string,
     return deny(`The fleet hook could not read Codex's PreToolUse input (${(error as Error).message.split('\n')[0]}), so it cannot tell whether this write is inside your territory.`);
   }
   const { cwd } = event;
-  if (!inRepository(cwd, root)) return { decision: 'allow' };
+  if (!inRepository(cwd, root) && !reachesInto(cwd, root, JSON.stringify(event.tool_input ?? null))) return { decision: 'allow' };
   const session = { cwd, sessionId: payloadSessionId(event) };
   const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
   const text = typeof input.command === 'string' ? input.command : '';

@@ -1,6 +1,7 @@
 import { PlaneCallError } from '../client/plane-client.js';
 import { answerForCommandVerdict, answerForFailure, answerForVerdict, planFileCheck, planShellCheck, toolCallWriter, type ClaudeHookAnswer, type ToolHook } from './claude-write-check.js';
 import { runCommandCheck, runHookCheck } from './hook-check.js';
+import { answerWithin, PLANE_SILENT } from './plane-deadline.js';
 
 /** What a runtime's PreToolUse hook asks about: a shell command, or the files a tool writes (absolute, or relative to cwd). */
 export type ToolCallWrites = { command: string } | { paths: string[] };
@@ -20,15 +21,18 @@ export interface ToolCallSession {
  */
 export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, { cwd, sessionId }: ToolCallSession, writes: ToolCallWrites): Promise<ClaudeHookAnswer> {
   const writer = toolCallWriter(hook, home, env, sessionId);
-  try {
-    if ('command' in writes) {
-      const plan = planShellCheck(writer, cwd, writes.command);
-      return 'answer' in plan ? plan.answer : answerForCommandVerdict(await runCommandCheck(plan.request));
+  const decide = async (): Promise<ClaudeHookAnswer> => {
+    try {
+      if ('command' in writes) {
+        const plan = planShellCheck(writer, cwd, writes.command);
+        return 'answer' in plan ? plan.answer : answerForCommandVerdict(await runCommandCheck(plan.request));
+      }
+      const plan = planFileCheck(writer, cwd, writes.paths);
+      return 'answer' in plan ? plan.answer : answerForVerdict(await runHookCheck(plan.request), hook);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return answerForFailure(error instanceof PlaneCallError ? error.errorName : undefined, message, writer.override);
     }
-    const plan = planFileCheck(writer, cwd, writes.paths);
-    return 'answer' in plan ? plan.answer : answerForVerdict(await runHookCheck(plan.request), hook);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return answerForFailure(error instanceof PlaneCallError ? error.errorName : undefined, message, writer.override);
-  }
+  };
+  return answerWithin(decide(), () => answerForFailure(undefined, PLANE_SILENT, writer.override));
 }

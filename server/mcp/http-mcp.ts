@@ -8,6 +8,7 @@ import { unjoinedCaller, type Session } from '../plane/session.js';
 import { asFleetError, type Dispatch } from '../transport/connection.js';
 import { MAX_CONNECTIONS } from '../transport/admission.js';
 import { MAX_IN_FLIGHT } from '../transport/flow-control.js';
+import { MAX_CONNECTIONS_PER_TOKEN } from '../transport/token-connections.js';
 import { buildToolCatalog } from './tool-catalog.js';
 import { errorResult, toolError, toolResult, type ToolCallResult } from './tool-result.js';
 import { remoteInstructions } from './tool-guidance.js';
@@ -48,7 +49,10 @@ export class HttpMcpService {
       session.lastUsed = Date.now();
       return session.transport.handleRequest(request, response);
     }
-    if (this.sessions.size >= MAX_CONNECTIONS) this.closeLeastRecentlyUsed();
+    // One token's sessions make room among themselves: a runner that never ends its sessions evicts only its own.
+    const own = [...this.sessions].filter(([, session]) => session.credential.tokenId === credential.tokenId);
+    if (own.length >= MAX_CONNECTIONS_PER_TOKEN) this.closeLeastRecentlyUsed(own, `${MAX_CONNECTIONS_PER_TOKEN} sessions per token`);
+    else if (this.sessions.size >= MAX_CONNECTIONS) this.closeLeastRecentlyUsed(this.sessions, `${MAX_CONNECTIONS} sessions`);
     const session = await this.open(credential);
     await session.transport.handleRequest(request, response);
     // A request that did not initialize a session leaves nothing behind.
@@ -108,12 +112,12 @@ export class HttpMcpService {
   }
 
   /** Sessions a client never ended must not pile up: past the cap, the one idle longest goes. */
-  private closeLeastRecentlyUsed(): void {
+  private closeLeastRecentlyUsed(among: Iterable<[string, HttpMcpSession]>, limit: string): void {
     let oldest: [string, HttpMcpSession] | undefined;
-    for (const entry of this.sessions) if (!oldest || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
+    for (const entry of among) if (!oldest || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
     if (!oldest) return;
     this.sessions.delete(oldest[0]);
-    this.log(`closed MCP session ${oldest[0]} of ${oldest[1].credential.callsign}, idle longest, to make room: ${MAX_CONNECTIONS} sessions is the limit`);
+    this.log(`closed MCP session ${oldest[0]} of ${oldest[1].credential.callsign}, idle longest, to make room: ${limit} is the limit`);
     void oldest[1].mcp.close().catch(() => undefined);
   }
 }

@@ -3,9 +3,10 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import type { Duplex } from 'node:stream';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import type { ServiceCredential } from '../core/context.js';
-import { Admission, MAX_CONNECTIONS, MAX_UNAUTHENTICATED, refuse } from './admission.js';
+import { Admission, MAX_UNAUTHENTICATED, refuse } from './admission.js';
 import { refuseRemoteRequest, type Authenticate } from './remote-handshake.js';
 import type { ThrottledLog } from './throttled-log.js';
+import { MAX_REMOTE_CONNECTIONS, TokenConnections } from './token-connections.js';
 import type { WsEndpoint } from './ws-endpoint.js';
 
 /** Where MCP over Streamable HTTP is served on the listener. */
@@ -29,7 +30,7 @@ export interface RemoteListenerOptions {
  * tokens only. WebSocket upgrades go to the same endpoint (and its cap on connections) as loopback
  * ones; /mcp serves MCP over Streamable HTTP. Connections that have not authenticated are capped
  * and timed out by an admission of their own, so a flood from the network never evicts a local
- * client's handshake. A client speaking plain HTTP is answered in plain text, saying to use TLS.
+ * client's handshake; authenticated ones are capped per token and in all (token-connections.ts). A client speaking plain HTTP is answered in plain text, saying to use TLS.
  */
 export class RemoteListener {
   private readonly tcp: TcpServer;
@@ -39,9 +40,10 @@ export class RemoteListener {
   private readonly rawOf = new WeakMap<Duplex, Socket>();
   private readonly secureOf = new WeakMap<Duplex, TLSSocket>();
   private readonly open = new Set<Socket>();
+  private readonly perToken = new TokenConnections();
   private stopped: Promise<void> | undefined;
 
-  constructor(endpoint: WsEndpoint, private readonly options: RemoteListenerOptions, notices: ThrottledLog) {
+  constructor(endpoint: WsEndpoint, private readonly options: RemoteListenerOptions, private readonly notices: ThrottledLog) {
     this.admission = new Admission(notices, (raw) => (this.secureOf.get(raw) ?? raw).destroy());
     this.http = createServer((request, response) => this.serveRequest(request, response));
     this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -50,12 +52,17 @@ export class RemoteListener {
         refuse(socket, vetted.status, vetted.reason);
         return;
       }
+      const full = this.takeSlot(socket, vetted.credential);
+      if (full !== undefined) {
+        refuse(socket, 503, full);
+        return;
+      }
       endpoint.accept(request, socket, head, vetted.credential, () => this.authenticated(socket));
     });
     // A failed TLS handshake or a malformed request: nothing useful can be said over it.
     this.http.on('clientError', (_error, socket: Duplex) => socket.destroy());
     this.tcp = createTcpServer((raw) => this.connected(raw, notices));
-    this.tcp.maxConnections = MAX_CONNECTIONS + MAX_UNAUTHENTICATED;
+    this.tcp.maxConnections = MAX_REMOTE_CONNECTIONS + MAX_UNAUTHENTICATED;
   }
 
   /** Binds ADDR:PORT; resolves with the port (0 picks a free one). */
@@ -115,12 +122,24 @@ export class RemoteListener {
       plain(response, vetted.status, vetted.reason);
       return;
     }
+    const full = this.takeSlot(request.socket, vetted.credential);
+    if (full !== undefined) {
+      plain(response, 503, full);
+      return;
+    }
     this.authenticated(request.socket);
     this.options.mcp(request, response, vetted.credential).catch((error: Error) => {
       this.options.log(`MCP request failed: ${error.stack ?? error.message}`);
       if (!response.headersSent) plain(response, 500, `internal error: ${error.message}`);
       else response.destroy();
     });
+  }
+
+  /** Counts an authenticated connection under its token; why not, when its token or the listener is full. */
+  private takeSlot(socket: Duplex, credential: ServiceCredential): string | undefined {
+    const refusal = this.perToken.take(this.rawOf.get(socket) ?? socket, credential);
+    if (refusal !== undefined) this.notices.note(`refused a connection of service token ${credential.tokenId} (${credential.callsign}): its cap, or the listener's, is reached`);
+    return refusal;
   }
 
   /** The connection proved a token: from now on it is no longer waiting on the admission's clock. */

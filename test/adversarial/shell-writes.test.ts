@@ -127,6 +127,10 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     [`bash -c 'echo inner > src/mine/inner.ts'`, () => existsSync(join(repo, 'src/mine/inner.ts'))],
     ['for f in src/mine/*.txt src/mine/a.ts; do echo "// seen" >> "$f"; done'],
     ['echo "$(date)" > src/mine/when.txt 2>&1'],
+    ['out=src/mine/assigned.ts; echo x > "$out"', () => existsSync(join(repo, 'src/mine/assigned.ts'))],
+    ['echo x > "$PWD/src/mine/pwd.ts"', () => existsSync(join(repo, 'src/mine/pwd.ts'))],
+    ['rm -f src/mine/*.txt', () => !existsSync(join(repo, 'src/mine/a.txt'))],
+    ['tar -cf - -C src/theirs . > /dev/null'],
     ['rm -f src/mine/rel.ts', () => !existsSync(join(repo, 'src/mine/rel.ts'))],
     ['git restore src/mine/a.ts', () => readFileSync(join(repo, 'src/mine/a.ts'), 'utf8') === 'export const a = 1;\n'],
     ['ls src/theirs > /dev/null && cat src/theirs/x.ts > /dev/null && git status --short > /dev/null'],
@@ -178,6 +182,22 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'git restore src/theirs/x.ts',
     'git checkout -- src/theirs/x.ts',
     'echo x > src/theirs/$NAME.ts',
+    // Paths built in the command itself: the shell knows them before it writes, so the gate does.
+    'f=src/theirs/x.ts; echo x > "$f"',
+    'OUT=src/theirs; cp src/mine/a.ts "$OUT/"',
+    'export TARGET=src/theirs/x.ts && rm -f $TARGET',
+    'echo x > "$PWD/src/theirs/x.ts"',
+    'cd src && rm "${PWD}/theirs/x.ts"',
+    // Codex applies a patch its model runs through the shell (argument or heredoc) as the apply_patch tool would.
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/theirs/x.ts\n@@\n-export const theirs = 1;\n+export const theirs = 2;\n*** End Patch\nEOF",
+    "apply_patch '*** Begin Patch\n  *** Delete File: src/theirs/x.ts\n*** End Patch'",
+    // Archives unpacked into a folder write what is inside it.
+    'tar -xzf /dev/null -C src/theirs',
+    'tar xf /dev/null --directory=src/theirs',
+    'unzip -o /dev/null -d src/theirs',
+    // A glob that matches a folder writes what is inside it (rm -r, chmod -R, cp -r into it).
+    'rm -rf s*',
+    'chmod -R 000 src/th*',
     'echo "oops > src/theirs/x.ts',
     'echo x > src/mine/link.ts',
     'echo x > src/mine/dirlink/x.ts',
@@ -251,6 +271,13 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     assert.equal(await preToolUse('mcp__files__read_file', { path: join(repo, 'src/theirs/x.ts') }), undefined);
     assert.equal(await preToolUse('mcp__fleet__fleet_check_path', { paths: [join(repo, 'src/theirs/x.ts')] }), undefined);
     assert.equal(await preToolUse('mcp__files__edit_file', { path: join(repo, 'src/mine/a.ts') }), undefined);
+    // Serena's editing tools name a path relative to the project (relative_path), JetBrains' theirs pathInProject.
+    for (const [tool, input] of [
+      ['mcp__serena__create_text_file', { relative_path: 'src/theirs/x.ts', content: 'x' }],
+      ['mcp__plugin_serena_serena__replace_symbol_body', { name_path: 'theirs', relative_path: 'src/theirs/x.ts', body: 'x' }],
+      ['mcp__jetbrains__replace_file_text_by_path', { pathInProject: 'src/theirs/x.ts', text: 'x' }],
+    ] as const) assert.equal((await preToolUse(tool, input))?.hookSpecificOutput.permissionDecision, 'deny', tool);
+    assert.equal(await preToolUse('mcp__serena__insert_after_symbol', { name_path: 'a', relative_path: 'src/mine/a.ts', body: 'x' }), undefined);
   });
 
   test('submodules: a claim in the submodule conflicts with the parent claim on its files; fleet check and the hook agree', async () => {

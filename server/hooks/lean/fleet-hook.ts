@@ -9,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { errorNameForCode } from '../../../contracts/errors.js';
 import { answerForCommandVerdict, answerForFailure, answerForVerdict, CLAUDE_SHELL_TOOL, claudeHookOutput, planCommandCheck, planWriteCheck, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
 import type { CommandVerdict, HookVerdict } from '../hook-check.js';
-import { commandCheckParams, HOOK_CHECK_BATCH, hookCheckParams } from '../hook-check-request.js';
+import { commandCheckParams, HOOK_CHECK_BATCH, hookCheckParams, hookEnvironment } from '../hook-check-request.js';
 import { markRequest, saveToolMark } from '../claude-tool-marks.js';
 import { callPlaneOnce } from './plane-call.js';
 import { readStdin } from '../read-stdin.js';
+import { answerWithin, PLANE_SILENT } from '../plane-deadline.js';
 
 /** The full CLI next to this runner (tools/bundle.mjs points it at dist/fleet.cjs in the bundle). */
 const FULL_CLI = new URL('../../cli/main.js', import.meta.url);
@@ -22,11 +23,16 @@ const args = process.argv.slice(2);
 void (async () => {
   const stdin = await readStdin();
   const home = args[2]!;
-  const answer = args.length === 3 && args[0] === 'claude-pre-tool-use' && args[1] === '--home' ? await decideWrite(stdin, home).catch(() => undefined) : undefined;
-  if (answer?.decision === 'allow') await markBeforeTool(stdin, home);
-  if (answer) process.stdout.write(claudeHookOutput(answer));
+  const answer = args.length === 3 && args[0] === 'claude-pre-tool-use' && args[1] === '--home' ? await answerWithin(decideWrite(stdin, home).catch(() => undefined), () => silentPlane()) : undefined;
+  if (answer?.decision === 'allow') await answerWithin(markBeforeTool(stdin, home), () => undefined);
+  if (answer) process.stdout.write(claudeHookOutput(answer), () => process.exit(0));
   else process.exitCode = runFullVerb(stdin);
 })();
+
+/** The plane took the connection but gave no answer in time: deny (the full verb would wait on it too); a socket left waiting must not keep the hook alive. */
+function silentPlane(): ClaudeHookAnswer {
+  return answerForFailure(undefined, PLANE_SILENT, hookEnvironment(process.env).override);
+}
 
 /** The answer the plane gave about a tool call; undefined for anything the full verb should take. */
 async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswer | undefined> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
@@ -147,6 +147,13 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: otherRepo });
     assertAllowed(await codexPreToolUse(otherRepo, 'Bash', { command: 'echo x > src/a.ts' }));
     assertAllowed(await codexPreToolUse(otherRepo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+b') }));
+  });
+
+  test('a session outside this repository that writes into it is judged: by absolute path, or from a folder above it', async () => {
+    const denied = (result: Awaited<ReturnType<typeof codexPreToolUse>>) => assert.equal(result.decision?.hookSpecificOutput.permissionDecision, 'deny', JSON.stringify(result));
+    denied(await codexPreToolUse(otherRepo, 'Bash', { command: `echo x > ${join(repo, 'src/a.ts')}` }));
+    denied(await codexPreToolUse(otherRepo, 'apply_patch', { command: patch(`*** Add File: ${join(repo, 'src/b.ts')}`, '+b') }));
+    denied(await codexPreToolUse(dirname(repo), 'Bash', { command: `cd ${basename(repo)} && echo x > src/a.ts` }));
   });
 
   test('input Codex would never send is refused with the reason, not allowed', async () => {

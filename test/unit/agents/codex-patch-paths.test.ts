@@ -27,6 +27,11 @@ describe("the paths a Codex apply_patch writes, read from the patch envelope", (
     assert.deepEqual(patchedPaths(patch), ['a b/c.ts']);
   });
 
+  test('an indented header is a header: Codex trims each hunk\'s first line before reading it', () => {
+    const patch = '*** Begin Patch\n  *** Add File: src/indented.ts\n+x\n\t*** Delete File: src/tabbed.ts\n*** End Patch';
+    assert.deepEqual(patchedPaths(patch), ['src/indented.ts', 'src/tabbed.ts']);
+  });
+
   test('absolute paths stay absolute; text with no envelope names nothing', () => {
     assert.deepEqual(patchedPaths('*** Begin Patch\n*** Add File: /tmp/x/y.txt\n+y\n*** End Patch'), ['/tmp/x/y.txt']);
     assert.deepEqual(patchedPaths('echo hello > file'), []);
