@@ -13,6 +13,8 @@ export type Discovery = z.infer<typeof discoverySchema>;
 
 const START_TIMEOUT_MS = 15_000;
 const POLL_MS = 25;
+/** A running plane at its connection limit gets this long to free a place before the client gives up, saying why. */
+const FULL_PLANE_WAIT_MS = 2_000;
 
 /** The running plane of a home, from plane.json and the token file, if its process is alive. */
 export function readDiscovery(home: string): { discovery: Discovery; token: string } | undefined {
@@ -57,14 +59,16 @@ export async function connectToPlane(options: ConnectOptions): Promise<PlaneClie
     });
   }
   const existing = await tryConnect(options);
-  if (existing) return existing;
+  if (existing instanceof PlaneClient) return existing;
+  // A live plane refusing for want of room: starting another would only lose the lock race.
+  if (existing?.status === 503) return waitForRoom(options, existing);
   if (options.autoStart === false) throw new NoPlaneError(options.home);
   const child = startDetachedPlane(options.home, options.env, options.cliEntry ?? fileURLToPath(new URL('../cli/main.js', import.meta.url)));
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const client = await tryConnect(options);
-    if (client) {
+    if (client instanceof PlaneClient) {
       // Another starter won the race: ours must not boot later and take a home nobody asked for.
       if (readDiscovery(options.home)?.discovery.pid !== child.pid && child.exitCode === null) child.kill('SIGTERM');
       return client;
@@ -75,7 +79,8 @@ export async function connectToPlane(options: ConnectOptions): Promise<PlaneClie
   throw new Error(`no plane came up on FLEET_HOME ${options.home} within ${START_TIMEOUT_MS / 1000} s: see ${homePaths(options.home).log}`);
 }
 
-async function tryConnect({ home, client, credential }: ConnectOptions): Promise<PlaneClient | undefined> {
+/** The running plane's connection; its refusal, or nothing, when it is not (yet) taking this client. */
+async function tryConnect({ home, client, credential }: ConnectOptions): Promise<PlaneClient | HandshakeRefusedError | undefined> {
   const found = readDiscovery(home);
   if (!found) return undefined;
   try {
@@ -83,9 +88,23 @@ async function tryConnect({ home, client, credential }: ConnectOptions): Promise
     return await PlaneClient.connect(found.discovery, secret, client);
   } catch (error) {
     // A plane that is starting or stopping can refuse for a moment (stale token, closed port).
-    if (error instanceof HandshakeRefusedError || (error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return undefined;
+    if (error instanceof HandshakeRefusedError) return error;
+    if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return undefined;
     throw error;
   }
+}
+
+/** Retries a full plane briefly (a client may close meanwhile), then fails with the plane's own reason. */
+async function waitForRoom(options: ConnectOptions, refusal: HandshakeRefusedError): Promise<PlaneClient> {
+  const deadline = Date.now() + FULL_PLANE_WAIT_MS;
+  let last = refusal;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
+    const attempt = await tryConnect(options);
+    if (attempt instanceof PlaneClient) return attempt;
+    if (attempt) last = attempt;
+  }
+  throw new Error(`the plane on FLEET_HOME ${options.home} has no room for this client: ${last.reason}`);
 }
 
 /** Only the person's account can read it (0600): an operator verb run elsewhere fails here, saying why. */

@@ -37,10 +37,9 @@ export function refuseUpgrade(request: IncomingMessage, secrets: PlaneSecrets): 
   return { status: 401, reason: 'wrong plane token: it changes at every plane start, read FLEET_HOME/token again' };
 }
 
-/** The token of an `Authorization: Bearer` header, if the request has one. */
+/** The token of an `Authorization: Bearer` header, if the request has one (the scheme is case-insensitive, RFC 9110 §11.1). */
 export function bearerOf(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+  return /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 
 /** Hashing first gives equal-length buffers, so the comparison leaks neither content nor length. */

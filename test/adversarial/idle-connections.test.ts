@@ -1,10 +1,12 @@
 // DESIGN §12: connections that never finish (or never start) their handshake are capped and timed
 // out, established connections are capped, and the plane keeps serving its real clients meanwhile.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { WebSocket } from 'ws';
 import { HandshakeRefusedError } from '../../server/client/plane-client.js';
+import { homePaths } from '../../server/home/paths.js';
 import { HANDSHAKE_TIMEOUT_MS, MAX_CONNECTIONS, MAX_UNAUTHENTICATED } from '../../server/transport/admission.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, type PlaneProcess } from '../support/plane-process.js';
@@ -116,6 +118,11 @@ test('established connections are capped: the one past the cap is refused with t
     assert.ok(refusal instanceof HandshakeRefusedError, String(refusal));
     assert.equal(refusal.status, 503);
     assert.match(refusal.reason, new RegExp(`already serves ${MAX_CONNECTIONS} connections, its limit`));
+    // The CLI meets the same wall: it says so, and does not take the full plane for a missing one.
+    const cli = await runCli(['status'], { home: plane.home, cwd: plane.home });
+    assert.equal(cli.code, 1, cli.stderr);
+    assert.match(cli.stderr, new RegExp(`has no room for this client: the plane already serves ${MAX_CONNECTIONS} connections`));
+    assert.equal(existsSync(homePaths(plane.home).log), false, 'a second plane was started against the full one (it logs to plane.log)');
 
     const closing = open.pop()!;
     await new Promise((resolve) => {

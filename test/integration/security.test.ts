@@ -122,14 +122,17 @@ for (const door of doors) describe(`the WebSocket handshake over ${door.name}`, 
     });
   }
 
-  const accepted: { name: string; host?: (p: PlaneProcess) => string }[] = [
+  const accepted: { name: string; host?: (p: PlaneProcess) => string; authorization?: (p: PlaneProcess) => string }[] = [
     { name: `the right token and the default Host (${door.host})` },
     { name: 'the right token and Host localhost:PORT', host: (p) => `localhost:${p.port}` },
     { name: 'the right token and Host [::1]:PORT', host: (p) => `[::1]:${p.port}` },
+    // The auth scheme is case-insensitive (RFC 9110 §11.1): clients that send `bearer` are not "missing" a token.
+    { name: 'the right token under the scheme spelled "bearer"', authorization: (p) => `bearer ${p.token}` },
+    { name: 'the right token under the scheme spelled "BEARER", two spaces before it', authorization: (p) => `BEARER  ${p.token}` },
   ];
-  for (const { name, host } of accepted) {
+  for (const { name, host, authorization } of accepted) {
     it(`accepts ${name}, and the connection can call fleet_roster`, async () => {
-      const attempt = await upgradeThrough(door, plane, { ...bearer(plane.token), ...(host && { host: host(plane) }) });
+      const attempt = await upgradeThrough(door, plane, { ...bearer(plane.token), ...(host && { host: host(plane) }), ...(authorization && { authorization: authorization(plane) }) });
       assert.ok(attempt.opened, attempt.opened ? '' : `refused ${attempt.status}: ${attempt.body}`);
       try {
         const reply = await call(attempt.socket, 'fleet_roster');
