@@ -58,10 +58,10 @@ export async function connectToPlane(options: ConnectOptions): Promise<PlaneClie
       throw explainRemoteFailure(remote, error);
     });
   }
-  const existing = await tryConnect(options);
-  if (existing instanceof PlaneClient) return existing;
+  let existing = await tryConnect(options);
   // A live plane refusing for want of room: starting another would only lose the lock race.
-  if (existing?.status === 503) return waitForRoom(options, existing);
+  if (existing instanceof HandshakeRefusedError && existing.status === 503) existing = await waitForRoom(options, existing);
+  if (existing instanceof PlaneClient) return existing;
   if (options.autoStart === false) throw new NoPlaneError(options.home);
   const child = startDetachedPlane(options.home, options.env, options.cliEntry ?? fileURLToPath(new URL('../cli/main.js', import.meta.url)));
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -94,15 +94,18 @@ async function tryConnect({ home, client, credential }: ConnectOptions): Promise
   }
 }
 
-/** Retries a full plane briefly (a client may close meanwhile), then fails with the plane's own reason. */
-async function waitForRoom(options: ConnectOptions, refusal: HandshakeRefusedError): Promise<PlaneClient> {
+/**
+ * Retries a full plane briefly (a client may close meanwhile), then fails with the plane's own
+ * reason; nothing when the plane went away meanwhile (the caller may start one).
+ */
+async function waitForRoom(options: ConnectOptions, refusal: HandshakeRefusedError): Promise<PlaneClient | undefined> {
   const deadline = Date.now() + FULL_PLANE_WAIT_MS;
   let last = refusal;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
     const attempt = await tryConnect(options);
-    if (attempt instanceof PlaneClient) return attempt;
-    if (attempt) last = attempt;
+    if (!(attempt instanceof HandshakeRefusedError)) return attempt;
+    last = attempt;
   }
   throw new Error(`the plane on FLEET_HOME ${options.home} has no room for this client: ${last.reason}`);
 }

@@ -7,12 +7,15 @@
  */
 export const HOOK_PLANE_DEADLINE_MS = 10_000;
 
-/** `work`'s outcome, or `late()`'s once the deadline has passed (the timer never holds the process). */
+/**
+ * `work`'s outcome, or `late()`'s once the deadline has passed. The timer holds the process on
+ * purpose: work that stalls without a handle of its own would otherwise let the hook exit 0 with
+ * nothing said, which both runtimes take as allow.
+ */
 export function answerWithin<T>(work: Promise<T>, late: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<T>((resolve) => {
     timer = setTimeout(() => resolve(late()), HOOK_PLANE_DEADLINE_MS);
-    timer.unref();
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { connectToPlane } from '../client/connect.js';
 import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
+import { answerWithin } from './plane-deadline.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
 import { bindJoinedSession, MCP_JOIN_TOOL, SESSION_RUNTIMES } from './session-hooks.js';
@@ -28,17 +29,19 @@ export async function markBeforeTool(stdin: string, home: string, env: NodeJS.Pr
   const parsed = toolEventSchema.safeParse(safeJson(stdin));
   const request = parsed.success ? markRequest(parsed.data, env) : undefined;
   if (!request) return;
-  try {
-    const client = await connectToPlane({ home, client: `fleet-hook-${hook}` });
-    try {
-      const taken = await client.call('fleet_worktree_changes', request.params);
-      saveToolMark(home, request.toolUseId, { mark: taken.mark, worktree: request.params.worktree });
-    } finally {
-      client.close();
-    }
-  } catch {
-    // Nothing to compare against later; the watcher still sees the writes.
-  }
+  // Bounded as the decision is: a plane that stalls just after allowing must not hold the tool call.
+  await answerWithin(
+    (async () => {
+      const client = await connectToPlane({ home, client: `fleet-hook-${hook}` });
+      try {
+        const taken = await client.call('fleet_worktree_changes', request.params);
+        saveToolMark(home, request.toolUseId, { mark: taken.mark, worktree: request.params.worktree });
+      } finally {
+        client.close();
+      }
+    })().catch(() => undefined), // nothing to compare against later; the watcher still sees the writes
+    () => undefined,
+  );
 }
 
 /** What PostToolUse prints: nothing, or a block whose reason the model reads. */

@@ -46,6 +46,7 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
     // A decision made in a later run (a waiting claim) has that gap: it says what it rests on.
     const body = result instanceof Promise ? await result : result;
     const later = decidedLater(body);
+    const changed = (later?.seq ?? plane.core.state.seq) > seqBefore;
     if (later && later.state !== plane.core.state && !later.kept(plane.core.state)) continue;
     try {
       await plane.journal.whenDurable(later?.state === plane.core.state ? later.seq : plane.core.state.seq);
@@ -55,20 +56,21 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;
-      if (error.kind === 'unavailable') throw storeUnavailable(error.message, true);
+      if (error.kind === 'unavailable') throw storeUnavailable(error.message, changed);
       await error.settled;
     }
   }
 }
 
 /**
- * Refused before deciding, nothing was sent; refused after a publish, the cluster may have stored
- * it just as the answer was lost (it then applies once the plane catches up): say which.
+ * Refused before deciding, or a call that changed nothing, left nothing to store; a change refused
+ * after it was handed to the store may have been stored just as the answer was lost (it then
+ * applies once the plane catches up): say which.
  */
-function storeUnavailable(why = 'no quorum of the JetStream cluster answers', sent = false): FleetError {
-  const outcome = sent
+function storeUnavailable(why = 'no quorum of the JetStream cluster answers', changed = false): FleetError {
+  const outcome = changed
     ? 'the change was not acknowledged but may have been stored: retry the same call (a claim with the same requestId returns its grant if it was stored), or read before redoing anything else'
-    : 'the change was not made: retry it';
+    : 'nothing was changed: retry it';
   return new FleetError('STORE_UNAVAILABLE', `the fleet's store is out of reach (${why}): ${outcome} in a few seconds (the plane reconnects and catches up by itself), and if it lasts check the NATS servers \`fleet status\` names`);
 }
 

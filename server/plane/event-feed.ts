@@ -11,13 +11,15 @@ import type { Session } from './session.js';
 export class EventFeed {
   private sentSeq = 0;
   private live = false;
-  private ended = false;
+  private stopped = false;
   private readonly stopListening: () => void;
 
   constructor(
     private readonly session: Session,
     private readonly journal: Journal,
     private readonly history: (fromSeq: number) => AsyncIterable<FleetEvent>,
+    /** What else the subscription holds, released when the feed ends. */
+    private readonly ended: () => void = () => undefined,
   ) {
     this.stopListening = journal.subscribe((events) => this.deliver(events));
   }
@@ -26,7 +28,7 @@ export class EventFeed {
   async start(fromSeq: number | undefined): Promise<number> {
     const seq = this.journal.lastDurableSeq;
     this.sentSeq = fromSeq ?? seq;
-    while (!this.ended && this.sentSeq < this.journal.lastDurableSeq) {
+    while (!this.stopped && this.sentSeq < this.journal.lastDurableSeq) {
       const before = this.sentSeq;
       await this.replayTo(this.journal.lastDurableSeq);
       if (this.sentSeq === before) break; // the log had nothing more to give: never spin
@@ -37,21 +39,23 @@ export class EventFeed {
   }
 
   stop(): void {
-    this.ended = true;
+    if (this.stopped) return;
+    this.stopped = true;
     this.stopListening();
+    this.ended();
   }
 
   private async replayTo(target: number): Promise<void> {
     for await (const event of this.history(this.sentSeq + 1)) {
       if (event.seq > target) break;
       if (this.session.notificationsBehind()) await this.session.notificationsDrained();
-      if (this.ended) break;
+      if (this.stopped) break;
       this.send(event);
     }
   }
 
   private deliver(events: readonly FleetEvent[]): void {
-    if (!this.live || this.ended) return;
+    if (!this.live || this.stopped) return;
     if (this.session.notificationsBehind()) {
       const gap: EventsGapNotification = {
         fromSeq: this.sentSeq,

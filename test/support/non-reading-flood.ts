@@ -18,7 +18,12 @@ export interface FloodOutcome {
   rssPeakBytes: number;
   /** Milliseconds of each call the other client made while the flood ran. */
   latenciesMs: number[];
-  /** Milliseconds the plane's event loop spent on a CPU during each of those calls: its work before answering, free of the machine's other load. */
+  /**
+   * Milliseconds the plane's event loop spent on a CPU during each of those calls: its work before
+   * answering, free of the machine's other load. The window closes when this process reads it, so
+   * the time this process itself waited for a CPU meanwhile (the plane works on the flood then,
+   * after it answered) is taken off.
+   */
   loopBusyMs: number[];
   /** Milliseconds the plane's event loop waited for a CPU other processes held, during each of those calls. */
   loopPreemptedMs: number[];
@@ -51,12 +56,14 @@ export async function floodWithoutReading(plane: PlaneProcess, root: string, opt
   const acknowledgedClaims: string[] = [];
   try {
     for (let i = 0; !finished; i++) {
+      const selfBefore = loopThreadTime(process.pid);
       const loopBefore = loopThreadTime(pid);
       const start = performance.now();
       const result = await steady.call('fleet_claim_path', { patterns: [`steady/s${i}.ts`], root });
       latenciesMs.push(performance.now() - start);
       const loopAfter = loopThreadTime(pid);
-      loopBusyMs.push(loopAfter.runningMs - loopBefore.runningMs);
+      const selfWaitedMs = loopThreadTime(process.pid).waitingMs - selfBefore.waitingMs;
+      loopBusyMs.push(Math.max(0, loopAfter.runningMs - loopBefore.runningMs - selfWaitedMs));
       loopPreemptedMs.push(loopAfter.waitingMs - loopBefore.waitingMs);
       if (result.granted) acknowledgedClaims.push(...result.claims.map((claim) => claim.id));
       rssPeakBytes = Math.max(rssPeakBytes, residentBytes(pid));

@@ -34,12 +34,10 @@ export const planeHandlers = {
    */
   fleet_events_subscribe: async (params, session, { journal, history, onStoreHealthChange }) => {
     session.unsubscribe?.();
-    const feed = new EventFeed(session, journal, history);
     const stopHealth = onStoreHealthChange((store) => session.notify(STORE_HEALTH_NOTIFICATION, { store } satisfies StoreHealthNotification));
-    session.unsubscribe = () => {
-      feed.stop();
-      stopHealth();
-    };
+    // The feed ends the whole subscription, whether unsubscribed or cut by a gap.
+    const feed = new EventFeed(session, journal, history, stopHealth);
+    session.unsubscribe = () => feed.stop();
     return { seq: await feed.start(params.fromSeq) };
   },
 

@@ -45,7 +45,9 @@ function journalAt(seq: number) {
 test('a live subscriber that falls behind gets one gap notice naming the last event it was sent, then nothing more', async () => {
   const { journal, commit } = journalAt(10);
   const client = fakeSession();
-  const feed = new EventFeed(client.session, journal, () => (async function* () {})());
+  // What else the subscription holds (the store-health listener) ends with it, gap or unsubscribe alike, once.
+  let endings = 0;
+  const feed = new EventFeed(client.session, journal, () => (async function* () {})(), () => endings++);
   assert.equal(await feed.start(undefined), 10);
   await commit(11, 12);
   client.fallBehind();
@@ -56,6 +58,9 @@ test('a live subscriber that falls behind gets one gap notice naming the last ev
   assert.equal(gaps.length, 1);
   assert.equal((gaps[0]!.params as { fromSeq: number }).fromSeq, 12);
   assert.equal(client.sent.at(-1), gaps[0]);
+  assert.equal(endings, 1, 'the gap ended the whole subscription');
+  feed.stop();
+  assert.equal(endings, 1, 'a later unsubscribe ends nothing twice');
 });
 
 test('a replay waits for the client to catch up instead of piling events on it, then follows the live log without a hole', async () => {
