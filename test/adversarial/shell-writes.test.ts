@@ -303,6 +303,30 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       ['mcp__jetbrains__replace_file_text_by_path', { pathInProject: 'src/theirs/x.ts', text: 'x' }],
     ] as const) assert.equal((await preToolUse(tool, input))?.hookSpecificOutput.permissionDecision, 'deny', tool);
     assert.equal(await preToolUse('mcp__serena__insert_after_symbol', { name_path: 'a', relative_path: 'src/mine/a.ts', body: 'x' }), undefined);
+    // Relative to the project root, not to the session's cwd: after `cd src` they still name src/theirs/x.ts.
+    for (const [tool, input] of [
+      ['mcp__serena__replace_content', { relative_path: 'src/theirs/x.ts', needle: 'a', repl: 'b', mode: 'literal' }],
+      ['mcp__jetbrains__replace_text_in_file', { pathInProject: 'src/theirs/x.ts', oldText: 'a', newText: 'b' }],
+    ] as const) {
+      const output = await preToolUse(tool, input, join(repo, 'src'));
+      assert.equal(output?.hookSpecificOutput.permissionDecision, 'deny', `${tool} from src/`);
+      assert.match(output.hookSpecificOutput.permissionDecisionReason, /held exclusively by BOLT/, `${tool} from src/`);
+    }
+  });
+
+  test("MCP shell tools (Serena's execute_shell_command, JetBrains' execute_terminal_command) are judged as Bash is, run in the project root", async () => {
+    const deniedCalls: [tool: string, input: Record<string, unknown>][] = [
+      ['mcp__serena__execute_shell_command', { command: 'echo x > src/theirs/x.ts' }],
+      ['mcp__plugin_serena_serena__execute_shell_command', { command: 'rm theirs/x.ts', cwd: 'src' }],
+      ['mcp__jetbrains__execute_terminal_command', { command: 'rm -rf src/theirs', executeInShell: true }],
+    ];
+    for (const [tool, input] of deniedCalls) {
+      const output = await preToolUse(tool, input, join(repo, 'src/mine'));
+      assert.equal(output?.hookSpecificOutput.permissionDecision, 'deny', `${tool} ${JSON.stringify(input)} was allowed`);
+      assert.match(output.hookSpecificOutput.permissionDecisionReason, /src\/theirs[\s\S]*BOLT/);
+    }
+    assert.equal(await preToolUse('mcp__serena__execute_shell_command', { command: 'echo x > src/mine/shell.ts' }, join(repo, 'src/mine')), undefined);
+    assert.equal(theirs(), THEIRS);
   });
 
   test('submodules: a claim in the submodule conflicts with the parent claim on its files; fleet check and the hook agree', async () => {

@@ -125,6 +125,10 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assertDenied(await codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'src/c.ts'), content: 'x' }), /src\/c\.ts/);
     assertAllowed(await codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'docs/c.md'), content: 'x' }));
     assertAllowed(await codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
+    // An MCP shell tool runs its command in the project: judged as the shell's; a project-relative path as the project's.
+    assertDenied(await codexPreToolUse(join(repo, 'docs'), 'mcp__serena__execute_shell_command', { command: 'echo x > src/a.ts' }), /src\/a\.ts[\s\S]*BOLT/);
+    assertDenied(await codexPreToolUse(join(repo, 'docs'), 'mcp__serena__create_text_file', { relative_path: 'src/d.ts', content: 'x' }), /src\/d\.ts[\s\S]*BOLT/);
+    assertAllowed(await codexPreToolUse(join(repo, 'docs'), 'mcp__serena__execute_shell_command', { command: 'echo x >> docs/guide.md' }));
   });
 
   test('one entry gates every worktree of the repository: an agent in a second git worktree is judged as itself', async () => {
