@@ -18,6 +18,8 @@ export interface CommandEffect {
 }
 
 const NONE: CommandEffect = { writes: [] };
+/** Writes anywhere in the worktree: a branch, a patch or an archive decides which files (unseen here). */
+const ANYWHERE = (via: string): CommandEffect => ({ writes: [{ kind: 'worktree', via }] });
 const path = (via: string) => (word: ShellWord): NamedWrite => ({ kind: 'path', word, via });
 const all = (via: string, words: ShellWord[]): CommandEffect => ({ writes: words.map(path(via)) });
 
@@ -56,7 +58,7 @@ function git(args: ShellWord[]): CommandEffect {
         const at = rest.findIndex((w) => w.text === '--');
         return all(via, rest.slice(at + 1));
       }
-      if (line.positionals.length === 0) return { writes: [{ kind: 'worktree', via }] };
+      if (line.positionals.length === 0) return ANYWHERE(via);
       if (line.positionals.length === 1 && line.options.size === 0) return { writes: [{ kind: 'path-or-branch', word: line.positionals[0]!, via }] };
       // `git checkout TREE PATH…`: the first operand names a commit, the rest are paths.
       return { writes: [{ kind: 'worktree', via }, ...line.positionals.slice(1).map(path(via))] };
@@ -66,14 +68,14 @@ function git(args: ShellWord[]): CommandEffect {
       return stagedOnly ? all(via, line.positionals) : NONE;
     }
     case 'reset':
-      return line.options.has('--hard') || line.options.has('--merge') || line.options.has('--keep') ? { writes: [{ kind: 'worktree', via: `${via} --hard` }] } : NONE;
+      return line.options.has('--hard') || line.options.has('--merge') || line.options.has('--keep') ? ANYWHERE(`${via} --hard`) : NONE;
     case 'clean':
-      return line.positionals.length > 0 ? all(via, line.positionals) : { writes: [{ kind: 'worktree', via }] };
+      return line.positionals.length > 0 ? all(via, line.positionals) : ANYWHERE(via);
     case 'rm':
     case 'mv':
       return all(via, line.positionals);
     default:
-      return sub !== undefined && GIT_WORKTREE_WIDE.has(sub) ? { writes: [{ kind: 'worktree', via }] } : NONE;
+      return sub !== undefined && GIT_WORKTREE_WIDE.has(sub) ? ANYWHERE(via) : NONE;
   }
 }
 
@@ -159,20 +161,25 @@ const RULES: Record<string, Rule> = {
     const line = parseCommandLine(args, ['-i', '-d', '-D', '-F', '-r', '-B', '-V', '-z', '-Y', '-o', '-p', '--input', '--output', '--directory']);
     const out = line.options.get('-o') ?? line.options.get('--output');
     if (typeof out === 'object') return all('patch -o', [out]);
-    return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : { writes: [{ kind: 'worktree', via: 'patch' }] };
+    return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : ANYWHERE('patch');
   },
-  // Unpacking into a folder (-C DIR, -d DIR) writes anything inside it; into the cwd, the archive decides (unseen).
+  // Unpacking into a folder (-C DIR, -d DIR) writes anything inside it; into the cwd, the archive decides what (unseen).
   tar: (args) => {
     const line = parseCommandLine(args, ['-C', '--directory', '-f', '--file', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format']);
     // `tar xzf …`: the old form bundles the operation letters in the first word, without a dash.
     const bundled = args[0]?.literal && /^[A-Za-z]+$/.test(args[0].text) ? args[0].text : '';
     const extracting = line.flags.has('x') || line.options.has('--extract') || line.options.has('--get') || bundled.includes('x');
+    const toStdout = line.flags.has('O') || line.options.has('--to-stdout') || bundled.includes('O');
     const into = line.options.get('-C') ?? line.options.get('--directory');
-    return extracting && typeof into === 'object' ? all('tar -x', [into]) : NONE;
+    if (!extracting || toStdout) return NONE;
+    return typeof into === 'object' ? all('tar -x', [into]) : ANYWHERE('tar -x');
   },
   unzip: (args) => {
-    const into = parseCommandLine(args, ['-d']).options.get('-d');
-    return typeof into === 'object' ? all('unzip -d', [into]) : NONE;
+    const line = parseCommandLine(args, ['-d']);
+    // -l, -v, -Z list; -t tests; -p prints: none of them writes a file.
+    if (['l', 'v', 'Z', 't', 'p'].some((flag) => line.flags.has(flag))) return NONE;
+    const into = line.options.get('-d');
+    return typeof into === 'object' ? all('unzip -d', [into]) : ANYWHERE('unzip');
   },
   git,
   sed: (args) => inPlace('sed', args),

@@ -50,9 +50,20 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   }
   let cwd = startCwd;
   // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
-  let stdin: string | undefined;
-  // $PWD is where the command runs; a variable the command sets stands for its value from then on (best effort, as for cd).
+  let stdin: ShellWord | undefined;
+  // $PWD is where the command runs; a variable the command sets stands for every value it may hold from then on
+  // (a branch not taken, a subshell: each assignment adds one), as a `{a,b}` pattern.
   const variables: Record<string, string | ShellWord> = { ...known, PWD: startCwd };
+  const alternatives = new Map<string, ShellWord[]>();
+  const assign = (name: string, word: ShellWord): void => {
+    const old = variables[name];
+    const before = alternatives.get(name) ?? (old === undefined ? [] : [typeof old === 'string' ? literal(old) : old]);
+    const values = before.some((w) => w.text === word.text) ? before : [...before, word];
+    alternatives.set(name, values);
+    variables[name] = loopWord(values);
+  };
+  // `NAME=value cmd`: the assignment holds for that command only.
+  const prefixOnly = new Set<GoNode>();
   const runCommand = (argv: ShellWord[], level: number): void => {
     facts.commands.push({ argv, cwd });
     const effect = commandEffect(argv);
@@ -66,19 +77,20 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     switch (type) {
       case 'CallExpr': {
         const argv = items(node, 'Args').map((word) => readWord(word, variables));
+        if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0);
-        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) {
-          const literal = (text: string): ShellWord => ({ text, literal: true, glob: false, unanchored: false });
-          for (const path of patchedPaths(argv[1]?.text ?? stdin ?? '')) facts.writes.push({ kind: 'path', word: literal(path), via: 'apply_patch', cwd });
-        }
+        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, cwd, facts);
         // `cd DIR && …`: later commands run there (best effort: a subshell's cd leaks out).
-        if (argv[0]?.text === 'cd' && argv[1]?.literal) variables.PWD = cwd = resolve(cwd, argv[1].text);
+        if (argv[0]?.text === 'cd' && argv[1]?.literal) {
+          variables.PWD = cwd = resolve(cwd, argv[1].text);
+          alternatives.delete('PWD');
+        }
         break;
       }
       case 'Stmt': {
         const heredoc = items(node, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
         const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
-        stdin = text && readWord(text, variables).text;
+        stdin = text && readWord(text, variables);
         break;
       }
       case 'Redirect': {
@@ -92,18 +104,20 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'Assign': {
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
-        const empty: ShellWord = { text: '', literal: true, glob: false, unanchored: false };
         if (name === undefined) break;
-        const word = value ? readWord(value, variables) : empty;
+        const word = value ? readWord(value, variables) : literal('');
         facts.assignments.push({ name, value: word });
-        variables[name] = word;
+        if (!prefixOnly.has(node)) assign(name, word);
         break;
       }
       case 'WordIter': {
         // `for f in a b*; do … "$f" …`: the loop variable stands for the words it iterates over.
         const name = child(node, 'Name')?.Value as string | undefined;
         const words = items(node, 'Items').map((word) => readWord(word, variables));
-        if (name !== undefined && words.length > 0) variables[name] = loopWord(words);
+        if (name !== undefined && words.length > 0) {
+          alternatives.set(name, words);
+          variables[name] = loopWord(words);
+        }
         break;
       }
       case 'Word':
@@ -112,6 +126,21 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     return true;
   });
+}
+
+/**
+ * What `apply_patch` writes, its patch given as an argument or a here-document: the files it names,
+ * as patterns where the text is built at run time. A patch the gate cannot read in full (a variable,
+ * a pipe, a file, a `$(…)` that may add a header) could write anything in the worktree.
+ */
+function patchWrites(patch: ShellWord | undefined, cwd: string, facts: ShellFacts): void {
+  if (!patch?.literal) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
+  const glob = !patch?.literal;
+  for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: !glob, glob, unanchored: false }, via: 'apply_patch', cwd });
+}
+
+function literal(text: string): ShellWord {
+  return { text, literal: true, glob: false, unanchored: false };
 }
 
 /** One word stands for itself; several become a `{a,b}` pattern (the claim glob syntax). */

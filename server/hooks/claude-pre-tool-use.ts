@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLAUDE_SHELL_TOOL, deny, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
+import { deny, shellCall, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
 import { payloadSessionId } from './hook-check-request.js';
 import { gateToolCall } from './tool-call-gate.js';
 
@@ -27,9 +27,8 @@ export async function claudePreToolUse(stdin: string, home: string, env: NodeJS.
     return deny(`The fleet hook could not read the PreToolUse input (${(error as Error).message.split('\n')[0]}), so it cannot tell whether this write is inside your territory.`);
   }
   const session = { cwd: event.cwd ?? process.cwd(), sessionId: payloadSessionId(event) };
-  if (event.tool_name === CLAUDE_SHELL_TOOL) {
-    const command = event.tool_input?.command;
-    return gateToolCall('claude-pre-tool-use', home, env, session, { command: typeof command === 'string' ? command : '' });
-  }
-  return gateToolCall('claude-pre-tool-use', home, env, session, { paths: writtenPaths(event.tool_name, event.tool_input ?? {}) });
+  const input = event.tool_input ?? {};
+  const shell = shellCall(event.tool_name, input, session.cwd);
+  if (shell) return gateToolCall('claude-pre-tool-use', home, env, { ...session, cwd: shell.cwd }, { command: shell.command });
+  return gateToolCall('claude-pre-tool-use', home, env, session, { paths: writtenPaths(event.tool_name, input, session.cwd) });
 }

@@ -2,6 +2,7 @@
 // (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { existingDirectory, realPath } from '../gate/real-path.js';
+import { repositoryDirectory } from '../gate/repository-directory.js';
 import { explainCommandRefusal } from './command-refusal.js';
 import type { CommandVerdict, HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
@@ -14,8 +15,11 @@ export const CLAUDE_SHELL_TOOL = 'Bash';
 /** MCP tools are named mcp__<server>__<tool>: a write tool of any server whose input names a path is checked like Write. */
 export const CLAUDE_MCP_TOOLS = 'mcp__.*';
 const MCP_WRITE_VERB = /(write|edit|create|delete|remove|move|rename|update|patch|append|insert|replace|mkdir|save|put|upload|copy)/i;
-// relative_path: Serena's editing tools; pathInProject: JetBrains' (both relative to the project, read against cwd like any relative path).
-const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination', 'relative_path', 'pathInProject'];
+const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination'];
+// relative_path: Serena's editing tools; pathInProject: JetBrains'. Both are relative to the project, whatever the session's cwd.
+const MCP_PROJECT_PATH_FIELDS = ['relative_path', 'pathInProject'];
+/** MCP tools that run a shell command in the project (Serena's, JetBrains'): judged as the shell's. */
+const MCP_SHELL_TOOLS = ['execute_shell_command', 'execute_terminal_command'];
 
 /** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
 export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };
@@ -54,12 +58,39 @@ export function planShellCheck(writer: Writer, cwd: string, command: unknown): {
 
 /** Claude Code's tool call that is not the shell's: the files it writes. */
 export function planWriteCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
-  return planFileCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), event.cwd ?? process.cwd(), writtenPaths(event.tool_name, event.tool_input ?? {}));
+  const cwd = event.cwd ?? process.cwd();
+  return planFileCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), cwd, writtenPaths(event.tool_name, event.tool_input ?? {}, cwd));
 }
 
-/** Claude Code's shell tool call: its command. */
-export function planCommandCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
-  return planShellCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), event.cwd ?? process.cwd(), event.tool_input?.command);
+/** Claude Code's shell tool call (or an MCP shell tool's, see shellCall): its command. */
+export function planCommandCheck(event: ToolEvent, shell: ShellCall, home: string, env: NodeJS.ProcessEnv): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
+  return planShellCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), shell.cwd, shell.command);
+}
+
+/** A shell command a tool call runs, and the directory it runs in. */
+export interface ShellCall {
+  command: string;
+  cwd: string;
+}
+
+/** The shell command of a tool call, if it runs one: the shell tool's, in the session's cwd; an MCP shell tool's, in the project root (Serena's `cwd` relative to it). */
+export function shellCall(tool: string, input: Record<string, unknown>, cwd: string): ShellCall | undefined {
+  const command = typeof input.command === 'string' ? input.command : '';
+  if (tool === CLAUDE_SHELL_TOOL) return { command, cwd };
+  const mcp = mcpToolName(tool);
+  if (mcp === undefined || !MCP_SHELL_TOOLS.includes(mcp)) return undefined;
+  const root = projectRoot(cwd);
+  return { command, cwd: typeof input.cwd === 'string' ? resolve(root, input.cwd) : root };
+}
+
+/** The project an MCP server works on, as it sees it: the repository cwd is in (cwd itself outside one). */
+function projectRoot(cwd: string): string {
+  return repositoryDirectory(cwd) ?? cwd;
+}
+
+/** An MCP tool's own name, without its mcp__<server>__ prefix; undefined for a runtime's own tool. */
+function mcpToolName(tool: string): string | undefined {
+  return /^mcp__.+?__(.+)$/.exec(tool)?.[1];
 }
 
 /** The plane's verdict on a shell command as the hook's answer. */
@@ -91,14 +122,16 @@ export function deny(reason: string): ClaudeHookAnswer {
   return { decision: 'deny', reason };
 }
 
-/** The files a tool call writes: a file tool's file_path, or the path fields of an MCP write tool (best effort). Codex's hook reads MCP tools through it too. */
-export function writtenPaths(tool: string, input: Record<string, unknown>): string[] {
+/** The files a tool call writes (absolute, or relative to cwd): a file tool's file_path, or the path fields of an MCP write tool (best effort). Codex's hook reads MCP tools through it too. */
+export function writtenPaths(tool: string, input: Record<string, unknown>, cwd: string): string[] {
   if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
     const target = input.file_path ?? input.notebook_path;
     return typeof target === 'string' && target !== '' ? [target] : [];
   }
-  const mcp = /^mcp__.+?__(.+)$/.exec(tool);
+  const mcp = mcpToolName(tool);
   // The fleet's own tools name paths to check or claim, not to write.
-  if (!mcp || mcp[1]!.startsWith('fleet_') || !MCP_WRITE_VERB.test(mcp[1]!)) return [];
-  return MCP_PATH_FIELDS.flatMap((field) => [input[field]].flat()).filter((value): value is string => typeof value === 'string' && value !== '');
+  if (mcp === undefined || mcp.startsWith('fleet_') || !MCP_WRITE_VERB.test(mcp)) return [];
+  const named = (fields: string[]) => fields.flatMap((field) => [input[field]].flat()).filter((value): value is string => typeof value === 'string' && value !== '');
+  const inProject = named(MCP_PROJECT_PATH_FIELDS);
+  return [...named(MCP_PATH_FIELDS), ...inProject.map((path) => resolve(projectRoot(cwd), path))];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deny, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
+import { deny, shellCall, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
 import { CODEX_PATCH_TOOL, patchedPaths } from './codex-patch-paths.js';
 import { inRepository } from './git.js';
 import { reachesInto } from './reaches-into.js';
@@ -42,7 +42,11 @@ export async function codexPreToolUse(stdin: string, home: string, root: string,
   const session = { cwd, sessionId: payloadSessionId(event) };
   const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
   const text = typeof input.command === 'string' ? input.command : '';
-  const answer = await gateToolCall('codex-pre-tool-use', home, env, session, event.tool_name === CODEX_SHELL_TOOL ? { command: text } : { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input) });
+  // Codex's shell is named as Claude Code's (CODEX_SHELL_TOOL); MCP shell tools run their command in the project.
+  const shell = shellCall(event.tool_name, input, cwd);
+  const answer = shell
+    ? await gateToolCall('codex-pre-tool-use', home, env, { ...session, cwd: shell.cwd }, { command: shell.command })
+    : await gateToolCall('codex-pre-tool-use', home, env, session, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input, cwd) });
   // Allowed: mark the worktree so codex-post-tool-use can tell what this call changed.
   if (answer.decision === 'allow') await markBeforeTool(stdin, home, env, 'codex-pre-tool-use');
   return answer;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FleetError } from '../../contracts/index.js';
+import { repositoryDirectory } from '../gate/repository-directory.js';
 import { existingAncestor } from './existing-ancestor.js';
 import { canonicalScope } from './scope-identity.js';
 import { scopeIdOf } from './scope-id-of.js';
@@ -126,14 +127,6 @@ function findScope(root: string): Cached {
   const config = join(gitDir, 'config');
   const mtimeMs = mtimeOf(config); // before reading: a change made meanwhile is seen on the next call
   return { scope: { id: scopeIdOf(gitDir), worktree: dir, gitDir }, config, mtimeMs };
-}
-
-/** The nearest directory at or above `start` that holds a `.git`. */
-function repositoryDirectory(start: string): string | undefined {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return undefined;
-  }
 }
 
 /** Registered in the parent's .gitmodules, or its git dir lives in the parent's `modules/`. */

@@ -188,9 +188,15 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'export TARGET=src/theirs/x.ts && rm -f $TARGET',
     'echo x > "$PWD/src/theirs/x.ts"',
     'cd src && rm "${PWD}/theirs/x.ts"',
+    // A prefix assignment holds for its command only; a variable set in a branch not taken keeps its first value too.
+    'PWD=/tmp true; rm -rf "$PWD/src/theirs"',
+    'f=src/theirs/x.ts; if false; then f=src/mine/a.ts; fi; echo x > "$f"',
+    'f=src/theirs/x.ts; (f=src/mine/a.ts); echo x > "$f"',
     // Codex applies a patch its model runs through the shell (argument or heredoc) as the apply_patch tool would.
     "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/theirs/x.ts\n@@\n-export const theirs = 1;\n+export const theirs = 2;\n*** End Patch\nEOF",
     "apply_patch '*** Begin Patch\n  *** Delete File: src/theirs/x.ts\n*** End Patch'",
+    // A path built at run time in an unquoted here-document is a pattern, not a file named `*`.
+    'apply_patch <<EOF\n*** Begin Patch\n*** Update File: src/$(printf theirs)/x.ts\n@@\n-export const theirs = 1;\n+export const theirs = 2;\n*** End Patch\nEOF',
     // Archives unpacked into a folder write what is inside it.
     'tar -xzf /dev/null -C src/theirs',
     'tar xf /dev/null --directory=src/theirs',
@@ -213,6 +219,25 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       assert.match(reason, /fleet_claim_path|handoff/, `${command}: the reason says what to do:\n${reason}`);
     }
     assert.equal(theirs(), THEIRS, "BOLT's file is untouched");
+  });
+
+  test('writes the command does not show (an archive unpacked here, a patch from a variable, a pipe or a file) are refused while another agent in this worktree holds files in it', async () => {
+    const carol = await plane.connect('test-carol');
+    try {
+      await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'claude-code', worktree: repo });
+      assert.equal((await carol.call('fleet_claim_path', { patterns: ['README.md'], root: repo })).granted, true);
+      const verdict = (command: string) => operator.call('fleet_hook_check_command', { command, cwd: repo, hook: 'test', callsign: 'ATLAS', agentOnly: true });
+      const unseen = ['tar xf evil.tar', 'tar -xzf evil.tgz', 'unzip -o evil.zip', 'apply_patch "$P"', 'cat p.diff | apply_patch', 'apply_patch < p.diff', "cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: README.md\n*** End Patch\nEOF"];
+      for (const command of unseen) {
+        const { allowed, refused } = await verdict(command);
+        assert.equal(allowed, false, `${command} was allowed`);
+        assert.deepEqual(refused.flatMap((r) => r.holders.map((h) => h.callsign)), ['CAROL'], command);
+      }
+      for (const command of ['tar tf evil.tar', 'tar -cf - -C src/theirs .', 'unzip -l evil.zip', 'tar xf evil.tar -C src/mine']) assert.equal((await verdict(command)).allowed, true, `${command} writes nothing CAROL holds`);
+    } finally {
+      await carol.call('fleet_agent_leave', {});
+      carol.close();
+    }
   });
 
   const deniedIdentity: [command: string, what: RegExp][] = [
@@ -278,6 +303,30 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       ['mcp__jetbrains__replace_file_text_by_path', { pathInProject: 'src/theirs/x.ts', text: 'x' }],
     ] as const) assert.equal((await preToolUse(tool, input))?.hookSpecificOutput.permissionDecision, 'deny', tool);
     assert.equal(await preToolUse('mcp__serena__insert_after_symbol', { name_path: 'a', relative_path: 'src/mine/a.ts', body: 'x' }), undefined);
+    // Relative to the project root, not to the session's cwd: after `cd src` they still name src/theirs/x.ts.
+    for (const [tool, input] of [
+      ['mcp__serena__replace_content', { relative_path: 'src/theirs/x.ts', needle: 'a', repl: 'b', mode: 'literal' }],
+      ['mcp__jetbrains__replace_text_in_file', { pathInProject: 'src/theirs/x.ts', oldText: 'a', newText: 'b' }],
+    ] as const) {
+      const output = await preToolUse(tool, input, join(repo, 'src'));
+      assert.equal(output?.hookSpecificOutput.permissionDecision, 'deny', `${tool} from src/`);
+      assert.match(output.hookSpecificOutput.permissionDecisionReason, /held exclusively by BOLT/, `${tool} from src/`);
+    }
+  });
+
+  test("MCP shell tools (Serena's execute_shell_command, JetBrains' execute_terminal_command) are judged as Bash is, run in the project root", async () => {
+    const deniedCalls: [tool: string, input: Record<string, unknown>][] = [
+      ['mcp__serena__execute_shell_command', { command: 'echo x > src/theirs/x.ts' }],
+      ['mcp__plugin_serena_serena__execute_shell_command', { command: 'rm theirs/x.ts', cwd: 'src' }],
+      ['mcp__jetbrains__execute_terminal_command', { command: 'rm -rf src/theirs', executeInShell: true }],
+    ];
+    for (const [tool, input] of deniedCalls) {
+      const output = await preToolUse(tool, input, join(repo, 'src/mine'));
+      assert.equal(output?.hookSpecificOutput.permissionDecision, 'deny', `${tool} ${JSON.stringify(input)} was allowed`);
+      assert.match(output.hookSpecificOutput.permissionDecisionReason, /src\/theirs[\s\S]*BOLT/);
+    }
+    assert.equal(await preToolUse('mcp__serena__execute_shell_command', { command: 'echo x > src/mine/shell.ts' }, join(repo, 'src/mine')), undefined);
+    assert.equal(theirs(), THEIRS);
   });
 
   test('submodules: a claim in the submodule conflicts with the parent claim on its files; fleet check and the hook agree', async () => {

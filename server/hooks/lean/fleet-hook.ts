@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { errorNameForCode } from '../../../contracts/errors.js';
-import { answerForCommandVerdict, answerForFailure, answerForVerdict, CLAUDE_SHELL_TOOL, claudeHookOutput, planCommandCheck, planWriteCheck, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
+import { answerForCommandVerdict, answerForFailure, answerForVerdict, claudeHookOutput, planCommandCheck, planWriteCheck, shellCall, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
 import type { CommandVerdict, HookVerdict } from '../hook-check.js';
 import { commandCheckParams, HOOK_CHECK_BATCH, hookCheckParams, hookEnvironment } from '../hook-check-request.js';
 import { markRequest, saveToolMark } from '../claude-tool-marks.js';
@@ -39,8 +39,9 @@ async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswe
   const event = toolEvent(input);
   if (!event) return undefined;
   const client = 'fleet-hook-claude-pre-tool-use';
-  if (event.tool_name === CLAUDE_SHELL_TOOL) {
-    const plan = planCommandCheck(event, home, process.env);
+  const shell = shellCall(event.tool_name, event.tool_input ?? {}, event.cwd ?? process.cwd());
+  if (shell) {
+    const plan = planCommandCheck(event, shell, home, process.env);
     if ('answer' in plan) return plan.answer;
     const reply = await callPlaneOnce(home, client, 'fleet_hook_check_command', commandCheckParams(plan.request));
     if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);

@@ -125,6 +125,10 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assertDenied(await codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'src/c.ts'), content: 'x' }), /src\/c\.ts/);
     assertAllowed(await codexPreToolUse(repo, 'mcp__filesystem__write_file', { path: join(repo, 'docs/c.md'), content: 'x' }));
     assertAllowed(await codexPreToolUse(repo, 'mcp__filesystem__read_file', { path: join(repo, 'src/a.ts') }));
+    // An MCP shell tool runs its command in the project: judged as the shell's; a project-relative path as the project's.
+    assertDenied(await codexPreToolUse(join(repo, 'docs'), 'mcp__serena__execute_shell_command', { command: 'echo x > src/a.ts' }), /src\/a\.ts[\s\S]*BOLT/);
+    assertDenied(await codexPreToolUse(join(repo, 'docs'), 'mcp__serena__create_text_file', { relative_path: 'src/d.ts', content: 'x' }), /src\/d\.ts[\s\S]*BOLT/);
+    assertAllowed(await codexPreToolUse(join(repo, 'docs'), 'mcp__serena__execute_shell_command', { command: 'echo x >> docs/guide.md' }));
   });
 
   test('one entry gates every worktree of the repository: an agent in a second git worktree is judged as itself', async () => {
@@ -149,11 +153,16 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assertAllowed(await codexPreToolUse(otherRepo, 'apply_patch', { command: patch('*** Add File: src/b.ts', '+b') }));
   });
 
-  test('a session outside this repository that writes into it is judged: by absolute path, or from a folder above it', async () => {
+  test('a session outside this repository that writes into it is judged: by absolute path, from a folder above it, or by a path from a sibling folder', async () => {
     const denied = (result: Awaited<ReturnType<typeof codexPreToolUse>>) => assert.equal(result.decision?.hookSpecificOutput.permissionDecision, 'deny', JSON.stringify(result));
     denied(await codexPreToolUse(otherRepo, 'Bash', { command: `echo x > ${join(repo, 'src/a.ts')}` }));
     denied(await codexPreToolUse(otherRepo, 'apply_patch', { command: patch(`*** Add File: ${join(repo, 'src/b.ts')}`, '+b') }));
     denied(await codexPreToolUse(dirname(repo), 'Bash', { command: `cd ${basename(repo)} && echo x > src/a.ts` }));
+    // From a sibling folder, by a relative path (or ~/…, $HOME/…): the input names the repository's folder.
+    assert.equal(dirname(otherRepo), dirname(repo), 'the two repositories are siblings');
+    denied(await codexPreToolUse(otherRepo, 'Bash', { command: `echo x > ../${basename(repo)}/src/a.ts` }));
+    denied(await codexPreToolUse(otherRepo, 'Bash', { command: `cd ../${basename(repo)} && rm -rf src` }));
+    denied(await codexPreToolUse(otherRepo, 'apply_patch', { command: patch(`*** Add File: ../${basename(repo)}/src/b.ts`, '+b') }));
   });
 
   test('input Codex would never send is refused with the reason, not allowed', async () => {

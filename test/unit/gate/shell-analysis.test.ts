@@ -70,6 +70,21 @@ const cases: [command: string, expected: string[]][] = [
   ['/bin/rm a', ['rm: a']],
   ['bash -c "rm $(cat list) a.ts"', ['rm: *', 'rm: a.ts']],
   ['sh -c "echo \\"x\\" > \\"b c\\""', ['redirection >: b c']],
+  // A prefix assignment holds for its command only: the script goes on with the old value.
+  ['PWD=/tmp true; rm -rf "$PWD/src/theirs"', ['rm: /repo/src/theirs']],
+  ['f=a; f=b true; rm "$f"', ['rm: a']],
+  // A variable set twice may hold either value (a branch not taken, a subshell): both are checked.
+  ['f=src/theirs/x.ts; if false; then f=src/mine/a.ts; fi; echo x > "$f"', ['redirection >: {src/theirs/x.ts,src/mine/a.ts}']],
+  ['f=a; (f=b); rm "$f"', ['rm: {a,b}']],
+  // apply_patch through the shell: a path built at run time is a pattern; a patch the gate cannot read could write anything.
+  ['apply_patch <<EOF\n*** Begin Patch\n*** Update File: src/$(printf theirs)/x.ts\n*** End Patch\nEOF', ['apply_patch: <worktree>', 'apply_patch: src/*/x.ts']],
+  ['apply_patch "$P"', ['apply_patch: <worktree>']],
+  ["cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: src/theirs/x.ts\n*** End Patch\nEOF", ['apply_patch: <worktree>']],
+  ['cat p.diff | apply_patch', ['apply_patch: <worktree>']],
+  ['apply_patch < p.diff', ['apply_patch: <worktree>']],
+  // An archive unpacked where the command runs writes whatever it holds; listing or creating one writes no file in it.
+  ['tar xf evil.tar; tar -xzf e.tgz; unzip -o e.zip', ['tar -x: <worktree>', 'tar -x: <worktree>', 'unzip: <worktree>']],
+  ['tar tf e.tar; tar -cf - -C src .; unzip -l e.zip', []],
 ];
 
 describe('shell analysis: the writes a command names, read by a real shell parser', () => {
@@ -82,6 +97,13 @@ describe('shell analysis: the writes a command names, read by a real shell parse
     assert.deepEqual(glob, { text: 'src/*.ts', literal: true, glob: true, unanchored: false });
     assert.equal(dynamic!.unanchored, true);
     assert.deepEqual([anchored!.text, anchored!.unanchored, anchored!.literal], ['src/*', false, false]);
+  });
+
+  test('a path in a patch built at run time is matched as a pattern, not as a file named `*`', () => {
+    const [, built] = analyzeShell('apply_patch <<EOF\n*** Update File: src/$(printf theirs)/x.ts\nEOF', CWD, KNOWN).writes;
+    assert.deepEqual(built?.kind === 'path' && [built.word.text, built.word.glob, built.word.literal], ['src/*/x.ts', true, false]);
+    const [quoted] = analyzeShell("apply_patch <<'EOF'\n*** Update File: src/$(printf theirs)/x.ts\nEOF", CWD, KNOWN).writes;
+    assert.deepEqual(quoted?.kind === 'path' && [quoted.word.text, quoted.word.glob], ['src/$(printf theirs)/x.ts', false], 'a quoted here-document is read as written');
   });
 
   test('a command that does not parse keeps its path-like tokens and says why', () => {
