@@ -34,15 +34,31 @@ const SECTIONS = {
 } as const;
 type SectionName = keyof typeof SECTIONS;
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    profile: { type: 'boolean', default: false },
-    out: { type: 'string', default: 'bench-results' },
-    'quiet-wait': { type: 'string' },
-  },
-});
+const USAGE = `usage: npm run bench -- [--quick] [--only SECTION,…] [--profile] [--out DIR] [--quiet-wait SECONDS]
+sections: ${Object.keys(SECTIONS).join(', ')}`;
+
+function parseBenchArgs() {
+  try {
+    return parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        profile: { type: 'boolean', default: false },
+        out: { type: 'string', default: 'bench-results' },
+        'quiet-wait': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const values = parseBenchArgs();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(SECTIONS);
 const unknown = only.filter((name) => !(name in SECTIONS));
 if (unknown.length > 0) {
