@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 
 /** One nats-server process of the test cluster. */
 export interface NatsNode {
@@ -22,7 +22,7 @@ export interface NatsCluster {
   urls: string;
   /** SIGKILLs one node and waits for it to be gone. */
   kill(name: string): Promise<void>;
-  /** Starts a killed node again on its ports and store; resolves once it serves JetStream. */
+  /** Starts a killed node again on its ports and store; resolves once it serves JetStream and every stream's replicas are current again. */
   restart(name: string): Promise<void>;
   /** The node that leads `stream` now. */
   streamLeader(stream: string): Promise<string>;
@@ -88,6 +88,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       const node = nodes.find((n) => n.name === name)!;
       launch(node);
       await jetStreamReady(node.url);
+      await streamsCurrent(node.url);
     },
     async streamLeader(stream) {
       const nc = await connect({ servers: nodes.filter((n) => n.child).map((n) => n.url) });
@@ -114,22 +115,46 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
 }
 
 /** Waits (bounded) until JetStream answers account info through `servers`: a meta leader exists. */
-async function jetStreamReady(servers: string, boundMs = 30_000): Promise<void> {
+function jetStreamReady(servers: string): Promise<void> {
+  return probeUntil('JetStream not ready', servers, async (jsm) => {
+    await jsm.getAccountInfo();
+    return undefined;
+  });
+}
+
+/**
+ * Waits (bounded) until every stream, asked through `server`, has a leader and only current
+ * replicas: a restarted node has caught up, so a reader that opens next (the stream's referee)
+ * is not left waiting on a stream still settling its peers.
+ */
+function streamsCurrent(server: string): Promise<void> {
+  return probeUntil('streams not current', server, async (jsm) => {
+    const lagging: string[] = [];
+    for await (const info of jsm.streams.list()) {
+      if (!info.cluster?.leader || (info.cluster.replicas ?? []).some((peer) => !peer.current || peer.offline)) lagging.push(info.config.name);
+    }
+    return lagging.length === 0 ? undefined : `lagging: ${lagging.join(', ')}`;
+  });
+}
+
+/** Asks `probe` through a fresh connection until it finds nothing missing (undefined), within `boundMs`. */
+async function probeUntil(failure: string, servers: string, probe: (jsm: JetStreamManager) => Promise<string | undefined>, boundMs = 30_000): Promise<void> {
   const deadline = Date.now() + boundMs;
-  let last: unknown;
+  let last = 'no answer yet';
   while (Date.now() < deadline) {
     try {
       const nc = await connect({ servers: servers.split(','), timeout: 2_000 });
       try {
-        await (await jetstreamManager(nc, { timeout: 2_000 })).getAccountInfo();
-        return;
+        const missing = await probe(await jetstreamManager(nc, { timeout: 2_000 }));
+        if (missing === undefined) return;
+        last = missing;
       } finally {
         await nc.close();
       }
     } catch (error) {
-      last = error;
-      await new Promise((resolve) => setTimeout(resolve, 100)); // a readiness probe's retry, not a wait for time to pass
+      last = (error as Error).message;
     }
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a readiness probe's retry, not a wait for time to pass
   }
-  throw new Error(`JetStream not ready after ${boundMs} ms: ${(last as Error)?.message}`);
+  throw new Error(`${failure} after ${boundMs} ms: ${last}`);
 }
