@@ -134,9 +134,9 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
  * a pipe, a file, a `$(…)` that may add a header) could write anything in the worktree.
  */
 function patchWrites(patch: ShellWord | undefined, cwd: string, facts: ShellFacts): void {
-  if (!patch?.literal) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
-  const glob = !patch?.literal;
-  for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: !glob, glob, unanchored: false }, via: 'apply_patch', cwd });
+  const readable = patch?.literal === true;
+  if (!readable) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
+  for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: 'apply_patch', cwd });
 }
 
 function literal(text: string): ShellWord {
