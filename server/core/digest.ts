@@ -61,8 +61,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
       case 'work.transitioned':
         if (event.status === 'done') {
           const item = state.work.get(event.itemId);
-          // A container is done when its children are (the plane's move): its reason says so, not a builder.
-          const builder = item?.assignee !== undefined ? callsignOf(state, item.assignee) : event.by !== undefined && event.by !== 'plane' ? callsignOf(state, event.by) : (event.reason ?? 'the plane');
+          const builder = finisherOf(state, item?.assignee, event);
           digest.workCompleted.push({ id: event.itemId, title: item?.title ?? event.itemId, by: builder });
           completedBy.set(builder, (completedBy.get(builder) ?? 0) + 1);
         }
@@ -111,4 +110,14 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
   digest.builds = [...latest.values()];
   for (const build of digest.builds) if (build.status === 'red') digest.blockers.push({ kind: 'build', ref: build.scope, text: `build is RED${build.commit ? ` at ${build.commit.slice(0, 10)}` : ''}` });
   return digest;
+}
+
+/**
+ * Who finished an item: its builder; else the agent whose decision ended it; else, for a container
+ * the plane closed because all its children were done, that reason rather than a name.
+ */
+function finisherOf(state: State, assignee: string | undefined, event: { by?: string | undefined; reason?: string | undefined }): string {
+  if (assignee !== undefined) return callsignOf(state, assignee);
+  if (event.by !== undefined && event.by !== 'plane') return callsignOf(state, event.by);
+  return event.reason ?? 'the plane';
 }
