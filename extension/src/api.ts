@@ -41,6 +41,8 @@ export interface FleetApi {
   /** What the Digest view shows now (undefined until it has been opened). */
   digest(): DigestModel | undefined;
   readonly onDidChangeDigest: vscode.Event<DigestModel>;
+  /** Whether the Digest view is on screen now. */
+  digestVisible(): boolean;
   /** The launcher installed at FLEET_HOME/bin/fleet, once written. */
   launcher(): string | undefined;
   /** Whether this VS Code got the fleet MCP server for its agent mode, and its definition. */

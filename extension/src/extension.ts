@@ -102,6 +102,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidNotify: notifications.onDidNotify,
     digest: () => digest.shown,
     onDidChangeDigest: digest.onDidChange,
+    digestVisible: () => digest.visible,
     launcher: () => launcher,
     mcp: mcp.status,
   };

@@ -78,6 +78,11 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
     return this.model;
   }
 
+  /** Whether the view is on screen now (VS Code tells the extension host a moment after a switch). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
   /** Fleet: Show Digest: brings the view up on the digest asked for (default: the catch-up if there is one, else live). */
   private async show(what?: DigestShown | { kind: 'catchUp' }): Promise<void> {
     if (what?.kind === 'catchUp') this.requested = this.catchUpFrom !== null ? { kind: 'catchUp', fromSeq: this.catchUpFrom } : undefined;
@@ -165,7 +170,8 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
         this.history ??= (await this.ctx.request('fleet/digestHistory', { limit: HISTORY_LENGTH })).digests;
         const digest = await this.fetch(shown, this.history);
         model = { ...base, digest, error: digest ? null : 'That digest is no longer in FLEET_HOME/digests.', history: this.history.map(summary) };
-        if (digest && shown.kind !== 'published') await this.seen(digest.toSeq);
+        // A load that lands after the person left was not seen: it must not shorten the next catch-up.
+        if (digest && shown.kind !== 'published' && this.visible) await this.seen(digest.toSeq);
       }
     } catch (error) {
       model = { ...base, digest: null, error: error instanceof Error ? error.message : String(error), history: [] };

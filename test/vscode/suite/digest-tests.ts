@@ -7,7 +7,7 @@ import type { DigestModel } from '../../../extension/src/views/digest-view.js';
 import type { Fixture } from './fixture.js';
 import { test } from './runner.js';
 import type { TestAgent } from './test-agent.js';
-import { when } from './waits.js';
+import { until, when } from './waits.js';
 
 export function digestTests(fx: () => Fixture, agent: () => TestAgent): void {
   test('the Digest view: "since you were last here" after time away, and the published digests with their history', async () => {
@@ -22,6 +22,8 @@ export function digestTests(fx: () => Fixture, agent: () => TestAgent): void {
     const looked = await before;
 
     await vscode.commands.executeCommand('workbench.view.explorer'); // the person leaves the view
+    // VS Code tells the extension host a moment later; a claim before that is one the person saw.
+    await until(() => !api.digestVisible(), 'the Digest view hidden');
     assert.ok((await agent().claim(['docs/**'], workspace, { reason: 'night docs' })).granted);
     const operator = await connectToPlane({ home, client: 'vscode-test-operator', autoStart: false, credential: 'operator' });
     const published = await operator.call('fleet_digest', { publish: true });
