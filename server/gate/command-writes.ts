@@ -122,6 +122,94 @@ function shell(args: ShellWord[]): CommandEffect {
 
 type Rule = (args: ShellWord[], name: string) => CommandEffect;
 
+/** The folder a tool works on when it is given no path: where it runs. */
+const HERE: ShellWord = { text: '.', literal: true, glob: false, unanchored: false };
+
+/**
+ * A formatter or fixer: it rewrites its operands (files or whole folders, the current one when none
+ * is given) when `writing` says its options ask for it (`--write`, `--fix`, `-i`; or unless `--check`).
+ */
+const rewrites = (withValue: string[], writing: (line: CommandLine) => boolean) => (args: ShellWord[], name: string): CommandEffect => {
+  const line = parseCommandLine(args, withValue);
+  return writing(line) ? all(name, line.positionals.length > 0 ? line.positionals : [HERE]) : NONE;
+};
+const unlessOption = (...names: string[]) => (line: CommandLine) => !names.some((name) => line.options.has(name) || (name.length === 2 && line.flags.has(name[1]!)));
+const withOption = (...names: string[]) => (line: CommandLine) => !unlessOption(...names)(line);
+
+/** `ruff format|check …` and `biome format|check|lint …`: the subcommand decides, then as a formatter. */
+const subcommands = (rules: Record<string, Rule>): Rule => (args, name) => {
+  const sub = args[0]?.literal ? args[0].text : undefined;
+  const rule = sub !== undefined && Object.hasOwn(rules, sub) ? rules[sub]! : undefined;
+  return rule ? rule(args.slice(1), `${name} ${sub}`) : NONE;
+};
+
+/** `pnpm exec eslint …`, `uv run black …`: the runner's subcommand, then `rest` finds the tool it runs. */
+const runnerOf = (subs: string[], rest: Rule): Rule => (args, name) => (args[0]?.literal && subs.includes(args[0].text) ? rest(args.slice(1), name) : NONE);
+const runsTool = (withValue: string[]): Rule => (args) => runsAfter(args, withValue);
+
+/** `python -m black …`: the module runs as its command would. */
+function python(args: ShellWord[]): CommandEffect {
+  const at = args.findIndex((w) => w.text === '-m');
+  return at >= 0 && args.length > at + 1 ? { writes: [], runs: args.slice(at + 1) } : NONE;
+}
+
+/** `go fmt ./...` rewrites the packages it names (`X/...` is the folder X), here when none. */
+const goFmt: Rule = (args, name) => {
+  const packages = parseCommandLine(args, ['-mod', '-modfile']).positionals.map((w) => ({ ...w, text: w.text.replace(/\/?\.\.\.$/, '') || '.' }));
+  return all(name, packages.length > 0 ? packages : [HERE]);
+};
+
+/** `npx prettier --write …` (the tool is analysed as itself), or `npx -c 'script'`. */
+function npx(args: ShellWord[]): CommandEffect {
+  const call = optionValues(parseCommandLine(args, ['-c', '--call', '-p', '--package']), ['-c', '--call'])[0];
+  return call ? { writes: [], script: call } : runsAfter(args, ['-p', '--package']);
+}
+
+/** Every value the options `names` were given (`curl -o a URL -o b URL`); `-` is stdout, no file. */
+function optionValues(line: CommandLine, names: string[]): ShellWord[] {
+  return names.flatMap((name) => line.values.get(name) ?? []).filter((value) => value.text !== '-');
+}
+
+/** The file a download names itself after: the URL's last path segment, in `dir`. */
+function remoteName(url: ShellWord, dir: ShellWord | undefined): ShellWord | undefined {
+  const name = url.text.replace(/[?#].*$/, '').replace(/^[a-z]+:\/\/[^/]*/i, '').split('/').at(-1);
+  if (!name || !/^[a-z]+:\/\//i.test(url.text)) return undefined;
+  return { ...url, text: dir ? `${dir.text.replace(/\/+$/, '')}/${name}` : name };
+}
+
+/** curl: `-o FILE` each, and `-O` a file named after each URL (in `--output-dir`). */
+function curl(args: ShellWord[]): CommandEffect {
+  const line = parseCommandLine(args, ['-o', '--output', '--output-dir', '-d', '--data', '-H', '--header', '-u', '--user', '-X', '--request', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-c', '--cookie-jar', '-F', '--form', '-T', '--upload-file', '-w', '--write-out', '-m', '--max-time', '--connect-timeout', '-x', '--proxy']);
+  const dir = line.options.get('--output-dir');
+  const named = line.flags.has('O') || line.options.has('--remote-name') || line.options.has('--remote-name-all');
+  const remote = named ? line.positionals.map((url) => remoteName(url, typeof dir === 'object' ? dir : undefined)).filter((w) => w !== undefined) : [];
+  return all('curl', [...optionValues(line, ['-o', '--output', '-c', '--cookie-jar']), ...remote]);
+}
+
+/** wget: `-O FILE`, else a file named after each URL (in `-P DIR`). */
+function wget(args: ShellWord[]): CommandEffect {
+  const line = parseCommandLine(args, ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output', '-U', '--user-agent', '--header', '-e', '--execute', '-t', '--tries', '-T', '--timeout']);
+  const logs = optionValues(line, ['-o', '--output-file', '-a', '--append-output']);
+  const document = line.options.get('-O') ?? line.options.get('--output-document');
+  if (typeof document === 'object') return all('wget', [...logs, ...(document.text === '-' ? [] : [document])]);
+  const dir = line.options.get('-P') ?? line.options.get('--directory-prefix');
+  return all('wget', [...logs, ...line.positionals.map((url) => remoteName(url, typeof dir === 'object' ? dir : undefined)).filter((w) => w !== undefined)]);
+}
+
+/** `sort -o FILE` writes FILE (often one of its inputs: `sort -o f f`). */
+function sort(args: ShellWord[]): CommandEffect {
+  return all('sort -o', optionValues(parseCommandLine(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory']), ['-o', '--output']));
+}
+
+/** gawk's `-i inplace` (`--include=inplace`): the files after the program text (none when `-f` gave it). */
+function awk(args: ShellWord[], name: string): CommandEffect {
+  const line = parseCommandLine(args, ['-i', '--include', '-f', '--file', '-v', '--assign', '-F', '--field-separator']);
+  const include = line.options.get('-i') ?? line.options.get('--include');
+  if (typeof include !== 'object' || !/^inplace(\.awk)?$/.test(include.text)) return NONE;
+  const programGiven = line.options.has('-f') || line.options.has('--file');
+  return all(`${name} -i inplace`, (programGiven ? line.positionals : line.positionals.slice(1)).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)));
+}
+
 const operands = (withValue: string[] = []) => (args: ShellWord[], name: string): CommandEffect => all(name, parseCommandLine(args, withValue).positionals);
 
 /** Each writing command the gate knows, by name. Anything else names no write (its redirections still do). */
@@ -197,6 +285,44 @@ const RULES: Record<string, Rule> = {
   builtin: (args) => runsAfter(args, []),
   stdbuf: (args) => runsAfter(args, ['-i', '-o', '-e']),
   eval: (args) => (args.length > 0 ? { writes: [], script: args.reduce((a, w) => ({ text: `${a.text} ${w.text}`, literal: a.literal && w.literal, glob: false, unanchored: false })) } : NONE),
+  curl,
+  wget,
+  sort,
+  awk,
+  gawk: awk,
+  // Formatters and fixers that rewrite files in place.
+  prettier: rewrites(['--config', '--ignore-path', '--plugin', '--parser', '--log-level', '--cache-location', '--stdin-filepath'], withOption('--write', '-w')),
+  eslint: rewrites(['-c', '--config', '--ext', '--rule', '--plugin', '--parser', '-f', '--format', '-o', '--output-file', '--ignore-pattern', '--rulesdir', '--cache-location', '--max-warnings', '--env', '--global', '--parser-options', '--resolve-plugins-relative-to'], withOption('--fix')),
+  gofmt: rewrites(['-r'], withOption('-w')),
+  goimports: rewrites(['-local'], withOption('-w')),
+  'clang-format': rewrites(['--style', '--assume-filename', '--lines', '--offset', '--length'], withOption('-i')),
+  autopep8: rewrites(['--select', '--ignore', '--max-line-length', '--global-config', '-a'], withOption('-i', '--in-place')),
+  rustfmt: rewrites(['--edition', '--config-path', '--emit', '--config', '--color'], unlessOption('--check')),
+  black: rewrites(['-l', '--line-length', '-t', '--target-version', '--include', '--exclude', '--extend-exclude', '--force-exclude', '--config', '--stdin-filename'], unlessOption('--check', '--diff', '-c', '--code')),
+  isort: rewrites(['--settings-path', '--sp', '--profile', '-l', '--line-length', '--skip', '-s', '--src'], unlessOption('--check', '--check-only', '-c', '--diff', '--stdout', '-d')),
+  ruff: subcommands({
+    format: rewrites(['--config', '--line-length', '--target-version', '--exclude', '--stdin-filename'], unlessOption('--check', '--diff')),
+    check: rewrites(['--config', '--select', '--ignore', '--extend-select', '--exclude', '--line-length', '--target-version', '--output-format', '--stdin-filename'], withOption('--fix', '--unsafe-fixes')),
+  }),
+  biome: subcommands({
+    format: rewrites(['--config-path'], withOption('--write', '--fix', '--apply')),
+    lint: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
+    check: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
+  }),
+  // Runners of a project's tools: the tool after them is analysed as itself.
+  go: subcommands({ fmt: goFmt }),
+  // `cargo fmt` formats every crate of the workspace, whose root may be above here.
+  cargo: subcommands({ fmt: (args, name) => (args.some((w) => w.text === '--check') ? NONE : ANYWHERE(name)) }),
+  python,
+  python3: python,
+  npx,
+  bunx: runsTool(['-p', '--package']),
+  npm: runnerOf(['exec', 'x'], npx),
+  pnpm: runnerOf(['exec', 'dlx'], runsTool(['--filter', '-F', '--package'])),
+  yarn: runnerOf(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])),
+  uv: runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package'])),
+  poetry: runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project'])),
+  pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
   bash: shell,
   sh: shell,
   zsh: shell,

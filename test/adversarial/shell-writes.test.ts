@@ -135,6 +135,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['git restore src/mine/a.ts', () => readFileSync(join(repo, 'src/mine/a.ts'), 'utf8') === 'export const a = 1;\n'],
     ['ls src/theirs > /dev/null && cat src/theirs/x.ts > /dev/null && git status --short > /dev/null'],
     [`echo scratch > ${join(outside, 'scratch.txt')}`, () => existsSync(join(outside, 'scratch.txt'))],
+    ['sort -o src/mine/sorted.ts src/theirs/x.ts', () => readFileSync(join(repo, 'src/mine/sorted.ts'), 'utf8') === THEIRS],
     ['FLEET_AS=ATLAS true'],
     ['fleet status --json > /dev/null'],
     [`echo 'quoted "text"' > /dev/null # a comment naming src/theirs/x.ts`],
@@ -209,6 +210,13 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'echo x > src/mine/dirlink/x.ts',
     `echo x > ${join(outside, 'outlink.ts')}`,
     'echo x > libs/sub/core.ts',
+    // Formatters, fixers, downloads and sorts that rewrite files in place.
+    'npx prettier --write src/theirs/x.ts',
+    'eslint --fix .',
+    'python3 -m black src',
+    'gofmt -w src/theirs/x.ts',
+    'curl -sSo src/theirs/x.ts https://example.invalid/x.ts',
+    'sort -o src/theirs/x.ts src/theirs/x.ts',
   ];
 
   test(`denied: ${deniedWrites.length} shell writes into BOLT's territory, each naming the path and its holder`, async () => {

@@ -85,6 +85,20 @@ const cases: [command: string, expected: string[]][] = [
   // An archive unpacked where the command runs writes whatever it holds; listing or creating one writes no file in it.
   ['tar xf evil.tar; tar -xzf e.tgz; unzip -o e.zip', ['tar -x: <worktree>', 'tar -x: <worktree>', 'unzip: <worktree>']],
   ['tar tf e.tar; tar -cf - -C src .; unzip -l e.zip', []],
+  // Formatters and fixers rewrite their operands in place (the folder they run in when none is given); checks and diffs write nothing.
+  ['npx prettier --write src/a.ts; prettier -w; prettier --check .', ['prettier: src/a.ts', 'prettier: .']],
+  ['eslint --fix src; eslint src; eslint -c cfg.js --fix', ['eslint: src', 'eslint: .']],
+  ['black -l 100 src; black --check .; isort x.py; isort --diff y.py', ['black: src', 'isort: x.py']],
+  ['ruff format src; ruff check --fix; ruff check .', ['ruff format: src', 'ruff check: .']],
+  ['gofmt -w a.go; gofmt -l .; go fmt ./pkg/...; go build ./...', ['gofmt: a.go', 'go fmt: ./pkg']],
+  ['rustfmt src/main.rs; rustfmt --check x.rs; cargo fmt; cargo fmt --check', ['rustfmt: src/main.rs', 'cargo fmt: <worktree>']],
+  ['clang-format -i a.c; autopep8 --in-place b.py; biome check --write src; biome format src', ['clang-format: a.c', 'autopep8: b.py', 'biome check: src']],
+  // Runners of a project's tools: the tool they run is read as itself.
+  ["python3 -m black src; npm exec -- eslint --fix lib; pnpm exec prettier -w x; uv run isort y; npx -c 'rm z'", ['black: src', 'eslint: lib', 'prettier: x', 'isort: y', 'rm: z']],
+  // Downloads and other writers of a named output.
+  ['curl -o a https://h/x -o b https://h/y; curl -sSo c https://h/z; curl -sSLO --output-dir src https://h/p/f.ts?v=1; curl https://h/z', ['curl: a', 'curl: b', 'curl: c', 'curl: src/f.ts']],
+  ['wget -qO out.ts https://h/x; wget -O - https://h/y; wget -P src https://h/p/g.ts', ['wget: out.ts', 'wget: src/g.ts']],
+  ["sort -o f f; sort -uo g g; sort h; gawk -i inplace '{print}' i; awk '{print}' j", ['sort -o: f', 'sort -o: g', 'gawk -i inplace: i']],
 ];
 
 describe('shell analysis: the writes a command names, read by a real shell parser', () => {
