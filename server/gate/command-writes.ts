@@ -6,7 +6,9 @@ export type NamedWrite =
   | { kind: 'path'; word: ShellWord; via: string }
   /** A lone `git checkout X`: a path if X exists, else a branch (the whole worktree). */
   | { kind: 'path-or-branch'; word: ShellWord; via: string }
-  | { kind: 'worktree'; via: string };
+  | { kind: 'worktree'; via: string }
+  /** What a symbolic link made at `link` (a file name or a folder) points to: writing through the link writes there. */
+  | { kind: 'link-target'; word: ShellWord; link: ShellWord; via: string };
 
 /** What a command does that the gate cares about: its writes, and commands it runs in turn. */
 export interface CommandEffect {
@@ -227,15 +229,29 @@ const RULES: Record<string, Rule> = {
     const dest = destination(line);
     return all('mv', [...line.positionals, ...(dest && !line.positionals.includes(dest) ? [dest] : [])]);
   },
-  cp: (args) => all('cp', [destination(parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']))].filter((w) => w !== undefined)),
+  cp: (args) => {
+    const line = parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']);
+    const dest = destination(line);
+    // `cp -l` makes hard links: the copies are the sources' own files.
+    const linked = line.flags.has('l') || line.options.has('--link') ? line.positionals.filter((w) => w !== dest) : [];
+    return all('cp', [...(dest ? [dest] : []), ...linked]);
+  },
   install: (args) => all('install', [destination(parseCommandLine(args, ['-t', '--target-directory', '-m', '-o', '-g', '-S', '--mode', '--owner', '--group']))].filter((w) => w !== undefined)),
   ln: (args) => {
     const line = parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']);
     const first = line.positionals[0];
+    const given = destination(line);
     // `ln -s TARGET` alone makes a link named after the target, here.
-    const dest = destination(line) ?? (first && { ...first, text: first.text.replace(/.*\//, '') });
-    return all('ln', dest ? [dest] : []);
+    const dest = given ?? (first && { ...first, text: first.text.replace(/.*\//, '') });
+    if (!dest) return NONE;
+    const sources = given ? line.positionals.filter((w) => w !== given) : [first!];
+    // A link is a door: a write through it lands on what it names (a hard link shares the file itself).
+    const doors: NamedWrite[] = line.flags.has('s') || line.options.has('--symbolic')
+      ? sources.map((word) => ({ kind: 'link-target', word, link: dest, via: 'ln -s' }))
+      : sources.map(path('ln (a hard link)'));
+    return { writes: [path('ln')(dest), ...doors] };
   },
+  link: (args) => all('link', parseCommandLine(args).positionals),
   rsync: (args) => {
     const line = parseCommandLine(args, ['-e', '--rsh', '-f', '--filter', '--exclude', '--include', '-T', '--temp-dir']);
     const local = line.positionals.filter((w) => !/^[^/]*:/.test(w.text));

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { minimatch } from 'minimatch';
 import { existingDirectory, isDirectory, realPath } from './real-path.js';
 import { absoluteTarget, type ShellWrite } from './shell-analysis.js';
@@ -57,6 +57,13 @@ function linksMatching(dir: string, pattern: string, budget: { entries: number }
 
 function concreteWrite(write: ShellWrite): WriteCheck {
   if (write.kind === 'worktree') return { kind: 'worktree', dir: realPath(existingDirectory(write.cwd)), via: write.via, shown: write.via };
+  if (write.kind === 'link-target') {
+    // A relative target is read from the link's folder: the folder named, else the one the link is made in.
+    if (write.link.unanchored && !isAbsolute(write.word.text)) return { kind: 'unknown', via: write.via, shown: write.word.text };
+    const at = absoluteTarget(write.link.text, write.cwd);
+    const from = write.link.text.endsWith('/') || isDirectory(realPath(at)) ? at : dirname(at);
+    return concreteWrite({ kind: 'path', word: write.word, via: write.via, cwd: from });
+  }
   const { word, via, cwd } = write;
   const shown = word.text;
   if (word.unanchored) return { kind: 'unknown', via, shown };

@@ -136,6 +136,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['ls src/theirs > /dev/null && cat src/theirs/x.ts > /dev/null && git status --short > /dev/null'],
     [`echo scratch > ${join(outside, 'scratch.txt')}`, () => existsSync(join(outside, 'scratch.txt'))],
     ['sort -o src/mine/sorted.ts src/theirs/x.ts', () => readFileSync(join(repo, 'src/mine/sorted.ts'), 'utf8') === THEIRS],
+    ['ln -s a.ts src/mine/alias.ts', () => readFileSync(join(repo, 'src/mine/alias.ts'), 'utf8') === 'export const a = 1;\n'],
     ['FLEET_AS=ATLAS true'],
     ['fleet status --json > /dev/null'],
     [`echo 'quoted "text"' > /dev/null # a comment naming src/theirs/x.ts`],
@@ -217,6 +218,11 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'gofmt -w src/theirs/x.ts',
     'curl -sSo src/theirs/x.ts https://example.invalid/x.ts',
     'sort -o src/theirs/x.ts src/theirs/x.ts',
+    // A link made in one's own folder is a door into what it names: the write through it lands there.
+    'ln -s ../theirs/x.ts src/mine/door.ts && echo x > src/mine/door.ts',
+    'ln -s ../theirs src/mine/doorway',
+    'ln src/theirs/x.ts src/mine/hard.ts',
+    'cp -al src/theirs src/mine/copy',
   ];
 
   test(`denied: ${deniedWrites.length} shell writes into BOLT's territory, each naming the path and its holder`, async () => {

@@ -31,8 +31,10 @@ const cases: [command: string, expected: string[]][] = [
   ['rsync -a src/ host:dest/', []],
   ['rm -rf a b; rmdir c; unlink d', ['rm: a', 'rm: b', 'rmdir: c', 'unlink: d']],
   ['touch -d yesterday a; mkdir -p -m 700 b/c', ['touch: a', 'mkdir: b/c']],
-  ['ln -sf target link', ['ln: link']],
-  ['ln -s ../x/target', ['ln: target']],
+  // A link is a door into what it names: a symbolic one's target (read from the link's folder), a hard one's source.
+  ['ln -sf target link', ['ln: link', 'ln -s: target']],
+  ['ln -s ../x/target', ['ln: target', 'ln -s: ../x/target']],
+  ['ln a b; link c d; cp -al e f/; cp g h', ['ln: b', 'ln (a hard link): a', 'link: c', 'link: d', 'cp: f/', 'cp: e', 'cp: h']],
   ['truncate -s 0 a', ['truncate: a']],
   ['chmod -R 755 a b; chown u:g c', ['chmod: a', 'chmod: b', 'chown: c']],
   ['dd if=/dev/zero of=disk.img bs=1', ['dd of=: disk.img']],
