@@ -15,6 +15,8 @@ export interface CommandEffect {
   writes: NamedWrite[];
   /** A command it runs (xargs rm …, sudo cp …, find -exec …): analysed like any other. */
   runs?: ShellWord[];
+  /** The folder `runs` runs in, when the prefix moves it (env -C DIR, sudo -D DIR, git -C DIR). */
+  runsIn?: ShellWord;
   /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
   script?: ShellWord;
 }
@@ -31,24 +33,37 @@ function destination(line: CommandLine): ShellWord | undefined {
   return typeof target === 'object' ? target : line.positionals.length > 1 ? line.positionals.at(-1) : undefined;
 }
 
-/** Skips a prefix command's own options, and the operands it takes before the command it runs. */
-function runsAfter(args: ShellWord[], withValue: string[], operands = 0): CommandEffect {
+/**
+ * Skips a prefix command's own options, and the operands it takes before the command it runs;
+ * `chdir` names its options that move where that command runs.
+ */
+function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: string[] = []): CommandEffect {
   let i = 0;
+  let runsIn: ShellWord | undefined;
   while (i < args.length && args[i]!.literal && args[i]!.text.startsWith('-') && args[i]!.text !== '--') {
     const text = args[i]!.text;
+    const joined = chdir.find((name) => name.startsWith('--') && text.startsWith(`${name}=`));
+    if (joined) runsIn = { ...args[i]!, text: text.slice(joined.length + 1) };
+    else if (chdir.includes(text)) runsIn = args[i + 1];
     i += withValue.includes(text) ? 2 : 1;
   }
   if (args[i]?.text === '--') i++;
   i += operands;
-  return args.length > i ? { writes: [], runs: args.slice(i) } : NONE;
+  return args.length > i ? { writes: [], runs: args.slice(i), ...(runsIn && { runsIn }) } : NONE;
 }
+
+const GIT: ShellWord = { text: 'git', literal: true, glob: false, unanchored: false };
 
 const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert']);
 
 function git(args: ShellWord[]): CommandEffect {
   let i = 0;
-  // Global options before the subcommand: -C DIR and -c NAME=VALUE take a value.
-  while (i < args.length && args[i]!.text.startsWith('-')) i += ['-C', '-c', '--git-dir', '--work-tree'].includes(args[i]!.text) ? 2 : 1;
+  // Global options before the subcommand: -C DIR, -c NAME=VALUE, --git-dir and --work-tree take a value.
+  while (i < args.length && args[i]!.text.startsWith('-')) {
+    // `git -C DIR …` is git run in DIR (a later -C is relative to it).
+    if (args[i]!.text === '-C' && args[i + 1]) return { writes: [], runs: [GIT, ...args.slice(0, i), ...args.slice(i + 2)], runsIn: args[i + 1] };
+    i += ['-c', '--git-dir', '--work-tree'].includes(args[i]!.text) ? 2 : 1;
+  }
   const sub = args[i]?.text;
   const rest = args.slice(i + 1);
   const via = `git ${sub}`;
@@ -290,8 +305,8 @@ const RULES: Record<string, Rule> = {
   perl: (args) => inPlace('perl', args),
   find,
   xargs,
-  env: (args) => runsAfter(args.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)), ['-u', '--unset', '-C', '--chdir', '-S']),
-  sudo: (args) => runsAfter(args, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U']),
+  env: (args) => runsAfter(args.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)), ['-u', '--unset', '-C', '--chdir', '-S'], 0, ['-C', '--chdir']),
+  sudo: (args) => runsAfter(args, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'], 0, ['-D', '--chdir']),
   nice: (args) => runsAfter(args, ['-n', '--adjustment']),
   timeout: (args) => runsAfter(args, ['-s', '-k', '--signal', '--kill-after'], 1),
   nohup: (args) => runsAfter(args, []),

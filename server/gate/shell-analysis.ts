@@ -64,13 +64,18 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   };
   // `NAME=value cmd`: the assignment holds for that command only.
   const prefixOnly = new Set<GoNode>();
-  const runCommand = (argv: ShellWord[], level: number): void => {
-    facts.commands.push({ argv, cwd });
+  const runCommand = (argv: ShellWord[], level: number, at: string): void => {
+    facts.commands.push({ argv, cwd: at });
     const effect = commandEffect(argv);
-    for (const write of effect.writes) facts.writes.push({ ...write, cwd });
-    if (effect.runs && level < MAX_SCRIPT_DEPTH) runCommand(effect.runs, level + 1);
+    for (const write of effect.writes) facts.writes.push({ ...write, cwd: at });
+    if (effect.runs && level < MAX_SCRIPT_DEPTH) {
+      const moved = effect.runsIn;
+      // A folder built at run time (`env -C "$D" …`): what runs there could write anywhere.
+      if (moved && !moved.literal) facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}`, cwd: at });
+      runCommand(effect.runs, level + 1, moved?.literal ? resolve(at, moved.text) : at);
+    }
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
-    if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, cwd, variables, facts, depth + 1);
+    if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, at, variables, facts, depth + 1);
     else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
   };
   walkTree(file, (type, node) => {
@@ -78,10 +83,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'CallExpr': {
         const argv = items(node, 'Args').map((word) => readWord(word, variables));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
-        runCommand(argv, 0);
+        runCommand(argv, 0, cwd);
         if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, cwd, facts);
-        // `cd DIR && …`: later commands run there (best effort: a subshell's cd leaks out).
-        if (argv[0]?.text === 'cd' && argv[1]?.literal) {
+        // `cd DIR && …` (or pushd): later commands run there (best effort: a subshell's cd leaks out).
+        if ((argv[0]?.text === 'cd' || argv[0]?.text === 'pushd') && argv[1]?.literal) {
           variables.PWD = cwd = resolve(cwd, argv[1].text);
           alternatives.delete('PWD');
         }

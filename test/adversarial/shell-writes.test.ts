@@ -223,6 +223,10 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'ln -s ../theirs src/mine/doorway',
     'ln src/theirs/x.ts src/mine/hard.ts',
     'cp -al src/theirs src/mine/copy',
+    // A prefix that moves where its command runs: the paths are read from there.
+    'pushd src/theirs && echo x > x.ts',
+    "env -C src/theirs sh -c 'echo x > x.ts'",
+    'git -C src/theirs checkout -- x.ts',
   ];
 
   test(`denied: ${deniedWrites.length} shell writes into BOLT's territory, each naming the path and its holder`, async () => {

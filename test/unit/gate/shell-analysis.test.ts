@@ -51,6 +51,11 @@ const cases: [command: string, expected: string[]][] = [
   ['git -C sub status; git log > log.txt', ['redirection >: log.txt']],
   ['(cd sub && echo x > a) && echo y > b', ['redirection >: a @/repo/sub', 'redirection >: b @/repo/sub']],
   ['cd src && rm a', ['rm: a @/repo/src']],
+  // A prefix that moves where its command runs moves what that command's paths mean.
+  ['pushd src && rm a', ['rm: a @/repo/src']],
+  ["env -C src sh -c 'echo > a'; env --chdir=lib rm b; sudo -D bin rm c", ['redirection >: a @/repo/src', 'rm: b @/repo/lib', 'rm: c @/repo/bin']],
+  ['git -C sub checkout -- a; git -C x -C y rm b', ['git checkout: a @/repo/sub', 'git rm: b @/repo/x/y']],
+  ['env -C "$D" rm a', ['env in *: <worktree>', 'rm: a']],
   ['echo $(touch a) `rm b`', ['touch: a', 'rm: b']],
   ['x=$(cat a > b)', ['redirection >: b']],
   ["bash -c 'echo x > a; rm b'", ['redirection >: a', 'rm: b']],
