@@ -1,5 +1,5 @@
 import { identityFindings, type IdentityFinding } from './identity-rules.js';
-import { analyzeShell, wordishTokens, type ShellFacts, type ShellWrite } from './shell-analysis.js';
+import { analyzeShell, wordishTokens, type ScriptFile, type ShellFacts, type ShellWrite } from './shell-analysis.js';
 import type { KnownVariables } from './shell-word.js';
 
 /** What the plane needs of a command, small enough to hand across threads at once. */
@@ -9,13 +9,16 @@ export interface CommandAnalysis {
   /** How many distinct writes it names (more than `writes` holds when capped). */
   namedWrites: number;
   findings: IdentityFinding[];
+  /** Script files the command runs (once each), at most MAX_SCRIPTS: the plane reads and analyses them. */
+  scripts: ScriptFile[];
   /** Path-like words of what was not parsed (once each), at most MAX_TOKENS. */
   tokens: string[];
   parseError?: string;
 }
 
-const MAX_WRITES = 500;
-const MAX_TOKENS = 500;
+export const MAX_WRITES = 500;
+export const MAX_TOKENS = 500;
+const MAX_SCRIPTS = 8;
 
 /**
  * The pure part of the shell gate, all of it (it runs in the parser's thread): the writes a command
@@ -27,7 +30,7 @@ export function analyzeCommand(command: string, cwd: string, known: KnownVariabl
 
 /** A command the parser did not read (too slow, or its thread is busy): its tokens are all there is. */
 export function unparsedCommand(command: string, why: string, homes: readonly string[]): CommandAnalysis {
-  return summarize({ writes: [], commands: [], assignments: [], words: [], tokens: wordishTokens(command), parseError: why }, homes);
+  return summarize({ writes: [], commands: [], assignments: [], words: [], scripts: [], tokens: wordishTokens(command), parseError: why }, homes);
 }
 
 function summarize(facts: ShellFacts, homes: readonly string[]): CommandAnalysis {
@@ -36,6 +39,7 @@ function summarize(facts: ShellFacts, homes: readonly string[]): CommandAnalysis
     writes: writes.slice(0, MAX_WRITES),
     namedWrites: writes.length,
     findings: identityFindings(facts, homes),
+    scripts: [...new Map(facts.scripts.map((script) => [script.path, script])).values()].slice(0, MAX_SCRIPTS),
     tokens: [...new Set(facts.tokens)].slice(0, MAX_TOKENS),
     ...(facts.parseError !== undefined && { parseError: facts.parseError }),
   };

@@ -19,6 +19,8 @@ export interface CommandEffect {
   runsIn?: ShellWord;
   /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
   script?: ShellWord;
+  /** A script file it runs (bash x.sh, source x.sh, ./x.sh): read and analysed by the plane; `shebang` if only a shell script is. */
+  scriptFile?: { word: ShellWord; shebang: boolean };
 }
 
 const NONE: CommandEffect = { writes: [] };
@@ -132,10 +134,16 @@ function xargs(args: ShellWord[]): CommandEffect {
   return { writes: [], runs: effect.runs.map((w) => (w.text.includes(replace) ? fill(w) : w)) };
 }
 
+/** `bash -c 'script'`, or `bash FILE` (its first operand; none: it reads stdin, unseen). */
 function shell(args: ShellWord[]): CommandEffect {
   const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
-  return at >= 0 && args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
+  if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
+  const file = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']).positionals[0];
+  return file ? { writes: [], scriptFile: { word: file, shebang: false } } : NONE;
 }
+
+/** `source FILE` / `. FILE`: the file runs in this shell. */
+const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], shebang: false } } : NONE);
 
 type Rule = (args: ShellWord[], name: string) => CommandEffect;
 
@@ -354,6 +362,8 @@ const RULES: Record<string, Rule> = {
   uv: runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package'])),
   poetry: runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project'])),
   pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
+  source: sourced,
+  '.': sourced,
   bash: shell,
   sh: shell,
   zsh: shell,
@@ -370,5 +380,7 @@ export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   if (!name?.literal) return NONE;
   const base = name.text.replace(/.*\//, '');
   const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
-  return rule ? rule(args, base) : NONE;
+  if (rule) return rule(args, base);
+  // `./build.sh`, `scripts/x`: a file run by its path is read if it is a shell script.
+  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, shebang: true } } : NONE;
 }

@@ -7,6 +7,13 @@ import { child, items, parseShell, walkTree, type GoNode } from './syntax-tree.j
 /** A write the command names, with the directory it is relative to. */
 export type ShellWrite = NamedWrite & { cwd: string };
 
+/** A script file a command runs, and the directory it runs in; `shebang`: read only if it starts with a shell's `#!`. */
+export interface ScriptFile {
+  path: string;
+  cwd: string;
+  shebang: boolean;
+}
+
 /** Everything in a command the gate judges, found by a real shell parser. */
 export interface ShellFacts {
   writes: ShellWrite[];
@@ -16,6 +23,8 @@ export interface ShellFacts {
   assignments: { name: string; value: ShellWord }[];
   /** Every word, with its directory: a word naming a protected file is refused whatever reads it. */
   words: { word: ShellWord; cwd: string }[];
+  /** Script files it runs, for the plane to read (a path built at run time is not among them). */
+  scripts: ScriptFile[];
   /** Set when the command (or a script inside it) does not parse: `tokens` is all that is known. */
   parseError?: string;
   tokens: string[];
@@ -34,7 +43,7 @@ const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 
 /** Parses `command` as bash and collects its writes, commands, assignments and words. */
 export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
-  const facts: ShellFacts = { writes: [], commands: [], assignments: [], words: [], tokens: [] };
+  const facts: ShellFacts = { writes: [], commands: [], assignments: [], words: [], scripts: [], tokens: [] };
   analyzeScript(command, cwd, known, facts, 0);
   return facts;
 }
@@ -77,6 +86,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
     if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, at, variables, facts, depth + 1);
     else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
+    const file = effect.scriptFile;
+    if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, shebang: file.shebang });
   };
   walkTree(file, (type, node) => {
     switch (type) {

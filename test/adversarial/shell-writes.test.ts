@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../server/client/plane-client.js';
@@ -88,6 +88,10 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     git('commit', '-qm', 'submodule');
     boltTree = join(outside, 'bolt-tree');
     git('worktree', 'add', '-q', boltTree, '-b', 'bolt');
+    // Scripts an agent wrote in its own folder, to run later: what they write is what the command writes.
+    writeFileSync(join(repo, 'src/mine/evil.sh'), '#!/bin/sh\necho x > src/theirs/x.ts\n', { mode: 0o755 });
+    writeFileSync(join(repo, 'src/mine/outer.sh'), '#!/usr/bin/env bash\nset -e\nsource src/mine/evil.sh\n', { mode: 0o755 });
+    writeFileSync(join(repo, 'src/mine/ok.sh'), '#!/bin/sh\necho ok > src/mine/from-script.ts\n', { mode: 0o755 });
     symlinkSync('../theirs/x.ts', join(repo, 'src/mine/link.ts'));
     symlinkSync('../theirs', join(repo, 'src/mine/dirlink'));
     symlinkSync(join(repo, 'src/theirs/x.ts'), join(outside, 'outlink.ts'));
@@ -136,6 +140,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['ls src/theirs > /dev/null && cat src/theirs/x.ts > /dev/null && git status --short > /dev/null'],
     [`echo scratch > ${join(outside, 'scratch.txt')}`, () => existsSync(join(outside, 'scratch.txt'))],
     ['sort -o src/mine/sorted.ts src/theirs/x.ts', () => readFileSync(join(repo, 'src/mine/sorted.ts'), 'utf8') === THEIRS],
+    ['sh src/mine/ok.sh && ./src/mine/ok.sh', () => readFileSync(join(repo, 'src/mine/from-script.ts'), 'utf8') === 'ok\n'],
     ['ln -s a.ts src/mine/alias.ts', () => readFileSync(join(repo, 'src/mine/alias.ts'), 'utf8') === 'export const a = 1;\n'],
     ['FLEET_AS=ATLAS true'],
     ['fleet status --json > /dev/null'],
@@ -227,6 +232,11 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'pushd src/theirs && echo x > x.ts',
     "env -C src/theirs sh -c 'echo x > x.ts'",
     'git -C src/theirs checkout -- x.ts',
+    // A script file the command runs is read: by the shell, sourced, by its path, or from another script.
+    'bash src/mine/evil.sh',
+    'source src/mine/evil.sh',
+    './src/mine/evil.sh',
+    './src/mine/outer.sh',
   ];
 
   test(`denied: ${deniedWrites.length} shell writes into BOLT's territory, each naming the path and its holder`, async () => {

@@ -14,6 +14,7 @@ import { callsignOf, iso } from '../../core/views.js';
 import { refusalsFor } from '../../gate/identity-rules.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
 import { absoluteTarget } from '../../gate/shell-analysis.js';
+import { withScriptFiles } from '../../gate/script-files.js';
 import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
 import type { Scope, ScopeResolver } from '../scope-resolver.js';
 import type { Session } from '../session.js';
@@ -34,8 +35,8 @@ type Located = WriteCheck & { scope?: Scope; relative?: string; fromTokens?: boo
 export const hookCheckCommand = async (params: Params, session: Session, { core, scopes, home, shell }: PlaneServices): Promise<Body> => {
   if (!isAbsolute(params.cwd)) throw new FleetError('INVALID_PARAMS', `cwd "${params.cwd}" must be an absolute path: the directory the command runs in (the hook payload's cwd)`, { cwd: params.cwd });
   const homes = [...new Set([home, realPath(home)])];
-  const analysis = await shell.analyze(params.command, params.cwd, { HOME: homedir(), FLEET_HOME: home }, homes);
-  const notes: string[] = [];
+  const known = { HOME: homedir(), FLEET_HOME: home };
+  const { analysis, notes } = await withScriptFiles(await shell.analyze(params.command, params.cwd, known, homes), (script, cwd) => shell.analyze(script, cwd, known, homes));
   if (analysis.parseError !== undefined) notes.push(`The command was not parsed (${analysis.parseError}): only the paths its words name were checked, and one another agent holds exclusively is refused.`);
   if (analysis.namedWrites > analysis.writes.length) notes.push(`The command names ${analysis.namedWrites} writes: the first ${analysis.writes.length} were checked.`);
   const located: Located[] = concreteWrites(analysis.writes).map((check) => locate(check, scopes));

@@ -135,6 +135,17 @@ describe('shell analysis: the writes a command names, read by a real shell parse
     assert.ok(inner.parseError !== undefined && inner.tokens.includes('a.ts'), 'an unparsable script inside bash -c is read as tokens too');
   });
 
+  test('script files a command runs are listed for the plane to read: by a shell, sourced, or by their path (then only a shell script)', () => {
+    const facts = analyzeShell('bash -e x.sh; sh -c "echo"; source y.sh; . z.sh; cd sub && ./run.sh; scripts/deploy a; node w.js; bash "$F"; bash', CWD, KNOWN);
+    assert.deepEqual(facts.scripts, [
+      { path: '/repo/x.sh', cwd: CWD, shebang: false },
+      { path: '/repo/y.sh', cwd: CWD, shebang: false },
+      { path: '/repo/z.sh', cwd: CWD, shebang: false },
+      { path: '/repo/sub/run.sh', cwd: '/repo/sub', shebang: true },
+      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', shebang: true },
+    ]);
+  });
+
   test('assignments are collected wherever they are made (prefix, export, env)', () => {
     const facts = analyzeShell('FLEET_AS=BOLT true; export FLEET_OVERRIDE=x; env FLEET_AS=C true', CWD, KNOWN);
     assert.deepEqual(facts.assignments.map((a) => `${a.name}=${a.value.text}`), ['FLEET_AS=BOLT', 'FLEET_OVERRIDE=x']);

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { analyzeCommand } from '../../../server/gate/command-analysis.js';
+import { MAX_SCRIPT_FILE_BYTES, withScriptFiles } from '../../../server/gate/script-files.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fleet-scripts-'));
+const known = { HOME: '/home/u' };
+const analyze = (command: string) => analyzeCommand(command, dir, known, []);
+const read = (command: string) => withScriptFiles(analyze(command), async (script, cwd) => analyzeCommand(script, cwd, known, []));
+const writesOf = (analysis: { writes: { kind: string; via: string; word?: { text: string } }[] }) => analysis.writes.map((w) => `${w.via}: ${w.word?.text ?? '<worktree>'}`);
+
+function script(name: string, text: string | Buffer): void {
+  writeFileSync(join(dir, name), text);
+  chmodSync(join(dir, name), 0o755);
+}
+
+describe('script files: what a script the command runs writes is what the command writes', () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a script run by bash, sourced, or by its path is read, and the scripts it runs in turn', async () => {
+    script('a.sh', 'echo x > from-a\nbash b.sh\n');
+    script('b.sh', '#!/bin/sh\nrm from-b\n./c\n');
+    script('c', '#!/usr/bin/env -S bash -e\ntouch from-c\n');
+    const { analysis, notes } = await read('bash a.sh');
+    assert.deepEqual(writesOf(analysis), ['redirection >: from-a', 'rm: from-b', 'touch: from-c']);
+    assert.deepEqual(notes, []);
+  });
+
+  test('a file run by its path that no shell runs (node, python, a binary) is not read as shell', async () => {
+    script('tool.js', '#!/usr/bin/env node\n// rm everything > not-a-shell\n');
+    script('binary', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0x3e, 0x20, 0x78]));
+    assert.deepEqual(writesOf((await read('./tool.js; ./binary; bash binary')).analysis), []);
+  });
+
+  test('a script that runs itself is read once; past 8 files the note says what was not read', async () => {
+    script('loop.sh', 'echo > looped\nbash loop.sh\n');
+    assert.deepEqual(writesOf((await read('bash loop.sh')).analysis), ['redirection >: looped']);
+    for (let i = 0; i < 10; i++) script(`chain${i}.sh`, `touch t${i}\nbash chain${i + 1}.sh\n`);
+    const { analysis, notes } = await read('bash chain0.sh');
+    assert.equal(analysis.writes.length, 8);
+    assert.match(notes.join('\n'), /more than 8 script files: .*chain8\.sh and any after it were not read/);
+  });
+
+  test('a script too large to read is named in a note; a missing one is nothing to check', async () => {
+    script('huge.sh', `# ${'x'.repeat(MAX_SCRIPT_FILE_BYTES)}\nrm all\n`);
+    const { analysis, notes } = await read('bash huge.sh; bash missing.sh');
+    assert.deepEqual(writesOf(analysis), []);
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]!, /huge\.sh is larger than 64 KiB: what it writes was not checked/);
+  });
+
+  test('a script that does not parse is read as its tokens, with a note', async () => {
+    script('broken.sh', 'echo "unclosed > src/theirs/x.ts\n');
+    const { analysis, notes } = await read('sh broken.sh');
+    assert.ok(analysis.tokens.includes('src/theirs/x.ts'));
+    assert.match(notes[0]!, /broken\.sh was not parsed/);
+  });
+});
