@@ -37,7 +37,7 @@ function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quote
       // Inside double quotes a backslash escapes only \\ " $ ` (and a newline); outside, any character.
       out.text += quoted ? value.replace(/\\([\\"$`\n])/g, '$1') : value.replace(/\\(.)/g, '$1');
     } else if (type === 'SglQuoted') {
-      out.text += part.Value as string;
+      out.text += part.Dollar ? ansiC(part.Value as string) : (part.Value as string);
     } else if (type === 'DblQuoted') {
       readParts(items(part, 'Parts'), known, out, true);
     } else if (type === 'ParamExp' && isPlain(part) && Object.hasOwn(known, paramName(part))) {
@@ -73,4 +73,17 @@ function isPlain(param: GoNode): boolean {
 
 function paramName(param: GoNode): string {
   return (child(param, 'Param')?.Value as string | undefined) ?? '';
+}
+
+const C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/** `$'…'` as bash reads it: backslash escapes (\n, \x69, \151, \u0069, \cA) become the characters they name. */
+function ansiC(value: string): string {
+  return value.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, escape: string) => {
+    const head = escape[0]!;
+    if (head === 'x' || head === 'u' || head === 'U') return String.fromCodePoint(Math.min(parseInt(escape.slice(1), 16), 0x10ffff));
+    if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(escape, 8) & 0xff);
+    if (head === 'c') return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+    return C_ESCAPES[head] ?? whole;
+  });
 }

@@ -74,6 +74,8 @@ const cases: [command: string, expected: string[]][] = [
   ['echo x > "$HOME/notes" > ~/other > "${FLEET_HOME}/token"', ['redirection >: /home/u/notes', 'redirection >: /home/u/other', 'redirection >: /home/u/.fleet/token']],
   ['echo x > "$OUT/a" > src/$NAME.ts', ['redirection >: */a', 'redirection >: src/*.ts']],
   ['echo x > "a b" > c\\ d', ['redirection >: a b', 'redirection >: c d']],
+  // ANSI-C quoting: the escapes are the characters bash writes.
+  ["echo x > $'src/the\\x69rs/a' > $'b\\151' > $'c\\u0064' > $'d\\'e' > 'f\\x69'", ['redirection >: src/theirs/a', 'redirection >: bi', 'redirection >: cd', "redirection >: d'e", 'redirection >: f\\x69']],
   ['/bin/rm a', ['rm: a']],
   ['bash -c "rm $(cat list) a.ts"', ['rm: *', 'rm: a.ts']],
   ['sh -c "echo \\"x\\" > \\"b c\\""', ['redirection >: b c']],
