@@ -40,6 +40,7 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
 async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session, mutates: boolean): Promise<unknown> {
   for (;;) {
     const seqBefore = plane.core.state.seq;
+    const barrier = mutates ? plane.storeBarrier?.() : undefined;
     const result = handler(params as never, session, plane);
     // No await between a synchronous decision and registering for its durability: a rollback
     // in that gap would reset the seq the call waits for and answer it with a discarded change.
@@ -51,8 +52,9 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
     try {
       await plane.journal.whenDurable(later?.state === plane.core.state ? later.seq : plane.core.state.seq);
       // A change refused (a conflict, the switch) logs nothing, so no publish checked it against
-      // the shared order: it must rest on all of it, or another plane's release or resume is missed.
-      if (mutates && plane.storeCaughtUp && plane.core.state.seq === seqBefore && (await plane.storeCaughtUp())) continue;
+      // the shared order: it must rest on all of it, or another plane's release or resume is missed
+      // (one that arrives while this call waits counts too: the decision was made before it).
+      if (barrier && !changed && (await barrier())) continue;
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;

@@ -24,8 +24,8 @@ export interface PlaneStore {
   health(): StoreHealth;
   /** Calls `listener` with the new health each time it changes; returns the way to stop. The embedded store never changes. */
   onHealthChange(listener: (health: StoreHealth) => void): () => void;
-  /** A replicated store's read barrier (see ReplicaSync.caughtUp); none for the embedded store. */
-  caughtUp?: () => Promise<boolean>;
+  /** A replicated store's read barrier (see ReplicaSync.barrier); none for the embedded store. */
+  barrier?: () => () => Promise<boolean>;
   /** Stops what `attach` started; before the store closes. */
   detach(): Promise<void>;
 }
@@ -63,7 +63,7 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
       healthListeners.add(listener);
       return () => healthListeners.delete(listener);
     },
-    caughtUp: () => sync?.caughtUp() ?? Promise.resolve(false),
+    barrier: () => sync?.barrier() ?? (() => Promise.resolve(false)),
     async detach() {
       clearInterval(relay);
       await sync?.close();

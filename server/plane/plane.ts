@@ -139,7 +139,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     info: () => ({ version: PLANE_VERSION, pid: process.pid, port, ...(socket !== undefined && { socket }), ...(remote && config.listen && { listen: `${config.listen.host}:${remote.port}` }), startedAt }),
     storeHealth: () => opened.health(),
     onStoreHealthChange: (listener) => opened.onHealthChange(listener),
-    ...(opened.caughtUp && { storeCaughtUp: opened.caughtUp }),
+    ...(opened.barrier && { storeBarrier: opened.barrier }),
     shutdown: () => void shutdown(),
     history,
     registerPid,

@@ -53,8 +53,10 @@ export class ReplicaSync {
   private watchdog: NodeJS.Timeout | undefined;
   private restarting = false;
   private snapshotting: Promise<void> | undefined;
-  /** Calls waiting for the core to rest on at least a stream seq (`caughtUp`). */
+  /** Calls waiting for the core to rest on at least a stream seq (`barrier`). */
   private readonly catchingUp: { seq: number; resolve(): void }[] = [];
+  /** Counts each time others' events entered the core (adopted, or with a reset): what a barrier compares. */
+  private adoptions = 0;
 
   constructor(
     private readonly core: FleetCore,
@@ -96,18 +98,25 @@ export class ReplicaSync {
   }
 
   /**
-   * A read barrier: resolves true once the core holds every message the stream had when asked,
-   * if there were any it lacked (the caller decides again), false when it was current or the
-   * cluster does not answer (the answer then says how stale it is).
+   * A read barrier begun as a decision is made on the core. What it returns resolves true if that
+   * decision may have missed others' events, so the caller decides again: some entered the core
+   * since (while the caller waited for durability or for the probe), or the stream held some the
+   * core lacked (it waits for those first). False when the decision rested on the whole log, or
+   * the cluster does not answer (the answer then says how stale it is).
    */
-  async caughtUp(): Promise<boolean> {
-    const head = await this.store.probe();
-    if (head === undefined || head <= this.store.base) return false;
-    await new Promise<void>((resolve) => {
-      this.catchingUp.push({ seq: head, resolve });
-      setTimeout(resolve, CATCH_UP_BOUND_MS);
-    });
-    return true;
+  barrier(): () => Promise<boolean> {
+    const adoptionsAtDecision = this.adoptions;
+    return async () => {
+      const head = await this.store.probe();
+      if (head !== undefined && head > this.store.base) {
+        await new Promise<void>((resolve) => {
+          this.catchingUp.push({ seq: head, resolve });
+          setTimeout(resolve, CATCH_UP_BOUND_MS);
+        });
+        return true;
+      }
+      return this.adoptions !== adoptionsAtDecision;
+    };
   }
 
   private releaseCaughtUp(): void {
@@ -163,6 +172,7 @@ export class ReplicaSync {
       this.rebase({ kind: 'superseded', detail: 'another plane decided first', head: message.streamSeq });
     } else {
       this.core.adopt(message.events);
+      this.adoptions++;
       this.store.base = message.streamSeq;
       this.journal.adopt(message.events);
     }
@@ -197,6 +207,7 @@ export class ReplicaSync {
     this.rebasing = undefined;
     this.journal.discard(rebasing.error, this.store.lastAckedEventSeq); // what was decided while waiting rests on the old state too
     this.core.reset(this.confirmed.persisted());
+    this.adoptions++;
     this.journal.rebase(this.core.state.seq - this.unseen.length);
     this.journal.adopt(this.unseen.splice(0));
     this.store.resume(this.confirmed.streamSeq);

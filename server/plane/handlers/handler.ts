@@ -21,8 +21,8 @@ export interface PlaneServices {
   storeHealth(): StoreHealth;
   /** Calls `listener` with the store's new health each time it changes; returns the way to stop. */
   onStoreHealthChange(listener: (health: StoreHealth) => void): () => void;
-  /** On a shared log: waits until the replica holds what the log had when asked; true if it lacked some. */
-  storeCaughtUp?: () => Promise<boolean>;
+  /** On a shared log, begun as a call is decided: resolves true if the decision may have missed others' events (see ReplicaSync.barrier). */
+  storeBarrier?: () => () => Promise<boolean>;
   shutdown(): void;
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
