@@ -18,7 +18,8 @@ export interface CommandAnalysis {
 
 export const MAX_WRITES = 500;
 export const MAX_TOKENS = 500;
-const MAX_SCRIPTS = 8;
+/** Script files read for one command, the scripts they run included (script-files.ts). */
+export const MAX_SCRIPTS = 8;
 
 /**
  * The pure part of the shell gate, all of it (it runs in the parser's thread): the writes a command
@@ -39,7 +40,7 @@ function summarize(facts: ShellFacts, homes: readonly string[]): CommandAnalysis
     writes: writes.slice(0, MAX_WRITES),
     namedWrites: writes.length,
     findings: identityFindings(facts, homes),
-    scripts: [...new Map(facts.scripts.map((script) => [script.path, script])).values()].slice(0, MAX_SCRIPTS),
+    scripts: [...new Map(facts.scripts.map((script) => [`${script.path}\0${script.cwd}`, script])).values()].slice(0, MAX_SCRIPTS),
     tokens: [...new Set(facts.tokens)].slice(0, MAX_TOKENS),
     ...(facts.parseError !== undefined && { parseError: facts.parseError }),
   };

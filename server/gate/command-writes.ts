@@ -1,5 +1,6 @@
 import { parseCommandLine, type CommandLine } from './command-line.js';
-import type { ShellWord } from './shell-word.js';
+import { isAbsolute } from 'node:path';
+import { literalWord, type ShellWord } from './shell-word.js';
 
 /** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
 export type NamedWrite =
@@ -19,8 +20,8 @@ export interface CommandEffect {
   runsIn?: ShellWord;
   /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
   script?: ShellWord;
-  /** A script file it runs (bash x.sh, source x.sh, ./x.sh): read and analysed by the plane; `shebang` if only a shell script is. */
-  scriptFile?: { word: ShellWord; shebang: boolean };
+  /** A script file it runs (bash x.sh, source x.sh, ./x.sh): read and analysed by the plane; `byPath`: run by its path, so read only if a shell would run it. */
+  scriptFile?: { word: ShellWord; byPath: boolean };
 }
 
 const NONE: CommandEffect = { writes: [] };
@@ -44,8 +45,9 @@ function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: 
   let runsIn: ShellWord | undefined;
   while (i < args.length && args[i]!.literal && args[i]!.text.startsWith('-') && args[i]!.text !== '--') {
     const text = args[i]!.text;
-    const joined = chdir.find((name) => name.startsWith('--') && text.startsWith(`${name}=`));
-    if (joined) runsIn = { ...args[i]!, text: text.slice(joined.length + 1) };
+    // `--chdir=DIR`, `-CDIR`, or the option and DIR as two words.
+    const joined = chdir.find((name) => (name.startsWith('--') ? text.startsWith(`${name}=`) : text.startsWith(name) && text.length > name.length));
+    if (joined) runsIn = { ...args[i]!, text: text.slice(joined.length + (joined.startsWith('--') ? 1 : 0)) };
     else if (chdir.includes(text)) runsIn = args[i + 1];
     i += withValue.includes(text) ? 2 : 1;
   }
@@ -54,7 +56,7 @@ function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: 
   return args.length > i ? { writes: [], runs: args.slice(i), ...(runsIn && { runsIn }) } : NONE;
 }
 
-const GIT: ShellWord = { text: 'git', literal: true, glob: false, unanchored: false };
+const GIT = literalWord('git');
 
 const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert']);
 
@@ -114,7 +116,7 @@ function find(args: ShellWord[]): CommandEffect {
     if (word.text.startsWith('-') || word.text === '(' || word.text === '!') break;
     starts.push(word);
   }
-  const under = (starts.length > 0 ? starts : [{ text: '.', literal: true, glob: false, unanchored: false }]).map((w) => ({ ...w, text: `${w.text.replace(/\/+$/, '')}/**`, glob: true }));
+  const under = (starts.length > 0 ? starts : [HERE]).map((w) => ({ ...w, text: `${w.text.replace(/\/+$/, '')}/**`, glob: true }));
   if (args.some((w) => w.text === '-delete')) return all('find -delete', under);
   const exec = args.findIndex((w) => ['-exec', '-execdir', '-ok', '-okdir'].includes(w.text));
   if (exec < 0) return NONE;
@@ -139,16 +141,16 @@ function shell(args: ShellWord[]): CommandEffect {
   const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
   if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
   const file = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']).positionals[0];
-  return file ? { writes: [], scriptFile: { word: file, shebang: false } } : NONE;
+  return file ? { writes: [], scriptFile: { word: file, byPath: false } } : NONE;
 }
 
 /** `source FILE` / `. FILE`: the file runs in this shell. */
-const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], shebang: false } } : NONE);
+const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], byPath: false } } : NONE);
 
 type Rule = (args: ShellWord[], name: string) => CommandEffect;
 
 /** The folder a tool works on when it is given no path: where it runs. */
-const HERE: ShellWord = { text: '.', literal: true, glob: false, unanchored: false };
+const HERE = literalWord('.');
 
 /**
  * A formatter or fixer: it rewrites its operands (files or whole folders, the current one when none
@@ -186,8 +188,8 @@ const goFmt: Rule = (args, name) => {
 
 /** `npx prettier --write …` (the tool is analysed as itself), or `npx -c 'script'`. */
 function npx(args: ShellWord[]): CommandEffect {
-  const call = optionValues(parseCommandLine(args, ['-c', '--call', '-p', '--package']), ['-c', '--call'])[0];
-  return call ? { writes: [], script: call } : runsAfter(args, ['-p', '--package']);
+  const call = optionValues(parseCommandLine(args, ['-c', '--call', '-p', '--package', '-w', '--workspace']), ['-c', '--call'])[0];
+  return call ? { writes: [], script: call } : runsAfter(args, ['-p', '--package', '-w', '--workspace']);
 }
 
 /** Every value the options `names` were given (`curl -o a URL -o b URL`); `-` is stdout, no file. */
@@ -208,7 +210,8 @@ function curl(args: ShellWord[]): CommandEffect {
   const dir = line.options.get('--output-dir');
   const named = line.flags.has('O') || line.options.has('--remote-name') || line.options.has('--remote-name-all');
   const remote = named ? line.positionals.map((url) => remoteName(url, typeof dir === 'object' ? dir : undefined)).filter((w) => w !== undefined) : [];
-  return all('curl', [...optionValues(line, ['-o', '--output', '-c', '--cookie-jar']), ...remote]);
+  const inDir = (word: ShellWord): ShellWord => (typeof dir === 'object' && !isAbsolute(word.text) ? { ...word, text: `${dir.text.replace(/\/+$/, '')}/${word.text}` } : word);
+  return all('curl', [...optionValues(line, ['-o', '--output']).map(inDir), ...optionValues(line, ['-c', '--cookie-jar']), ...remote]);
 }
 
 /** wget: `-O FILE`, else a file named after each URL (in `-P DIR`). */
@@ -229,8 +232,8 @@ function sort(args: ShellWord[]): CommandEffect {
 /** gawk's `-i inplace` (`--include=inplace`): the files after the program text (none when `-f` gave it). */
 function awk(args: ShellWord[], name: string): CommandEffect {
   const line = parseCommandLine(args, ['-i', '--include', '-f', '--file', '-v', '--assign', '-F', '--field-separator']);
-  const include = line.options.get('-i') ?? line.options.get('--include');
-  if (typeof include !== 'object' || !/^inplace(\.awk)?$/.test(include.text)) return NONE;
+  const includes = [...(line.values.get('-i') ?? []), ...(line.values.get('--include') ?? [])];
+  if (!includes.some((include) => /^inplace(\.awk)?$/.test(include.text))) return NONE;
   const programGiven = line.options.has('-f') || line.options.has('--file');
   return all(`${name} -i inplace`, (programGiven ? line.positionals : line.positionals.slice(1)).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)));
 }
@@ -269,9 +272,13 @@ const RULES: Record<string, Rule> = {
     if (!dest) return NONE;
     const sources = given ? line.positionals.filter((w) => w !== given) : [first!];
     // A link is a door: a write through it lands on what it names (a hard link shares the file itself).
-    const doors: NamedWrite[] = line.flags.has('s') || line.options.has('--symbolic')
-      ? sources.map((word) => ({ kind: 'link-target', word, link: dest, via: 'ln -s' }))
-      : sources.map(path('ln (a hard link)'));
+    const symbolic = line.flags.has('s') || line.options.has('--symbolic');
+    // `ln -sr` takes its targets as written from here (it makes them relative to the link itself).
+    const fromHere = line.flags.has('r') || line.options.has('--relative');
+    const doors: NamedWrite[] = !symbolic
+      ? sources.map(path('ln (a hard link)'))
+      : fromHere ? sources.map(path('ln -s'))
+      : sources.map((word) => ({ kind: 'link-target', word, link: dest, via: 'ln -s' }));
     return { writes: [path('ln')(dest), ...doors] };
   },
   link: (args) => all('link', parseCommandLine(args).positionals),
@@ -314,7 +321,7 @@ const RULES: Record<string, Rule> = {
   find,
   xargs,
   env: (args) => runsAfter(args.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)), ['-u', '--unset', '-C', '--chdir', '-S'], 0, ['-C', '--chdir']),
-  sudo: (args) => runsAfter(args, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'], 0, ['-D', '--chdir']),
+  sudo: (args) => runsAfter(args, ['-u', '-g', '-C', '-D', '--chdir', '-h', '-p', '-r', '-t', '-U', '--user', '--group'], 0, ['-D', '--chdir']),
   nice: (args) => runsAfter(args, ['-n', '--adjustment']),
   timeout: (args) => runsAfter(args, ['-s', '-k', '--signal', '--kill-after'], 1),
   nohup: (args) => runsAfter(args, []),
@@ -348,14 +355,16 @@ const RULES: Record<string, Rule> = {
     lint: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
     check: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
   }),
-  // Runners of a project's tools: the tool after them is analysed as itself.
   go: subcommands({ fmt: goFmt }),
-  // `cargo fmt` formats every crate of the workspace, whose root may be above here.
-  cargo: subcommands({ fmt: (args, name) => (args.some((w) => w.text === '--check') ? NONE : ANYWHERE(name)) }),
+  // `cargo fmt` formats every crate of the workspace, whose root may be above here (`cargo +nightly fmt` too).
+  cargo: (args, name) => subcommands({ fmt: (rest, via) => (rest.some((w) => w.text === '--check') ? NONE : ANYWHERE(via)) })(args[0]?.text.startsWith('+') ? args.slice(1) : args, name),
+  // Runners of a project's tools: the tool after them is analysed as itself.
   python,
   python3: python,
   npx,
+  pnpx: npx,
   bunx: runsTool(['-p', '--package']),
+  uvx: runsTool(['--with', '--from', '--python', '-p']),
   npm: runnerOf(['exec', 'x'], npx),
   pnpm: runnerOf(['exec', 'dlx'], runsTool(['--filter', '-F', '--package'])),
   yarn: runnerOf(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])),
@@ -382,5 +391,5 @@ export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
   if (rule) return rule(args, base);
   // `./build.sh`, `scripts/x`: a file run by its path is read if it is a shell script.
-  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, shebang: true } } : NONE;
+  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, byPath: true } } : NONE;
 }

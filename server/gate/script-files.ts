@@ -1,36 +1,38 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { MAX_TOKENS, MAX_WRITES, type CommandAnalysis } from './command-analysis.js';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { MAX_SCRIPTS, MAX_TOKENS, MAX_WRITES, type CommandAnalysis } from './command-analysis.js';
 
 /** A script file larger than this is not read (the note says so): scripts an agent writes to run are far smaller. */
 export const MAX_SCRIPT_FILE_BYTES = 64 * 1024;
-/** Script files read for one command, the scripts they run included. */
-const MAX_SCRIPT_FILES = 8;
-/** `#!/bin/sh`, `#!/usr/bin/env bash`, `#! /bin/zsh -e`…: a file run by its path is read only if a shell runs it. */
-const SHELL_SHEBANG = /^#!\s*\S*\/(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k)?sh(?:\s|$)/;
+/** Reading scripts stops past this (each parse may take up to the parser's 3 s): the hook must answer within 10 s. */
+const SCRIPTS_BUDGET_MS = 4_000;
+/** `#!/bin/sh`, `#!/usr/bin/env bash`, `#! /bin/zsh -e`…: a shell runs the file. */
+const SHELL_SHEBANG = /^#!\s*\S*\/(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|a|mk)?sh(?:\s|$)/;
 
 type Analyze = (script: string, cwd: string) => Promise<CommandAnalysis>;
 
 /**
- * The command's analysis with the script files it runs (bash x.sh, source x.sh, ./x.sh with a
- * shell's `#!`) read and analysed in turn, and the scripts those run, up to MAX_SCRIPT_FILES: an
- * agent that writes a script in its own folder and runs it is judged by what the script writes.
+ * The command's analysis with the script files it runs (bash x.sh, source x.sh, ./x.sh that a
+ * shell runs) read and analysed in turn, and the scripts those run, up to MAX_SCRIPTS: an agent
+ * that writes a script in its own folder and runs it is judged by what the script writes.
  */
 export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze): Promise<{ analysis: CommandAnalysis; notes: string[] }> {
   const notes: string[] = [];
   const read = new Set<string>();
   const queue = [...command.scripts];
+  const deadline = Date.now() + SCRIPTS_BUDGET_MS;
   let analysis = command;
   for (let script = queue.shift(); script !== undefined; script = queue.shift()) {
-    if (read.has(script.path)) continue;
-    if (read.size >= MAX_SCRIPT_FILES) {
-      notes.push(`The command runs more than ${MAX_SCRIPT_FILES} script files: ${script.path} and any after it were not read.`);
+    // The same script run from two folders writes different files: each is read.
+    const key = `${script.path}\0${script.cwd}`;
+    if (read.has(key)) continue;
+    if (read.size >= MAX_SCRIPTS || Date.now() > deadline) {
+      notes.push(`The command runs more script files than the gate reads (${MAX_SCRIPTS}, within ${SCRIPTS_BUDGET_MS / 1000} s): ${script.path} and any after it were not read.`);
       break;
     }
-    read.add(script.path);
-    const text = readScript(script.path);
+    read.add(key);
+    const text = readScript(script.path, script.byPath);
     if (text === 'too large') notes.push(`${script.path} is larger than ${MAX_SCRIPT_FILE_BYTES / 1024} KiB: what it writes was not checked.`);
-    // Missing, a folder, binary, or not a shell script: there is no shell script to read.
-    if (typeof text !== 'object' || (script.shebang && !SHELL_SHEBANG.test(text.source))) continue;
+    if (typeof text !== 'object') continue;
     const inner = await analyze(text.source, script.cwd);
     if (inner.parseError !== undefined) notes.push(`The script ${script.path} was not parsed (${inner.parseError}): only the paths its words name were checked.`);
     queue.push(...inner.scripts);
@@ -45,21 +47,29 @@ export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze
   return { analysis, notes };
 }
 
-/** The file's text, if it is a readable text file within the size limit. */
-function readScript(path: string): { source: string } | 'too large' | undefined {
+/**
+ * The file's text if a shell would run it: a text file within the size limit; run by its path
+ * (`byPath`), one without `#!` (a shell runs it) or whose `#!` names a shell. Undefined when there
+ * is none to read: missing, a folder, a pipe (never waited on), a binary, another language.
+ */
+function readScript(path: string, byPath: boolean): { source: string } | 'too large' | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return undefined;
+    const head = Buffer.alloc(Math.min(stat.size, 256));
+    readSync(fd, head, 0, head.length, 0);
+    if (head.includes(0)) return undefined;
+    const start = head.toString('utf8');
+    if (byPath && start.startsWith('#!') && !SHELL_SHEBANG.test(start)) return undefined;
     if (stat.size > MAX_SCRIPT_FILE_BYTES) return 'too large';
     const buffer = Buffer.alloc(stat.size);
-    const length = readSync(fd, buffer, 0, stat.size, 0);
-    const source = buffer.subarray(0, length);
+    const source = buffer.subarray(0, readSync(fd, buffer, 0, stat.size, 0));
     return source.includes(0) ? undefined : { source: source.toString('utf8') };
   } catch {
     return undefined;

@@ -1,17 +1,17 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
-import { readWord, type KnownVariables, type ShellWord } from './shell-word.js';
+import { literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, parseShell, walkTree, type GoNode } from './syntax-tree.js';
 
 /** A write the command names, with the directory it is relative to. */
 export type ShellWrite = NamedWrite & { cwd: string };
 
-/** A script file a command runs, and the directory it runs in; `shebang`: read only if it starts with a shell's `#!`. */
+/** A script file a command runs, and the directory it runs in; `byPath`: run by its path, so read only if a shell would run it. */
 export interface ScriptFile {
   path: string;
   cwd: string;
-  shebang: boolean;
+  byPath: boolean;
 }
 
 /** Everything in a command the gate judges, found by a real shell parser. */
@@ -66,28 +66,34 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   const alternatives = new Map<string, ShellWord[]>();
   const assign = (name: string, word: ShellWord): void => {
     const old = variables[name];
-    const before = alternatives.get(name) ?? (old === undefined ? [] : [typeof old === 'string' ? literal(old) : old]);
+    const before = alternatives.get(name) ?? (old === undefined ? [] : [typeof old === 'string' ? literalWord(old) : old]);
     const values = before.some((w) => w.text === word.text) ? before : [...before, word];
     alternatives.set(name, values);
     variables[name] = loopWord(values);
   };
+  // The folders `pushd` left, for `popd` to return to.
+  const pushed: string[] = [];
   // `NAME=value cmd`: the assignment holds for that command only.
   const prefixOnly = new Set<GoNode>();
   const runCommand = (argv: ShellWord[], level: number, at: string): void => {
     facts.commands.push({ argv, cwd: at });
     const effect = commandEffect(argv);
     for (const write of effect.writes) facts.writes.push({ ...write, cwd: at });
-    if (effect.runs && level < MAX_SCRIPT_DEPTH) {
+    if (effect.runs && level >= MAX_SCRIPT_DEPTH) {
+      // Prefixes nested past the depth read (`git -C . -C . …`): what finally runs is unseen.
+      facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} (nested past ${MAX_SCRIPT_DEPTH} prefixes)`, cwd: at });
+    } else if (effect.runs) {
       const moved = effect.runsIn;
-      // A folder built at run time (`env -C "$D" …`): what runs there could write anywhere.
-      if (moved && !moved.literal) facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}`, cwd: at });
+      const before = facts.writes.length;
       runCommand(effect.runs, level + 1, moved?.literal ? resolve(at, moved.text) : at);
+      // A folder built at run time (`env -C "$D" rm x`): what the command writes there could be anywhere.
+      if (moved && !moved.literal && facts.writes.length > before) facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}`, cwd: at });
     }
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
     if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, at, variables, facts, depth + 1);
     else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
     const file = effect.scriptFile;
-    if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, shebang: file.shebang });
+    if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath });
   };
   walkTree(file, (type, node) => {
     switch (type) {
@@ -96,9 +102,13 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0, cwd);
         if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, cwd, facts);
-        // `cd DIR && …` (or pushd): later commands run there (best effort: a subshell's cd leaks out).
+        // `cd DIR && …` (or pushd, undone by popd): later commands run there (best effort: a subshell's cd leaks out).
         if ((argv[0]?.text === 'cd' || argv[0]?.text === 'pushd') && argv[1]?.literal) {
+          if (argv[0].text === 'pushd') pushed.push(cwd);
           variables.PWD = cwd = resolve(cwd, argv[1].text);
+          alternatives.delete('PWD');
+        } else if (argv[0]?.text === 'popd' && pushed.length > 0) {
+          variables.PWD = cwd = pushed.pop()!;
           alternatives.delete('PWD');
         }
         break;
@@ -121,7 +131,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
         if (name === undefined) break;
-        const word = value ? readWord(value, variables) : literal('');
+        const word = value ? readWord(value, variables) : literalWord('');
         facts.assignments.push({ name, value: word });
         if (!prefixOnly.has(node)) assign(name, word);
         break;
@@ -153,10 +163,6 @@ function patchWrites(patch: ShellWord | undefined, cwd: string, facts: ShellFact
   const readable = patch?.literal === true;
   if (!readable) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
   for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: 'apply_patch', cwd });
-}
-
-function literal(text: string): ShellWord {
-  return { text, literal: true, glob: false, unanchored: false };
 }
 
 /** One word stands for itself; several become a `{a,b}` pattern (the claim glob syntax). */

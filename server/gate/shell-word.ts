@@ -20,6 +20,11 @@ export type KnownVariables = Readonly<Record<string, string | ShellWord>>;
 
 const GLOB_CHARS = /[*?[{]/;
 
+/** A word that stands for exactly `text`. */
+export function literalWord(text: string): ShellWord {
+  return { text, literal: true, glob: false, unanchored: false };
+}
+
 /** Reads a syntax Word; unknown parts ($VAR, $(…), arithmetic) become `*`. */
 export function readWord(word: GoNode, known: KnownVariables): ShellWord {
   const out = { text: '', literal: true, glob: false, unanchored: false };
@@ -81,7 +86,8 @@ const C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\
 function ansiC(value: string): string {
   return value.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, escape: string) => {
     const head = escape[0]!;
-    if (head === 'x' || head === 'u' || head === 'U') return String.fromCodePoint(Math.min(parseInt(escape.slice(1), 16), 0x10ffff));
+    // `\x` with no digits is left as written, as bash leaves it.
+    if (head === 'x' || head === 'u' || head === 'U') return escape.length === 1 ? whole : String.fromCodePoint(Math.min(parseInt(escape.slice(1), 16), 0x10ffff));
     if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(escape, 8) & 0xff);
     if (head === 'c') return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
     return C_ESCAPES[head] ?? whole;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -41,7 +42,27 @@ describe('script files: what a script the command runs writes is what the comman
     for (let i = 0; i < 10; i++) script(`chain${i}.sh`, `touch t${i}\nbash chain${i + 1}.sh\n`);
     const { analysis, notes } = await read('bash chain0.sh');
     assert.equal(analysis.writes.length, 8);
-    assert.match(notes.join('\n'), /more than 8 script files: .*chain8\.sh and any after it were not read/);
+    assert.match(notes.join('\n'), /more script files than the gate reads \(8, within 4 s\): .*chain8\.sh and any after it were not read/);
+  });
+
+  test('a file run by its path without #! is run by a shell, so it is read; one run from two folders is read for each', async () => {
+    script('plain', 'rm here\n');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    const { analysis } = await read('./plain; cd sub && ../plain');
+    assert.deepEqual(analysis.writes.map((w) => `${w.via}: ${w.kind === 'worktree' ? '' : w.word.text} @${w.cwd}`), [`rm: here @${dir}`, `rm: here @${join(dir, 'sub')}`]);
+  });
+
+  test('a named pipe is never waited on: a command that runs one answers at once', async () => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const started = Date.now();
+    assert.deepEqual(writesOf((await read('bash pipe; ./pipe')).analysis), []);
+    assert.ok(Date.now() - started < 1000, 'the pipe was not opened for a blocking read');
+  });
+
+  test('a large binary or program of another language run by its path is no script: no note', async () => {
+    script('big-binary', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0]), Buffer.alloc(MAX_SCRIPT_FILE_BYTES + 10)]));
+    script('big.py', `#!/usr/bin/env python3\n# ${'x'.repeat(MAX_SCRIPT_FILE_BYTES)}\n`);
+    assert.deepEqual((await read('./big-binary; ./big.py')).notes, []);
   });
 
   test('a script too large to read is named in a note; a missing one is nothing to check', async () => {

@@ -34,6 +34,7 @@ const cases: [command: string, expected: string[]][] = [
   // A link is a door into what it names: a symbolic one's target (read from the link's folder), a hard one's source.
   ['ln -sf target link', ['ln: link', 'ln -s: target']],
   ['ln -s ../x/target', ['ln: target', 'ln -s: ../x/target']],
+  ['ln -sr src/x d/link', ['ln: d/link', 'ln -s: src/x']],
   ['ln a b; link c d; cp -al e f/; cp g h', ['ln: b', 'ln (a hard link): a', 'link: c', 'link: d', 'cp: f/', 'cp: e', 'cp: h']],
   ['truncate -s 0 a', ['truncate: a']],
   ['chmod -R 755 a b; chown u:g c', ['chmod: a', 'chmod: b', 'chown: c']],
@@ -55,7 +56,11 @@ const cases: [command: string, expected: string[]][] = [
   ['pushd src && rm a', ['rm: a @/repo/src']],
   ["env -C src sh -c 'echo > a'; env --chdir=lib rm b; sudo -D bin rm c", ['redirection >: a @/repo/src', 'rm: b @/repo/lib', 'rm: c @/repo/bin']],
   ['git -C sub checkout -- a; git -C x -C y rm b', ['git checkout: a @/repo/sub', 'git rm: b @/repo/x/y']],
-  ['env -C "$D" rm a', ['env in *: <worktree>', 'rm: a']],
+  ['env -C "$D" rm a; git -C "$D" log', ['rm: a', 'env in *: <worktree>']],
+  ['pushd sub && make && popd && rm a', ['rm: a']],
+  ['sudo --chdir src rm a; env -Clib rm b; sudo -Dbin rm c', ['rm: a @/repo/src', 'rm: b @/repo/lib', 'rm: c @/repo/bin']],
+  // Prefixes nested past the depth read: what finally runs is unseen, so it may write anywhere.
+  ['git -C . -C . -C . -C . -C . checkout -- a', ['git (nested past 4 prefixes): <worktree>']],
   ['echo $(touch a) `rm b`', ['touch: a', 'rm: b']],
   ['x=$(cat a > b)', ['redirection >: b']],
   ["bash -c 'echo x > a; rm b'", ['redirection >: a', 'rm: b']],
@@ -75,7 +80,7 @@ const cases: [command: string, expected: string[]][] = [
   ['echo x > "$OUT/a" > src/$NAME.ts', ['redirection >: */a', 'redirection >: src/*.ts']],
   ['echo x > "a b" > c\\ d', ['redirection >: a b', 'redirection >: c d']],
   // ANSI-C quoting: the escapes are the characters bash writes.
-  ["echo x > $'src/the\\x69rs/a' > $'b\\151' > $'c\\u0064' > $'d\\'e' > 'f\\x69'", ['redirection >: src/theirs/a', 'redirection >: bi', 'redirection >: cd', "redirection >: d'e", 'redirection >: f\\x69']],
+  ["echo x > $'src/the\\x69rs/a' > $'b\\151' > $'c\\u0064' > $'d\\'e' > 'f\\x69' > $'g\\xZ'", ['redirection >: src/theirs/a', 'redirection >: bi', 'redirection >: cd', "redirection >: d'e", 'redirection >: f\\x69', 'redirection >: g\\xZ']],
   ['/bin/rm a', ['rm: a']],
   ['bash -c "rm $(cat list) a.ts"', ['rm: *', 'rm: a.ts']],
   ['sh -c "echo \\"x\\" > \\"b c\\""', ['redirection >: b c']],
@@ -107,7 +112,8 @@ const cases: [command: string, expected: string[]][] = [
   // Downloads and other writers of a named output.
   ['curl -o a https://h/x -o b https://h/y; curl -sSo c https://h/z; curl -sSLO --output-dir src https://h/p/f.ts?v=1; curl https://h/z', ['curl: a', 'curl: b', 'curl: c', 'curl: src/f.ts']],
   ['wget -qO out.ts https://h/x; wget -O - https://h/y; wget -P src https://h/p/g.ts', ['wget: out.ts', 'wget: src/g.ts']],
-  ["sort -o f f; sort -uo g g; sort h; gawk -i inplace '{print}' i; awk '{print}' j", ['sort -o: f', 'sort -o: g', 'gawk -i inplace: i']],
+  ["sort -o f f; sort -uo g g; sort h; gawk -i inplace -i ord '{print}' i; awk '{print}' j", ['sort -o: f', 'sort -o: g', 'gawk -i inplace: i']],
+  ['curl --output-dir d -o x https://h/x; uvx black e; cargo +nightly fmt; npm exec -w pkg -- prettier --write f', ['curl: d/x', 'black: e', 'cargo fmt: <worktree>', 'prettier: f']],
 ];
 
 describe('shell analysis: the writes a command names, read by a real shell parser', () => {
@@ -140,11 +146,11 @@ describe('shell analysis: the writes a command names, read by a real shell parse
   test('script files a command runs are listed for the plane to read: by a shell, sourced, or by their path (then only a shell script)', () => {
     const facts = analyzeShell('bash -e x.sh; sh -c "echo"; source y.sh; . z.sh; cd sub && ./run.sh; scripts/deploy a; node w.js; bash "$F"; bash', CWD, KNOWN);
     assert.deepEqual(facts.scripts, [
-      { path: '/repo/x.sh', cwd: CWD, shebang: false },
-      { path: '/repo/y.sh', cwd: CWD, shebang: false },
-      { path: '/repo/z.sh', cwd: CWD, shebang: false },
-      { path: '/repo/sub/run.sh', cwd: '/repo/sub', shebang: true },
-      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', shebang: true },
+      { path: '/repo/x.sh', cwd: CWD, byPath: false },
+      { path: '/repo/y.sh', cwd: CWD, byPath: false },
+      { path: '/repo/z.sh', cwd: CWD, byPath: false },
+      { path: '/repo/sub/run.sh', cwd: '/repo/sub', byPath: true },
+      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true },
     ]);
   });
 
