@@ -1,5 +1,5 @@
-import { parseCommandLine, type CommandLine } from './command-line.js';
 import { isAbsolute } from 'node:path';
+import { parseCommandLine, type CommandLine } from './command-line.js';
 import { literalWord, type ShellWord } from './shell-word.js';
 
 /** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
@@ -197,11 +197,16 @@ function optionValues(line: CommandLine, names: string[]): ShellWord[] {
   return names.flatMap((name) => line.values.get(name) ?? []).filter((value) => value.text !== '-');
 }
 
+/** `word` inside the folder a download option named (a relative path), else as it is. */
+function inFolder(dir: ShellWord | true | undefined, word: ShellWord): ShellWord {
+  return typeof dir === 'object' && !isAbsolute(word.text) ? { ...word, text: `${dir.text.replace(/\/+$/, '')}/${word.text}` } : word;
+}
+
 /** The file a download names itself after: the URL's last path segment, in `dir`. */
-function remoteName(url: ShellWord, dir: ShellWord | undefined): ShellWord | undefined {
+function remoteName(url: ShellWord, dir: ShellWord | true | undefined): ShellWord | undefined {
   const name = url.text.replace(/[?#].*$/, '').replace(/^[a-z]+:\/\/[^/]*/i, '').split('/').at(-1);
   if (!name || !/^[a-z]+:\/\//i.test(url.text)) return undefined;
-  return { ...url, text: dir ? `${dir.text.replace(/\/+$/, '')}/${name}` : name };
+  return inFolder(dir, { ...url, text: name });
 }
 
 /** curl: `-o FILE` each, and `-O` a file named after each URL (in `--output-dir`). */
@@ -209,9 +214,8 @@ function curl(args: ShellWord[]): CommandEffect {
   const line = parseCommandLine(args, ['-o', '--output', '--output-dir', '-d', '--data', '-H', '--header', '-u', '--user', '-X', '--request', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-c', '--cookie-jar', '-F', '--form', '-T', '--upload-file', '-w', '--write-out', '-m', '--max-time', '--connect-timeout', '-x', '--proxy']);
   const dir = line.options.get('--output-dir');
   const named = line.flags.has('O') || line.options.has('--remote-name') || line.options.has('--remote-name-all');
-  const remote = named ? line.positionals.map((url) => remoteName(url, typeof dir === 'object' ? dir : undefined)).filter((w) => w !== undefined) : [];
-  const inDir = (word: ShellWord): ShellWord => (typeof dir === 'object' && !isAbsolute(word.text) ? { ...word, text: `${dir.text.replace(/\/+$/, '')}/${word.text}` } : word);
-  return all('curl', [...optionValues(line, ['-o', '--output']).map(inDir), ...optionValues(line, ['-c', '--cookie-jar']), ...remote]);
+  const remote = named ? line.positionals.map((url) => remoteName(url, dir)).filter((w) => w !== undefined) : [];
+  return all('curl', [...optionValues(line, ['-o', '--output']).map((file) => inFolder(dir, file)), ...optionValues(line, ['-c', '--cookie-jar']), ...remote]);
 }
 
 /** wget: `-O FILE`, else a file named after each URL (in `-P DIR`). */
@@ -221,7 +225,7 @@ function wget(args: ShellWord[]): CommandEffect {
   const document = line.options.get('-O') ?? line.options.get('--output-document');
   if (typeof document === 'object') return all('wget', [...logs, ...(document.text === '-' ? [] : [document])]);
   const dir = line.options.get('-P') ?? line.options.get('--directory-prefix');
-  return all('wget', [...logs, ...line.positionals.map((url) => remoteName(url, typeof dir === 'object' ? dir : undefined)).filter((w) => w !== undefined)]);
+  return all('wget', [...logs, ...line.positionals.map((url) => remoteName(url, dir)).filter((w) => w !== undefined)]);
 }
 
 /** `sort -o FILE` writes FILE (often one of its inputs: `sort -o f f`). */

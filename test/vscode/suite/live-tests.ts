@@ -111,17 +111,28 @@ export function liveTests(fx: () => Fixture): void {
     let decorationUris = 0;
     let records = 0;
     let wholeStates = 0;
+    const granted = new Set<string>();
+    const released = new Set<string>();
     const counting = [
       api.onDidChangeFileDecorations((uris) => (decorationUris += uris.length)),
       api.onDidChangeFleet((changes) => {
         if (changes === 'all') wholeStates++;
         else records += recordsIn(changes);
+        if (changes === 'all') return;
+        for (const claim of changes.claims) granted.add(claim.id);
+        for (const id of changes.releasedClaims) released.add(id);
       }),
     ];
     try {
+      // Each event is waited for before the next, so the work is counted per event: a grant and its
+      // release read by the server in one go are rightly sent as one change (seen on a loaded machine).
       for (const path of churned) {
-        assert.ok((await agent('KAPPA').claim([path], workspace)).granted);
+        const claim = await agent('KAPPA').claim([path], workspace);
+        assert.ok(claim.granted);
+        const id = claim.claims[0]!.id;
+        await when(api.onDidChangeFleet, () => granted.has(id), `the grant of ${path} in the extension`);
         await agent('KAPPA').release([path], workspace);
+        await when(api.onDidChangeFleet, () => released.has(id), `the release of ${path} in the extension`);
       }
       await fx().state((s) => !s.claims.some((c) => c.pattern.startsWith('churn/')) && s.agents.find((a) => a.callsign === 'KAPPA')?.claimCount === 1 && s, 'the last release in the view state');
       // The views build what they were told to on their next paint: wait for the Territory view to settle.
