@@ -2,6 +2,8 @@
 // acts only as its agent and never as the operator; wrong, revoked and expired tokens are refused.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { WebSocket } from 'ws';
 import type { ErrorName } from '../../../contracts/index.js';
@@ -163,4 +165,23 @@ test('an expired token is refused: the open connection once its time is up, then
     client.close();
   }
   await handshakeRefusal(connectRemote(file.remote, token), /expired at/);
+});
+
+test("a remote agent's command never makes the plane read a script file on its own disk, nor say what is there", async () => {
+  // A file on the plane's machine, too large to read: a local caller is told so; a remote one hears nothing of it.
+  const script = join(file.root, 'plane-side.sh');
+  writeFileSync(script, `# ${'x'.repeat(70 * 1024)}\n`);
+  const { token } = await createToken(file.remote, 'ALTAIR', 'worker');
+  const client = await connectRemote(file.remote, token);
+  const local = await file.remote.plane.connect('test-local');
+  try {
+    await client.call('fleet_agent_join', { callsign: 'ALTAIR', runtime: 'ci' });
+    const remote = await client.call('fleet_hook_check_command', { hook: 'claude-pre-tool-use', command: `bash ${script}`, cwd: file.root });
+    assert.deepEqual(remote.notes.filter((note) => note.includes('plane-side.sh')), []);
+    const near = await local.call('fleet_hook_check_command', { hook: 'claude-pre-tool-use', command: `bash ${script}`, cwd: file.root });
+    assert.ok(near.notes.some((note) => /plane-side\.sh is larger than 64 KiB/.test(note)), near.notes.join('\n'));
+  } finally {
+    client.close();
+    local.close();
+  }
 });
