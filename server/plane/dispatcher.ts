@@ -58,7 +58,8 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;
-      if (error.kind === 'unavailable') throw storeUnavailable(error.message, changed);
+      // A read waited on changes the store did not take: it is answered from the rolled-back state.
+      if (error.kind === 'unavailable' && mutates) throw storeUnavailable(error.message, changed);
       await error.settled;
     }
   }

@@ -69,6 +69,7 @@ export class ReplicaSync {
     this.skew = new ClockSkew(options.planeId, options.clockSkewBoundMs, options.log);
     this.lastContact = Date.now();
     store.onRefused = (refusal) => this.refused(refusal);
+    store.onStored = (streamSeq, events) => this.stored(streamSeq, events);
   }
 
   async start(): Promise<void> {
@@ -149,15 +150,9 @@ export class ReplicaSync {
   }
 
   private receive(message: LogMessage<FleetEvent>): void {
-    if (message.streamSeq <= this.confirmed.streamSeq) return; // a replaced follower's late delivery
-    this.contact();
-    this.confirmed.apply(message.events);
-    this.confirmed.streamSeq = message.streamSeq;
     if (this.skew.observe(message.plane, message.planeClock, message.storedAt)) this.options.healthChanged();
-    this.sinceSnapshot += message.events.length;
-    if (this.sinceSnapshot >= this.options.snapshotEvery && !this.snapshotting) {
-      this.snapshotting = this.snapshot().finally(() => (this.snapshotting = undefined));
-    }
+    if (message.streamSeq <= this.confirmed.streamSeq) return; // ours, confirmed when acknowledged; or a replaced follower's late delivery
+    this.confirm(message.streamSeq, message.events);
     // Ours and in the core: acknowledged already, or the message in flight whose ack is on its way.
     const inCore = message.streamSeq <= this.store.base || (message.id !== undefined && message.id === this.store.inFlightId);
     if (this.rebasing) {
@@ -177,6 +172,28 @@ export class ReplicaSync {
       this.journal.adopt(message.events);
     }
     if (this.catchingUp.length > 0) this.releaseCaughtUp();
+  }
+
+  /**
+   * A message of ours is stored at `streamSeq`. It was published to follow the core's base, so when
+   * the replica is at the seq before it, it takes the message now rather than when the follower
+   * brings it: a rollback waits for the replica to hold every acknowledged message, and a cut-off
+   * can hold the follower back while reads would wait on a core about to be rolled back.
+   */
+  private stored(streamSeq: number, events: readonly FleetEvent[]): void {
+    if (streamSeq === this.confirmed.streamSeq + 1) this.confirm(streamSeq, events);
+    if (this.rebasing) this.finishRebase(); // the follower's delivery of it will be skipped as confirmed
+    if (this.catchingUp.length > 0) this.releaseCaughtUp(); // the core rests on it now
+  }
+
+  private confirm(streamSeq: number, events: readonly FleetEvent[]): void {
+    this.contact();
+    this.confirmed.apply(events);
+    this.confirmed.streamSeq = streamSeq;
+    this.sinceSnapshot += events.length;
+    if (this.sinceSnapshot >= this.options.snapshotEvery && !this.snapshotting) {
+      this.snapshotting = this.snapshot().finally(() => (this.snapshotting = undefined));
+    }
   }
 
   private refused(refusal: Refusal): StoreRetryError {

@@ -72,6 +72,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   #sent = 0;
   #refusing: StoreRetryError | undefined;
   #onRefused: (refusal: Refusal) => StoreRetryError = (r) => new StoreRetryError(r.kind, r.detail, Promise.resolve());
+  #onStored: (streamSeq: number, events: readonly E[]) => void = () => undefined;
   readonly #stats: StoreStats = { appends: 0, fsyncs: 0, bytes: 0 };
   /** The stream seq this plane's decisions rest on: every message up to it is in its state. */
   base = 0;
@@ -98,6 +99,11 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   /** Called with each refusal; rolls the plane back (calling `refuse`) and returns the error refused appends get. */
   set onRefused(handler: (refusal: Refusal) => StoreRetryError) {
     this.#onRefused = handler;
+  }
+
+  /** Called when a message of this plane's is known stored (acknowledged, or met in the stream), with a copy of its events. */
+  set onStored(handler: (streamSeq: number, events: readonly E[]) => void) {
+    this.#onStored = handler;
   }
 
   async open(): Promise<Recovered<S, E>> {
@@ -220,6 +226,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
         this.base = Math.max(this.base, seq);
         this.lastAcked = seq;
         this.lastAckedEventSeq = events[events.length - 1]!.seq;
+        this.#onStored(seq, JSON.parse(data) as E[]);
         for (const pending of batch) pending.resolve();
         this.#mirror(events);
         this.#pump();

@@ -80,9 +80,14 @@ test('a claim whose publish was stored but whose ack was lost: STORE_UNAVAILABLE
 
     relay.holdReplies(); // the publish reaches the cluster, which stores it; its ack never comes back
     let unavailable: PlaneCallError | undefined;
-    await atlas.call('fleet_claim_path', params).catch((error: unknown) => (unavailable = error as PlaneCallError));
+    const claimed = atlas.call('fleet_claim_path', params).catch((error: unknown) => (unavailable = error as PlaneCallError));
+    // Sent after the claim on the same connection, so decided on a core that holds the unacknowledged grant.
+    const readMeanwhile = atlas.call('fleet_status', {});
+    await claimed;
     assert.equal(unavailable?.errorName, 'STORE_UNAVAILABLE', `answered ${String(unavailable)}`);
     assert.match(unavailable!.message, /may have been stored.*same requestId/, 'the message says what a caller should do');
+    const during = await readMeanwhile; // a read is never refused: it is answered again from the rolled-back state
+    assert.deepEqual([during.claims.length, during.plane.store?.health], [0, 'unavailable'], 'the read shows what the store confirmed, and says the store is out of reach');
     relay.cut();
     relay.restore();
     await storeHealthy(atlas);
