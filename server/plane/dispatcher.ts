@@ -24,9 +24,10 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   // zod descends only as deep as the schema; free-form values (memos, artifacts) are bounded here.
   const tooDeep = keyNestedDeeperThan(parsed.data, limits.nesting.max);
   if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
-  const store = plane.storeHealth();
-  if (store.health === 'unavailable' && spec.mutates) throw storeUnavailable(store.problems?.[0]);
+  const health = plane.storeHealth();
+  if (health.health === 'unavailable' && spec.mutates) throw storeUnavailable(health.problems?.[0]);
   const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session, spec.mutates);
+  const store = plane.storeHealth(); // as it is now: the call may have waited through a cut-off
   const stale = store.staleSeconds === undefined ? {} : { store: { health: store.health, staleSeconds: store.staleSeconds } };
   return copyWith(body as object, { control: controlBrief(plane.core.state.control), ...stale });
 }
@@ -38,6 +39,7 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
  * A mutation that changed nothing is checked against the shared log's head the same way.
  */
 async function decide(plane: PlaneServices, handler: Handler<MethodName>, params: unknown, session: Session, mutates: boolean): Promise<unknown> {
+  let readRolledBack = false;
   for (;;) {
     const seqBefore = plane.core.state.seq;
     const barrier = mutates ? plane.storeBarrier?.() : undefined;
@@ -58,8 +60,10 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
       return body;
     } catch (error) {
       if (!(error instanceof StoreRetryError)) throw error;
-      // A read waited on changes the store did not take: it is answered from the rolled-back state.
-      if (error.kind === 'unavailable' && mutates) throw storeUnavailable(error.message, changed);
+      // A read that waited on changes the store did not take is answered from the rolled-back state;
+      // once only: decided again, it may sweep the same due deadlines, which the cut-off refuses again.
+      if (error.kind === 'unavailable' && (mutates || readRolledBack)) throw storeUnavailable(error.message, changed);
+      readRolledBack ||= error.kind === 'unavailable';
       await error.settled;
     }
   }

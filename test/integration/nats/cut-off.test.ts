@@ -82,12 +82,12 @@ test('a claim whose publish was stored but whose ack was lost: STORE_UNAVAILABLE
     let unavailable: PlaneCallError | undefined;
     const claimed = atlas.call('fleet_claim_path', params).catch((error: unknown) => (unavailable = error as PlaneCallError));
     // Sent after the claim on the same connection, so decided on a core that holds the unacknowledged grant.
-    const readMeanwhile = atlas.call('fleet_status', {});
+    const readMeanwhile = atlas.callRaw('fleet_status', {}) as Promise<{ claims: unknown[]; store?: { health: string; staleSeconds: number } }>;
     await claimed;
     assert.equal(unavailable?.errorName, 'STORE_UNAVAILABLE', `answered ${String(unavailable)}`);
     assert.match(unavailable!.message, /may have been stored.*same requestId/, 'the message says what a caller should do');
-    const during = await readMeanwhile; // a read is never refused: it is answered again from the rolled-back state
-    assert.deepEqual([during.claims.length, during.plane.store?.health], [0, 'unavailable'], 'the read shows what the store confirmed, and says the store is out of reach');
+    const during = await readMeanwhile; // not refused: it is answered again from the rolled-back state
+    assert.deepEqual([during.claims.length, during.store?.health, typeof during.store?.staleSeconds], [0, 'unavailable', 'number'], 'the read shows what the store confirmed, and how stale it is');
     relay.cut();
     relay.restore();
     await storeHealthy(atlas);
@@ -102,6 +102,36 @@ test('a claim whose publish was stored but whose ack was lost: STORE_UNAVAILABLE
     atlas.close();
   } finally {
     relay.cut(); // a plane whose replies are held would wait on them as it stops
+    await stopPlanes([plane]);
+    await relay.close();
+  }
+});
+
+test('a read while cut off, with deadlines due that the plane cannot record, is answered or refused within two publish timeouts, not held while the cut lasts', async () => {
+  const root = makeRepo();
+  const relay = await startTcpCut(cluster.nodes[0]!.clientPort);
+  const plane = await startNatsPlane(`nats://127.0.0.1:${relay.port}`, 'due', { FLEET_AGENT_TTL: '1' });
+  try {
+    const atlas = await plane.connect();
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script' });
+    assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/a.ts'], root })).granted, true);
+    atlas.close(); // silent from now on: its expiry falls due while the plane is cut off
+    const reader = await plane.connect();
+    relay.cut();
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // past 2 × TTL: every sweep records the expiry, and each publish times out
+    const held = Symbol('held');
+    const outcome = await Promise.race([
+      refusal(reader.call('fleet_check_path', { paths: ['src/a.ts'], root })),
+      // Two publish timeouts (3 s each) at most; the bound leaves room for a loaded machine.
+      new Promise<typeof held>((resolve) => setTimeout(() => resolve(held), 12_000).unref()),
+    ]);
+    assert.notEqual(outcome, held, 'the read was held for as long as the cut lasts');
+    assert.ok(outcome === undefined || outcome === 'STORE_UNAVAILABLE', `answered ${String(outcome)}`);
+    relay.restore();
+    await storeHealthy(reader);
+    reader.close();
+  } finally {
+    relay.cut();
     await stopPlanes([plane]);
     await relay.close();
   }
