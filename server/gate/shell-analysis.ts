@@ -2,7 +2,7 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
 import { literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
-import { child, items, parseShell, walkTree, type GoNode } from './syntax-tree.js';
+import { child, items, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 
 /** A write the command names, with the directory it is relative to. */
 export type ShellWrite = NamedWrite & { cwd: string };
@@ -95,21 +95,33 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const file = effect.scriptFile;
     if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath });
   };
-  walkTree(file, (type, node) => {
+  const moveTo = (dir: string): void => {
+    variables.PWD = cwd = dir;
+    alternatives.delete('PWD');
+  };
+  const visit = (type: string, node: GoNode): boolean => {
     switch (type) {
+      case 'Subshell':
+      case 'CmdSubst':
+      case 'ProcSubst': {
+        // `( cd x && … )`, `$(cd x; …)`: a child process's cd and pushd end with it.
+        const [outside, stack] = [cwd, [...pushed]];
+        walkChildren(node, visit);
+        moveTo(outside);
+        pushed.splice(0, pushed.length, ...stack);
+        return false;
+      }
       case 'CallExpr': {
         const argv = items(node, 'Args').map((word) => readWord(word, variables));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0, cwd);
         if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, cwd, facts);
-        // `cd DIR && …` (or pushd, undone by popd): later commands run there (best effort: a subshell's cd leaks out).
+        // `cd DIR && …` (or pushd, undone by popd): later commands run there.
         if ((argv[0]?.text === 'cd' || argv[0]?.text === 'pushd') && argv[1]?.literal) {
           if (argv[0].text === 'pushd') pushed.push(cwd);
-          variables.PWD = cwd = resolve(cwd, argv[1].text);
-          alternatives.delete('PWD');
+          moveTo(resolve(cwd, argv[1].text));
         } else if (argv[0]?.text === 'popd' && pushed.length > 0) {
-          variables.PWD = cwd = pushed.pop()!;
-          alternatives.delete('PWD');
+          moveTo(pushed.pop()!);
         }
         break;
       }
@@ -151,7 +163,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         break;
     }
     return true;
-  });
+  };
+  walkTree(file, visit);
 }
 
 /**

@@ -62,7 +62,11 @@ export function items(node: GoNode, field: string): GoNode[] {
 /** Visits every node in source order, like syntax.Walk; `visit` returning false skips the children. */
 export function walkTree(node: GoNode, visit: (type: string, node: GoNode) => boolean): void {
   const type = nodeType(node);
-  if (type === undefined || !visit(type, node)) return;
+  if (type !== undefined && visit(type, node)) walkChildren(node, visit);
+}
+
+/** Walks the node's children (not the node itself): for a visitor that takes over a node's walk. */
+export function walkChildren(node: GoNode, visit: (type: string, node: GoNode) => boolean): void {
   for (const field of node.constructor.elem.fields) {
     const kind = field.typ.kind;
     if (kind === KIND_POINTER || kind === KIND_INTERFACE) {

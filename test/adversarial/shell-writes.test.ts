@@ -178,6 +178,9 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     `sh -c 'bash -c "rm src/theirs/x.ts"'`,
     'echo $(rm src/theirs/x.ts)',
     '(cd src && echo x > theirs/x.ts)',
+    // A subshell's cd ends with it: the write after it is read from the repository's root.
+    '(cd src/mine && true) && echo x > src/theirs/x.ts',
+    'echo "$(cd src/mine; pwd)" > /dev/null; rm src/theirs/x.ts',
     'cd src/theirs && echo x > x.ts',
     'for f in src/theirs/*.ts; do echo > "$f"; done',
     // src/mine/link.ts leads into src/theirs: a glob over ATLAS's own folder that matches it writes BOLT's file.

@@ -50,7 +50,9 @@ const cases: [command: string, expected: string[]][] = [
   ['git clean -fd; git clean -f a', ['git clean: <worktree>', 'git clean: a']],
   ['git switch dev; git stash; git apply p.diff', ['git switch: <worktree>', 'git stash: <worktree>', 'git apply: <worktree>']],
   ['git -C sub status; git log > log.txt', ['redirection >: log.txt']],
-  ['(cd sub && echo x > a) && echo y > b', ['redirection >: a @/repo/sub', 'redirection >: b @/repo/sub']],
+  // A subshell's cd ends with it: what follows is read from where the command started.
+  ['(cd sub && echo x > a) && echo y > b', ['redirection >: a @/repo/sub', 'redirection >: b']],
+  ['cd lib && echo $(cd ../src; pwd) > a; cat <(cd /tmp && ls) > b; (pushd x; popd; cd y) ; rm c', ['redirection >: a @/repo/lib', 'redirection >: b @/repo/lib', 'rm: c @/repo/lib']],
   ['cd src && rm a', ['rm: a @/repo/src']],
   // A prefix that moves where its command runs moves what that command's paths mean.
   ['pushd src && rm a', ['rm: a @/repo/src']],
