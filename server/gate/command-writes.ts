@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { parseCommandLine, type CommandLine } from './command-line.js';
+import { programOf, type ProgramSource } from './inline-programs.js';
 import { literalWord, type ShellWord } from './shell-word.js';
 
 /** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
@@ -22,6 +23,8 @@ export interface CommandEffect {
   script?: ShellWord;
   /** A script file it runs (bash x.sh, source x.sh, ./x.sh): read and analysed by the plane; `byPath`: run by its path, so read only if a shell would run it. */
   scriptFile?: { word: ShellWord; byPath: boolean };
+  /** A program it hands an interpreter (python3 -c '…', node -e '…', or on stdin): its write calls are read. */
+  program?: ProgramSource;
 }
 
 const NONE: CommandEffect = { writes: [] };
@@ -393,6 +396,8 @@ export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   if (!name?.literal) return NONE;
   const base = name.text.replace(/.*\//, '');
   const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
+  const program = programOf(argv);
+  if (program) return { ...(rule ? rule(args, base) : NONE), program };
   if (rule) return rule(args, base);
   // `./build.sh`, `scripts/x`: a file run by its path is read if it is a shell script.
   return name.text.includes('/') ? { writes: [], scriptFile: { word: name, byPath: true } } : NONE;

@@ -1,6 +1,7 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
+import { programWrites } from './inline-programs.js';
 import { literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 
@@ -92,6 +93,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
     if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, at, variables, facts, depth + 1);
     else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
+    // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
+    const program = effect.program;
+    const code = program?.code === 'stdin' ? stdin : program?.code;
+    if (program && code) for (const write of programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`)) facts.writes.push({ ...write, cwd: at });
     const file = effect.scriptFile;
     if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath });
   };

@@ -145,6 +145,8 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['FLEET_AS=ATLAS true'],
     ['fleet status --json > /dev/null'],
     [`echo 'quoted "text"' > /dev/null # a comment naming src/theirs/x.ts`],
+    // A program that reads BOLT's file and writes ATLAS's own.
+    [`node -e "const fs = require('fs'); fs.writeFileSync('src/mine/from-node.ts', fs.readFileSync('src/theirs/x.ts', 'utf8'))"`, () => readFileSync(join(repo, 'src/mine/from-node.ts'), 'utf8') === THEIRS],
   ];
 
   test(`allowed: ${allowedCommands.length} writes inside ATLAS's territory (or outside every repository) pass, and run`, async () => {
@@ -240,6 +242,14 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'source src/mine/evil.sh',
     './src/mine/evil.sh',
     './src/mine/outer.sh',
+    // A program handed to an interpreter: the files its write calls name.
+    `python3 -c "open('src/theirs/x.ts', 'w').write('x')"`,
+    "python3 - <<'EOF'\np = 'src/theirs/x.ts'\ns = open(p).read()\nopen(p, 'w').write(s.replace('1', '2'))\nEOF",
+    "python3 <<'EOF'\nfrom pathlib import Path\n(Path('src') / 'theirs' / 'x.ts').write_text('x')\nEOF",
+    `node -e "require('fs').rmSync('src/theirs', { recursive: true })"`,
+    "cd src && node - <<'EOF'\nconst fs = require('fs');\nfs.writeFileSync(`theirs/${'x'}.ts`, '');\nEOF",
+    `perl -e 'open(my $fh, ">", "src/theirs/x.ts")'`,
+    `ruby -e 'File.write("src/theirs/x.ts", "x")'`,
   ];
 
   test(`denied: ${deniedWrites.length} shell writes into BOLT's territory, each naming the path and its holder`, async () => {

@@ -1,0 +1,216 @@
+import type { NamedWrite } from './command-writes.js';
+import type { ShellWord } from './shell-word.js';
+
+/**
+ * What a program handed to an interpreter on its command line or stdin (`python3 -c '…'`,
+ * `python3 - <<'EOF'`, `node -e '…'`, `perl -e`, `ruby -e`) writes: the files its write calls name
+ * with a string, a variable set to one, `Path('…')` or a join of strings. Agents edit files this way
+ * as often as with `sed -i`. A path the program computes (read from a file, a loop) is not seen
+ * here; PostToolUse and the watcher still see what changed.
+ */
+export type Language = 'python' | 'javascript' | 'perl' | 'ruby';
+
+/** Where an interpreter's program comes from: a word of its command line, or its standard input. */
+export interface ProgramSource {
+  language: Language;
+  code: ShellWord | 'stdin';
+}
+
+/** Bounds on the work for one program (it may be a 64 KiB here-document): text read, matches looked at, characters scanned per match. */
+const MAX_PROGRAM_CHARS = 64 * 1024;
+const MAX_MATCHES = 256;
+const MAX_EXPRESSION_CHARS = 4096;
+
+/** A write call: its name (a regex source), which of its arguments it writes, and for `open` the mode that makes it a write. */
+interface WriteCall {
+  call: string;
+  writes: 'first' | 'second' | 'first-and-second' | 'last';
+  whenMode?: RegExp;
+}
+
+const PY_WRITE_MODE = /^[rbt]*[wax+]/;
+const CALLS: Record<Language, WriteCall[]> = {
+  python: [
+    { call: '(?:\\bio\\.|\\bcodecs\\.|(?<![.\\w]))open', writes: 'first', whenMode: PY_WRITE_MODE },
+    { call: '\\bos\\.(?:remove|unlink|rmdir|removedirs|mkdir|makedirs|truncate|chmod|mkfifo)|\\bshutil\\.rmtree', writes: 'first' },
+    { call: '\\bshutil\\.(?:copy|copy2|copyfile|copytree)|\\bos\\.(?:link|symlink)', writes: 'second' },
+    { call: '\\bshutil\\.move|\\bos\\.(?:rename|replace|renames)', writes: 'first-and-second' },
+  ],
+  javascript: [
+    { call: '\\b(?:writeFile|appendFile|rm|unlink|rmdir|mkdir|truncate|createWriteStream|chmod|utimes)(?:Sync)?', writes: 'first' },
+    { call: '\\b(?:copyFile|cp|symlink|link)(?:Sync)?', writes: 'second' },
+    { call: '\\brename(?:Sync)?', writes: 'first-and-second' },
+  ],
+  perl: [
+    // open(FH, '>', 'f') writes its last argument; open(FH, '>f') names the file after the mode.
+    { call: '\\bopen', writes: 'last', whenMode: /^(?:\+<|\+?>)/ },
+    { call: '\\b(?:unlink|rmdir|mkdir|truncate)', writes: 'first' },
+    { call: '\\brename', writes: 'first-and-second' },
+  ],
+  ruby: [
+    { call: '\\bFile\\.(?:write|delete|unlink|truncate|mkfifo)|\\bIO\\.write|\\bFileUtils\\.(?:rm|rm_f|rm_r|rm_rf|rmdir|remove|touch|mkdir|mkdir_p)|\\bDir\\.(?:mkdir|rmdir|delete)', writes: 'first' },
+    { call: '\\bFile\\.(?:open|new)', writes: 'first', whenMode: /^[rb]*[wa+]/ },
+    { call: '\\bFileUtils\\.(?:cp|cp_r|copy|ln|ln_s|ln_sf|install)|\\bFile\\.(?:symlink|link)', writes: 'second' },
+    { call: '\\bFileUtils\\.(?:mv|move)|\\bFile\\.rename', writes: 'first-and-second' },
+  ],
+};
+
+/** Python's path objects: `Path('x').write_text(…)`, `p.unlink()`, `p.open('w')`, `p.rename(q)` (which writes both). */
+const PY_PATH_METHOD = /((?:pathlib\.)?Path\s*\((?:[^()]|\([^()]*\))*\)|\((?:[^()]|\([^()]*\))*\)|\b[A-Za-z_]\w*)\s*\.\s*(write_text|write_bytes|unlink|touch|mkdir|rmdir|rename|replace|symlink_to|hardlink_to|open)\s*\(/g;
+
+/** Interpreters by command name: the options that give the program, and those that take a value before it. */
+const INTERPRETERS: { name: RegExp; language: Language; code: string[]; withValue: string[] }[] = [
+  { name: /^python[\d.]*$/, language: 'python', code: ['-c'], withValue: ['-X', '-W', '-Q'] },
+  { name: /^(?:node|nodejs|bun)$/, language: 'javascript', code: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--require', '--import', '--loader', '-C', '--conditions'] },
+  { name: /^perl$/, language: 'perl', code: ['-e', '-E'], withValue: ['-I', '-M', '-m'] },
+  { name: /^ruby$/, language: 'ruby', code: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
+];
+
+/** The program `argv` hands its interpreter, if it is one: an option's word, or stdin when it names no script file. */
+export function programOf(argv: readonly ShellWord[]): ProgramSource | undefined {
+  const name = argv[0]?.literal ? argv[0].text.replace(/.*\//, '') : undefined;
+  const interpreter = name === undefined ? undefined : INTERPRETERS.find((candidate) => candidate.name.test(name));
+  if (!interpreter) return undefined;
+  const { language, code, withValue } = interpreter;
+  for (let i = 1; i < argv.length; i++) {
+    const text = argv[i]!.text;
+    if (code.includes(text)) return argv[i + 1] ? { language, code: argv[i + 1]! } : undefined;
+    const joined = code.find((option) => option.startsWith('--') && text.startsWith(`${option}=`));
+    if (joined) return { language, code: { ...argv[i]!, text: text.slice(joined.length + 1) } };
+    if (text === '-') break;
+    // `python -m tool`, `node script.js`, `perl x.pl`: a module or a file, not a program given here.
+    if (text === '-m' || !text.startsWith('-')) return undefined;
+    if (withValue.includes(text)) i++;
+  }
+  return { language, code: 'stdin' };
+}
+
+/** The files `code`'s write calls name, as the interpreter of `language` runs it. */
+export function programWrites(language: Language, code: ShellWord, via: string): NamedWrite[] {
+  const text = code.text.slice(0, MAX_PROGRAM_CHARS);
+  const program = new Program(text, language);
+  const found = new Set<string>();
+  for (const { call, writes, whenMode } of CALLS[language]) {
+    // Perl and Ruby call without parentheses too: `unlink 'x'`, `File.write 'x', s`.
+    const opening = language === 'perl' || language === 'ruby' ? `(\\(|[ \\t]+(?=['"$]))` : '(\\()';
+    for (const match of program.matches(new RegExp(`(?:${call})\\s*${opening}`, 'g'))) {
+      const args = program.arguments(match.index + match[0].length, match[1] === '(');
+      if (whenMode && !program.writesByMode(args, whenMode)) continue;
+      const chosen = writes === 'first' ? [args[0]] : writes === 'second' ? [args[1]] : writes === 'last' ? [args.at(-1)] : [args[0], args[1]];
+      for (const raw of chosen) for (const path of program.values(program.afterPerlMode(raw))) found.add(path);
+    }
+  }
+  if (language === 'python') {
+    for (const match of program.matches(PY_PATH_METHOD)) {
+      const args = program.arguments(match.index + match[0].length, true);
+      if (match[2] === 'open' && !program.writesByMode(['', ...args], PY_WRITE_MODE)) continue;
+      // `s.replace('a', 'b')` is a string's: only a path object's replace moves a file.
+      if (match[2] === 'replace' && !program.isPath(match[1]!)) continue;
+      const written = match[2] === 'rename' || match[2] === 'replace' ? [match[1], args[0]] : [match[1]];
+      for (const raw of written) for (const path of program.values(raw)) found.add(path);
+    }
+  }
+  // Unknown parts of the shell word (`$VAR` in a double-quoted program) make its paths patterns.
+  return [...found].map((path) => ({ kind: 'path', word: { text: path, literal: code.literal, glob: !code.literal && path.includes('*'), unanchored: path.startsWith('*') }, via }));
+}
+
+/** One program's text, the strings its variables are set to, and a budget on the matches read. */
+class Program {
+  private readonly names = new Map<string, string[]>();
+  /** Names set to a Python path object (`p = Path(…)`, `p = base / 'x'`), whose methods are the path's. */
+  private readonly pathNames = new Set<string>();
+  private budget = MAX_MATCHES;
+
+  constructor(
+    private readonly text: string,
+    private readonly language: Language,
+  ) {
+    // `NAME = 'lit'`, `const NAME =`, `my $NAME =`, `NAME = Path('lit')`: every string each name is set to, in order.
+    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
+      const expression = this.arguments(match.index + match[0].length, false)[0];
+      const values = this.values(expression);
+      if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
+      if (expression !== undefined && this.isPath(expression)) this.pathNames.add(match[1]!);
+    }
+  }
+
+  *matches(pattern: RegExp): Generator<RegExpExecArray> {
+    for (const match of this.text.matchAll(pattern)) {
+      if (this.budget-- <= 0) return;
+      yield match;
+    }
+  }
+
+  /** What an argument stands for: a string, a variable set to strings, `Path(…)`, a join of strings; else nothing known. */
+  values(raw: string | undefined): string[] {
+    const expression = raw?.trim() ?? '';
+    const string = /^([rbfu]{0,2})(['"`])((?:\\.|(?!\2)[^\\])*)\2$/i.exec(expression);
+    if (string) {
+      // An f-string's `{…}` and a template's `${…}` are unknown parts: patterns whose fixed parts still say where.
+      const interpolated = /f/i.test(string[1]!) || string[2] === '`';
+      const text = string[3]!.replace(/\\(.)/g, '$1');
+      return [interpolated ? text.replace(/\$?\{[^}]*\}/g, '*') : text];
+    }
+    if (/^\$?[A-Za-z_]\w*$/.test(expression)) return this.names.get(expression) ?? [];
+    const parenthesized = /^\(([\s\S]*)\)$/.exec(expression);
+    if (parenthesized) return this.values(parenthesized[1]);
+    const call = /^((?:pathlib\.)?(?:Path|PurePath)|os\.path\.(?:join|abspath)|path\.(?:join|resolve)|File\.join)\s*\(([\s\S]*)\)$/.exec(expression);
+    if (call) return this.joined(this.arguments(0, true, `${call[2]!})`));
+    // `Path('src') / 'x.ts'`: Python's path operator joins too.
+    const parts = this.language === 'python' ? expression.split(/\s+\/\s+/) : [];
+    return parts.length > 1 ? this.joined(parts) : [];
+  }
+
+  /** A Python path object: `Path(…)`, a `/` join, or a name set to one. */
+  isPath(expression: string): boolean {
+    const trimmed = expression.trim();
+    return /^(?:pathlib\.)?(?:Path|PurePath)\s*\(/.test(trimmed) || /\s\/\s/.test(trimmed) || this.pathNames.has(trimmed);
+  }
+
+  /** Parts joined by `/`, each by its first value; nothing when one part is unknown. */
+  private joined(parts: string[]): string[] {
+    const values = parts.map((part) => this.values(part)[0]);
+    return values.length === 0 || values.some((value) => value === undefined) ? [] : [values.join('/').replace(/\/{2,}/g, '/')];
+  }
+
+  /** `open(p, 'w')`: Python's and Ruby's mode is the second argument (or `mode=`), Perl's the second of three or the start of the path. */
+  writesByMode(args: string[], mode: RegExp): boolean {
+    const named = args.find((arg) => /^\s*mode\s*=/.test(arg))?.replace(/^\s*mode\s*=/, '');
+    const modeArg = this.language === 'perl' ? (args.length >= 3 ? args[1] : args.at(-1)) : (named ?? args[1]);
+    const literal = modeArg === undefined ? undefined : /^\s*(['"])(.*)\1\s*$/.exec(modeArg)?.[2];
+    return literal !== undefined && mode.test(literal.trimStart());
+  }
+
+  /** Perl's two-argument open names its file after the mode: `'>out.txt'` is out.txt. */
+  afterPerlMode(raw: string | undefined): string | undefined {
+    return this.language === 'perl' && raw !== undefined ? raw.replace(/^(\s*['"])\s*\+?(?:>>?|<)\s*/, '$1') : raw;
+  }
+
+  /** The arguments of a call from just after its `(` (or its first argument, without parentheses), split at top-level commas. */
+  arguments(from: number, parenthesized: boolean, text = this.text): string[] {
+    const args: string[] = [];
+    const end = Math.min(text.length, from + MAX_EXPRESSION_CHARS);
+    let depth = 0;
+    let start = from;
+    for (let i = from; i < end; i++) {
+      const c = text[i]!;
+      if (c === '"' || c === "'" || c === '`') i = closingQuote(text, i, end);
+      else if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ',' && depth === 0) {
+        args.push(text.slice(start, i));
+        start = i + 1;
+      } else if (c === ')' || c === ']' || c === '}' || (!parenthesized && depth === 0 && (c === ';' || c === '\n'))) {
+        if (depth-- === 0) return [...args, text.slice(start, i)].filter((arg) => arg.trim() !== '');
+      }
+    }
+    return [...args, text.slice(start, end)].filter((arg) => arg.trim() !== '');
+  }
+}
+
+function closingQuote(text: string, at: number, end: number): number {
+  for (let i = at + 1; i < end; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === text[at]) return i;
+  }
+  return end;
+}
