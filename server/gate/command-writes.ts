@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { parseCommandLine, type CommandLine } from './command-line.js';
-import { programOf, type ProgramSource } from './inline-programs.js';
+import { programOf, type Language, type ProgramSource } from './inline-programs.js';
 import { literalWord, type ShellWord } from './shell-word.js';
 
 /** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
@@ -21,10 +21,13 @@ export interface CommandEffect {
   runsIn?: ShellWord;
   /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
   script?: ShellWord;
-  /** A script file it runs (bash x.sh, source x.sh, ./x.sh): read and analysed by the plane; `byPath`: run by its path, so read only if a shell would run it. */
-  scriptFile?: { word: ShellWord; byPath: boolean };
+  /**
+   * A script file it runs (bash x.sh, source x.sh, ./x.sh; python3 x.py in `language`): read and
+   * analysed by the plane; `byPath`: run by its path, so read only if its `#!` names a shell or a known language.
+   */
+  scriptFile?: { word: ShellWord; byPath: boolean; language?: Language };
   /** A program it hands an interpreter (python3 -c '…', node -e '…', or on stdin): its write calls are read. */
-  program?: ProgramSource;
+  program?: Exclude<ProgramSource, { file: ShellWord }>;
 }
 
 const NONE: CommandEffect = { writes: [] };
@@ -397,6 +400,7 @@ export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   const base = name.text.replace(/.*\//, '');
   const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
   const program = programOf(argv);
+  if (program && 'file' in program) return { ...(rule ? rule(args, base) : NONE), scriptFile: { word: program.file, byPath: false, language: program.language } };
   if (program) return { ...(rule ? rule(args, base) : NONE), program };
   if (rule) return rule(args, base);
   // `./build.sh`, `scripts/x`: a file run by its path is read if it is a shell script.

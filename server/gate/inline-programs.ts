@@ -10,11 +10,8 @@ import type { ShellWord } from './shell-word.js';
  */
 export type Language = 'python' | 'javascript' | 'perl' | 'ruby';
 
-/** Where an interpreter's program comes from: a word of its command line, or its standard input. */
-export interface ProgramSource {
-  language: Language;
-  code: ShellWord | 'stdin';
-}
+/** Where an interpreter's program comes from: a word of its command line, its standard input, or a script file. */
+export type ProgramSource = { language: Language } & ({ code: ShellWord | 'stdin' } | { file: ShellWord });
 
 /** Bounds on the work for one program (it may be a 64 KiB here-document): text read, matches looked at, characters scanned per match. */
 const MAX_PROGRAM_CHARS = 64 * 1024;
@@ -66,7 +63,7 @@ const INTERPRETERS: { name: RegExp; language: Language; code: string[]; withValu
   { name: /^ruby$/, language: 'ruby', code: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
 ];
 
-/** The program `argv` hands its interpreter, if it is one: an option's word, or stdin when it names no script file. */
+/** The program `argv` hands its interpreter, if it is one: an option's word, the script file it names, else stdin. */
 export function programOf(argv: readonly ShellWord[]): ProgramSource | undefined {
   const name = argv[0]?.literal ? argv[0].text.replace(/.*\//, '') : undefined;
   const interpreter = name === undefined ? undefined : INTERPRETERS.find((candidate) => candidate.name.test(name));
@@ -78,11 +75,18 @@ export function programOf(argv: readonly ShellWord[]): ProgramSource | undefined
     const joined = code.find((option) => option.startsWith('--') && text.startsWith(`${option}=`));
     if (joined) return { language, code: { ...argv[i]!, text: text.slice(joined.length + 1) } };
     if (text === '-') break;
-    // `python -m tool`, `node script.js`, `perl x.pl`: a module or a file, not a program given here.
-    if (text === '-m' || !text.startsWith('-')) return undefined;
+    // `python -m tool` runs a module (analysed as its command); `node script.js` a file the plane reads.
+    if (text === '-m') return undefined;
+    if (!text.startsWith('-')) return { language, file: argv[i]! };
     if (withValue.includes(text)) i++;
   }
   return { language, code: 'stdin' };
+}
+
+/** `#!/usr/bin/env python3`, `#!/usr/bin/node`, `#! /usr/bin/perl -w`…: the language whose interpreter the line names. */
+export function languageOfShebang(firstLine: string): Language | undefined {
+  const interpreter = /^#!\s*\S*\/(?:env\s+(?:-\S+\s+)*)?(\S+)/.exec(firstLine)?.[1];
+  return interpreter === undefined ? undefined : INTERPRETERS.find((candidate) => candidate.name.test(interpreter))?.language;
 }
 
 /** The files `code`'s write calls name, as the interpreter of `language` runs it. */

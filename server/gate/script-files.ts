@@ -1,5 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
 import { MAX_SCRIPTS, MAX_TOKENS, MAX_WRITES, type CommandAnalysis } from './command-analysis.js';
+import { languageOfShebang, programWrites, type Language } from './inline-programs.js';
+import type { ScriptFile } from './shell-analysis.js';
+import { literalWord } from './shell-word.js';
 
 /** A script file larger than this is not read (the note says so): scripts an agent writes to run are far smaller. */
 export const MAX_SCRIPT_FILE_BYTES = 64 * 1024;
@@ -12,8 +16,9 @@ type Analyze = (script: string, cwd: string) => Promise<CommandAnalysis>;
 
 /**
  * The command's analysis with the script files it runs (bash x.sh, source x.sh, ./x.sh that a
- * shell runs) read and analysed in turn, and the scripts those run, up to MAX_SCRIPTS: an agent
- * that writes a script in its own folder and runs it is judged by what the script writes.
+ * shell runs; python3 x.py, node x.js, perl, ruby, or ./x.py by its `#!`) read and analysed in
+ * turn, and the shell scripts those run, up to MAX_SCRIPTS: an agent that writes a script in its
+ * own folder and runs it is judged by what the script writes.
  */
 export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze): Promise<{ analysis: CommandAnalysis; notes: string[] }> {
   const notes: string[] = [];
@@ -30,10 +35,10 @@ export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze
       break;
     }
     read.add(key);
-    const text = readScript(script.path, script.byPath);
+    const text = readScript(script);
     if (text === 'too large') notes.push(`${script.path} is larger than ${MAX_SCRIPT_FILE_BYTES / 1024} KiB: what it writes was not checked.`);
     if (typeof text !== 'object') continue;
-    const inner = await analyze(text.source, script.cwd);
+    const inner = text.language ? programAnalysis(text.language, text.source, script) : await analyze(text.source, script.cwd);
     if (inner.parseError !== undefined) notes.push(`The script ${script.path} was not parsed (${inner.parseError}): only the paths its words name were checked.`);
     queue.push(...inner.scripts);
     analysis = {
@@ -47,12 +52,19 @@ export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze
   return { analysis, notes };
 }
 
+/** A Python, JavaScript, Perl or Ruby script's writes (inline-programs.ts), as a command's analysis. */
+function programAnalysis(language: Language, source: string, script: ScriptFile): CommandAnalysis {
+  const writes = programWrites(language, literalWord(source), `${language} script ${basename(script.path)}`).map((write) => ({ ...write, cwd: script.cwd }));
+  return { writes, namedWrites: writes.length, findings: [], scripts: [], tokens: [] };
+}
+
 /**
- * The file's text if a shell would run it: a text file within the size limit; run by its path
- * (`byPath`), one without `#!` (a shell runs it) or whose `#!` names a shell. Undefined when there
- * is none to read: missing, a folder, a pipe (never waited on), a binary, another language.
+ * The file's text, and its language when an interpreter other than a shell runs it: a text file
+ * within the size limit; run by its path (`byPath`), one without `#!` (a shell runs it) or whose
+ * `#!` names a shell or a known interpreter. Undefined when there is none to read: missing, a
+ * folder, a pipe (never waited on), a binary, a language the gate does not read.
  */
-function readScript(path: string, byPath: boolean): { source: string } | 'too large' | undefined {
+function readScript({ path, byPath, language }: ScriptFile): { source: string; language?: Language } | 'too large' | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -66,11 +78,14 @@ function readScript(path: string, byPath: boolean): { source: string } | 'too la
     readSync(fd, head, 0, head.length, 0);
     if (head.includes(0)) return undefined;
     const start = head.toString('utf8');
-    if (byPath && start.startsWith('#!') && !SHELL_SHEBANG.test(start)) return undefined;
+    // Run by its path, a file's `#!` says what runs it: a shell, a language read here, or another (not read).
+    const foreign = byPath && start.startsWith('#!') && !SHELL_SHEBANG.test(start);
+    const runBy = foreign ? languageOfShebang(start) : language;
+    if (foreign && runBy === undefined) return undefined;
     if (stat.size > MAX_SCRIPT_FILE_BYTES) return 'too large';
     const buffer = Buffer.alloc(stat.size);
     const source = buffer.subarray(0, readSync(fd, buffer, 0, stat.size, 0));
-    return source.includes(0) ? undefined : { source: source.toString('utf8') };
+    return source.includes(0) ? undefined : { source: source.toString('utf8'), ...(runBy && { language: runBy }) };
   } catch {
     return undefined;
   } finally {

@@ -1,18 +1,20 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
-import { programWrites } from './inline-programs.js';
+import { programWrites, type Language } from './inline-programs.js';
 import { literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 
 /** A write the command names, with the directory it is relative to. */
 export type ShellWrite = NamedWrite & { cwd: string };
 
-/** A script file a command runs, and the directory it runs in; `byPath`: run by its path, so read only if a shell would run it. */
+/** A script file a command runs, and the directory it runs in; `byPath`: run by its path, so read only if a shell or a known interpreter would run it. */
 export interface ScriptFile {
   path: string;
   cwd: string;
   byPath: boolean;
+  /** Run by this language's interpreter (python3 x.py); a shell's when not given. */
+  language?: Language;
 }
 
 /** Everything in a command the gate judges, found by a real shell parser. */
@@ -98,7 +100,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const code = program?.code === 'stdin' ? stdin : program?.code;
     if (program && code) for (const write of programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`)) facts.writes.push({ ...write, cwd: at });
     const file = effect.scriptFile;
-    if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath });
+    if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
   };
   const moveTo = (dir: string): void => {
     variables.PWD = cwd = dir;

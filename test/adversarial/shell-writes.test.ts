@@ -92,6 +92,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     writeFileSync(join(repo, 'src/mine/evil.sh'), '#!/bin/sh\necho x > src/theirs/x.ts\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/outer.sh'), '#!/usr/bin/env bash\nset -e\nsource src/mine/evil.sh\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/ok.sh'), '#!/bin/sh\necho ok > src/mine/from-script.ts\n', { mode: 0o755 });
+    writeFileSync(join(repo, 'src/mine/evil.py'), "#!/usr/bin/env python3\nopen('src/theirs/x.ts', 'w').write('x')\n", { mode: 0o755 });
     symlinkSync('../theirs/x.ts', join(repo, 'src/mine/link.ts'));
     symlinkSync('../theirs', join(repo, 'src/mine/dirlink'));
     symlinkSync(join(repo, 'src/theirs/x.ts'), join(outside, 'outlink.ts'));
@@ -242,6 +243,8 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'source src/mine/evil.sh',
     './src/mine/evil.sh',
     './src/mine/outer.sh',
+    'python3 src/mine/evil.py',
+    './src/mine/evil.py',
     // A program handed to an interpreter: the files its write calls name.
     `python3 -c "open('src/theirs/x.ts', 'w').write('x')"`,
     "python3 - <<'EOF'\np = 'src/theirs/x.ts'\ns = open(p).read()\nopen(p, 'w').write(s.replace('1', '2'))\nEOF",

@@ -43,18 +43,21 @@ describe('interpreter programs: the files their write calls name', () => {
     test(command.replace(/\n/g, '⏎').slice(0, 100), () => assert.deepEqual(programWrites(command), expected));
   }
 
-  test('where the program comes from: an option, stdin, or nowhere (a script file or a module)', () => {
+  test('where the program comes from: an option, stdin, a script file, or nowhere (a module)', () => {
     const of = (...argv: string[]) => {
       const source = programOf(argv.map(literalWord));
-      return source && (source.code === 'stdin' ? `${source.language}:stdin` : `${source.language}:${source.code.text}`);
+      if (!source) return undefined;
+      if ('file' in source) return `${source.language}:file ${source.file.text}`;
+      return source.code === 'stdin' ? `${source.language}:stdin` : `${source.language}:${source.code.text}`;
     };
     assert.equal(of('python3', '-c', 'x'), 'python:x');
     assert.equal(of('/usr/bin/python3.12', '-'), 'python:stdin');
     assert.equal(of('node'), 'javascript:stdin');
     assert.equal(of('node', '--print', 'y'), 'javascript:y');
-    assert.equal(of('node', '-r', 'ts-node/register', 'x.ts'), undefined);
+    assert.equal(of('node', '-r', 'ts-node/register', 'x.ts'), 'javascript:file x.ts');
+    assert.equal(of('python3', '-u', 'tools/gen.py', '-c', 'not an option of python'), 'python:file tools/gen.py');
     assert.equal(of('python3', '-m', 'pytest'), undefined);
-    assert.equal(of('ruby', 'x.rb'), undefined);
+    assert.equal(of('ruby', 'x.rb'), 'ruby:file x.rb');
     assert.equal(of('cat'), undefined);
   });
 

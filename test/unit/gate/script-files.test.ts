@@ -36,6 +36,21 @@ describe('script files: what a script the command runs writes is what the comman
     assert.deepEqual(writesOf((await read('./tool.js; ./binary; bash binary')).analysis), []);
   });
 
+  test('a Python, Node, Perl or Ruby script is read as that language: run by its interpreter or by its #!', async () => {
+    script('gen.py', "#!/usr/bin/env python3\nfrom pathlib import Path\nPath('generated.ts').write_text(open('input.ts').read())\n");
+    script('clean.mjs', "import { rmSync } from 'node:fs';\nrmSync('dist', { recursive: true });\n");
+    script('tidy', "#!/usr/bin/perl -w\nunlink 'old.log';\n");
+    script('plain.lua', "os.remove('nope')\n");
+    mkdirSync(join(dir, 'pkg'), { recursive: true });
+    const { analysis } = await read('python3 -u gen.py --check; node clean.mjs && ./tidy; cd pkg && ../gen.py; lua ../plain.lua');
+    assert.deepEqual(analysis.writes.map((w) => `${w.via}: ${w.kind === 'path' ? w.word.text : w.kind} @${w.cwd}`), [
+      `python script gen.py: generated.ts @${dir}`,
+      `javascript script clean.mjs: dist @${dir}`,
+      `perl script tidy: old.log @${dir}`,
+      `python script gen.py: generated.ts @${join(dir, 'pkg')}`,
+    ]);
+  });
+
   test('a script that runs itself is read once; past 8 files the note says what was not read', async () => {
     script('loop.sh', 'echo > looped\nbash loop.sh\n');
     assert.deepEqual(writesOf((await read('bash loop.sh')).analysis), ['redirection >: looped']);
@@ -59,10 +74,10 @@ describe('script files: what a script the command runs writes is what the comman
     assert.ok(Date.now() - started < 1000, 'the pipe was not opened for a blocking read');
   });
 
-  test('a large binary or program of another language run by its path is no script: no note', async () => {
+  test('a large binary or program of a language the gate does not read, run by its path, is no script: no note', async () => {
     script('big-binary', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0]), Buffer.alloc(MAX_SCRIPT_FILE_BYTES + 10)]));
-    script('big.py', `#!/usr/bin/env python3\n# ${'x'.repeat(MAX_SCRIPT_FILE_BYTES)}\n`);
-    assert.deepEqual((await read('./big-binary; ./big.py')).notes, []);
+    script('big.lua', `#!/usr/bin/env lua\n-- ${'x'.repeat(MAX_SCRIPT_FILE_BYTES)}\n`);
+    assert.deepEqual((await read('./big-binary; ./big.lua')).notes, []);
   });
 
   test('a script too large to read is named in a note; a missing one is nothing to check', async () => {

@@ -145,14 +145,15 @@ describe('shell analysis: the writes a command names, read by a real shell parse
     assert.ok(inner.parseError !== undefined && inner.tokens.includes('a.ts'), 'an unparsable script inside bash -c is read as tokens too');
   });
 
-  test('script files a command runs are listed for the plane to read: by a shell, sourced, or by their path (then only a shell script)', () => {
-    const facts = analyzeShell('bash -e x.sh; sh -c "echo"; source y.sh; . z.sh; cd sub && ./run.sh; scripts/deploy a; node w.js; bash "$F"; bash', CWD, KNOWN);
+  test('script files a command runs are listed for the plane to read: by a shell, sourced, by their path, or by an interpreter the gate reads', () => {
+    const facts = analyzeShell('bash -e x.sh; sh -c "echo"; source y.sh; . z.sh; cd sub && ./run.sh; scripts/deploy a; node w.js; lua v.lua; bash "$F"; bash', CWD, KNOWN);
     assert.deepEqual(facts.scripts, [
       { path: '/repo/x.sh', cwd: CWD, byPath: false },
       { path: '/repo/y.sh', cwd: CWD, byPath: false },
       { path: '/repo/z.sh', cwd: CWD, byPath: false },
       { path: '/repo/sub/run.sh', cwd: '/repo/sub', byPath: true },
       { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true },
+      { path: '/repo/sub/w.js', cwd: '/repo/sub', byPath: false, language: 'javascript' },
     ]);
   });
 
