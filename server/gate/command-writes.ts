@@ -26,6 +26,8 @@ export interface CommandEffect {
    * analysed by the plane; `byPath`: run by its path, so read only if its `#!` names a shell or a known language.
    */
   scriptFile?: { word: ShellWord; byPath: boolean; language?: Language };
+  /** A shell that reads its script from stdin (`bash <<'EOF'`, `sh -s <<< '…'`): the here-document is analysed. */
+  scriptOnStdin?: boolean;
   /** A program it hands an interpreter (python3 -c '…', node -e '…', or on stdin): its write calls are read. */
   program?: Exclude<ProgramSource, { file: ShellWord }>;
 }
@@ -64,7 +66,12 @@ function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: 
 
 const GIT = literalWord('git');
 
-const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert']);
+const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
+
+/** The folder `git clone URL` makes when none is named: the URL's last part without `.git`. */
+function repositoryFolder(url: ShellWord): ShellWord {
+  return { ...url, text: url.text.replace(/\/+$/, '').replace(/.*[/:]/, '').replace(/\.git$/, '') };
+}
 
 function git(args: ShellWord[]): CommandEffect {
   let i = 0;
@@ -101,6 +108,25 @@ function git(args: ShellWord[]): CommandEffect {
     case 'rm':
     case 'mv':
       return all(via, line.positionals);
+    case 'clone': {
+      const [url, dir] = parseCommandLine(rest, ['-b', '--branch', '-o', '--origin', '-c', '--config', '--depth', '--reference', '--template', '-j', '--jobs', '--filter', '-u', '--upload-pack', '--separate-git-dir', '--shallow-since', '--shallow-exclude']).positionals;
+      return url ? all(via, [dir ?? repositoryFolder(url)]) : NONE;
+    }
+    case 'worktree': {
+      const add = parseCommandLine(rest.slice(1), ['-b', '-B', '--reason']);
+      return rest[0]?.text === 'add' && add.positionals[0] ? all(`${via} add`, [add.positionals[0]]) : NONE;
+    }
+    case 'submodule': {
+      // `git submodule add URL [PATH]` makes PATH; update, init, deinit and sync change what is checked out.
+      const add = parseCommandLine(rest.slice(1), ['-b', '--branch', '--name', '--reference', '--depth']);
+      if (rest[0]?.text === 'add') return add.positionals[0] ? all(`${via} add`, [add.positionals[1] ?? repositoryFolder(add.positionals[0])]) : NONE;
+      return rest[0] && ['update', 'deinit', 'sync', 'foreach'].includes(rest[0].text) ? ANYWHERE(`${via} ${rest[0].text}`) : NONE;
+    }
+    case 'format-patch':
+    case 'archive': {
+      const out = optionValues(parseCommandLine(rest, ['-o', '--output', '--output-directory', '--format', '--prefix', '-v', '--reroll-count']), ['-o', '--output', '--output-directory']);
+      return all(via, out);
+    }
     default:
       return sub !== undefined && GIT_WORKTREE_WIDE.has(sub) ? ANYWHERE(via) : NONE;
   }
@@ -142,12 +168,13 @@ function xargs(args: ShellWord[]): CommandEffect {
   return { writes: [], runs: effect.runs.map((w) => (w.text.includes(replace) ? fill(w) : w)) };
 }
 
-/** `bash -c 'script'`, or `bash FILE` (its first operand; none: it reads stdin, unseen). */
+/** `bash -c 'script'`, or `bash FILE` (its first operand; none, or `-s`: the script is its stdin, read when a here-document gives it). */
 function shell(args: ShellWord[]): CommandEffect {
   const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
   if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
-  const file = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']).positionals[0];
-  return file ? { writes: [], scriptFile: { word: file, byPath: false } } : NONE;
+  const line = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']);
+  const file = line.flags.has('s') ? undefined : line.positionals[0];
+  return file ? { writes: [], scriptFile: { word: file, byPath: false } } : { writes: [], scriptOnStdin: true };
 }
 
 /** `source FILE` / `. FILE`: the file runs in this shell. */
@@ -250,6 +277,16 @@ function awk(args: ShellWord[], name: string): CommandEffect {
 
 const operands = (withValue: string[] = []) => (args: ShellWord[], name: string): CommandEffect => all(name, parseCommandLine(args, withValue).positionals);
 
+/** The file (or folder) an output option names: `gcc -o app`, `tsc --outDir dist`, `esbuild --outfile=x.js`. */
+const outputs = (names: string[], withValue: string[] = []) => (args: ShellWord[], name: string): CommandEffect => all(name, optionValues(parseCommandLine(args, [...names, ...withValue]), names));
+
+/** gzip, bzip2, xz, zstd and their un-: each file is replaced by its (de)compressed twin, unless written to stdout or only tested or listed. */
+const compressor: Rule = (args, name) => {
+  const line = parseCommandLine(args, ['-S', '--suffix', '-b', '-T', '--threads', '-o', '--output']);
+  if (['c', 't', 'l'].some((flag) => line.flags.has(flag)) || ['--stdout', '--to-stdout', '--test', '--list'].some((option) => line.options.has(option))) return NONE;
+  return all(name, [...line.positionals, ...optionValues(line, ['-o', '--output'])]);
+};
+
 /** Each writing command the gate knows, by name. Anything else names no write (its redirections still do). */
 const RULES: Record<string, Rule> = {
   tee: operands(),
@@ -272,7 +309,12 @@ const RULES: Record<string, Rule> = {
     const linked = line.flags.has('l') || line.options.has('--link') ? line.positionals.filter((w) => w !== dest) : [];
     return all('cp', [...(dest ? [dest] : []), ...linked]);
   },
-  install: (args) => all('install', [destination(parseCommandLine(args, ['-t', '--target-directory', '-m', '-o', '-g', '-S', '--mode', '--owner', '--group']))].filter((w) => w !== undefined)),
+  install: (args) => {
+    const line = parseCommandLine(args, ['-t', '--target-directory', '-m', '-o', '-g', '-S', '--mode', '--owner', '--group']);
+    // `install -d DIR…` makes each folder.
+    if (line.flags.has('d') || line.options.has('--directory')) return all('install -d', line.positionals);
+    return all('install', [destination(line)].filter((w) => w !== undefined));
+  },
   ln: (args) => {
     const line = parseCommandLine(args, ['-t', '--target-directory', '-S', '--suffix']);
     const first = line.positionals[0];
@@ -299,7 +341,12 @@ const RULES: Record<string, Rule> = {
     const moved = line.options.has('--remove-source-files') ? local.slice(0, -1) : [];
     return all('rsync', [...moved, ...(dest && local.includes(dest) && line.positionals.length > 1 ? [dest] : [])]);
   },
-  chmod: (args, name) => all(name, parseCommandLine(args, ['--reference']).positionals.slice(1)),
+  chmod: (args, name) => {
+    // `chmod -x f` and `chmod -w a b`: a mode that looks like an option is the mode; with --reference there is none.
+    const mode = name === 'chmod' ? args.findIndex((w) => /^-[rwxXst]+$/.test(w.text)) : -1;
+    const line = parseCommandLine(mode < 0 ? args : args.filter((_, i) => i !== mode), ['--reference']);
+    return all(name, mode >= 0 || line.options.has('--reference') ? line.positionals : line.positionals.slice(1));
+  },
   dd: (args) => ({ writes: args.filter((w) => w.text.startsWith('of=')).map((w) => path('dd of=')({ ...w, text: w.text.slice(3) })) }),
   patch: (args) => {
     const line = parseCommandLine(args, ['-i', '-d', '-D', '-F', '-r', '-B', '-V', '-z', '-Y', '-o', '-p', '--input', '--output', '--directory']);
@@ -315,6 +362,10 @@ const RULES: Record<string, Rule> = {
     const extracting = line.flags.has('x') || line.options.has('--extract') || line.options.has('--get') || bundled.includes('x');
     const toStdout = line.flags.has('O') || line.options.has('--to-stdout') || bundled.includes('O');
     const into = line.options.get('-C') ?? line.options.get('--directory');
+    // `tar -czf out.tgz src`, `tar czf out.tgz src`: creating (or adding to) an archive writes the archive.
+    const creating = ['c', 'r', 'u', 'A'].some((op) => line.flags.has(op) || bundled.includes(op)) || ['--create', '--append', '--update', '--concatenate'].some((op) => line.options.has(op));
+    const archive = optionValues(line, ['-f', '--file'])[0] ?? (bundled.includes('f') ? line.positionals[1] : undefined);
+    if (creating) return archive && archive.text !== '-' ? all('tar -c', [archive]) : NONE;
     if (!extracting || toStdout) return NONE;
     return typeof into === 'object' ? all('tar -x', [into]) : ANYWHERE('tar -x');
   },
@@ -326,6 +377,43 @@ const RULES: Record<string, Rule> = {
     return typeof into === 'object' ? all('unzip -d', [into]) : ANYWHERE('unzip');
   },
   git,
+  // `gh pr checkout 42` switches the worktree to the pull request's branch.
+  gh: (args) => (args[0]?.text === 'pr' && args[1]?.text === 'checkout' ? ANYWHERE('gh pr checkout') : NONE),
+  // In-place editors: `sort f | sponge f`, `sd OLD NEW FILE…`, `yq -i EXPR FILE`, `dos2unix FILE…`.
+  sponge: operands(),
+  sd: (args, name) => {
+    const line = parseCommandLine(args, ['-f', '--flags', '-n', '--max-replacements']);
+    return line.flags.has('p') || line.options.has('--preview') ? NONE : all(name, line.positionals.slice(2));
+  },
+  yq: (args, name) => {
+    const line = parseCommandLine(args, ['-p', '--input-format', '-o', '--output-format', '--indent', '-I', '--from-file', '--expression']);
+    const given = line.options.has('--from-file') || line.options.has('--expression');
+    return line.flags.has('i') || line.options.has('--inplace') ? all(`${name} -i`, given ? line.positionals : line.positionals.slice(1)) : NONE;
+  },
+  dos2unix: operands(),
+  unix2dos: operands(),
+  gzip: compressor,
+  gunzip: compressor,
+  bzip2: compressor,
+  bunzip2: compressor,
+  xz: compressor,
+  unxz: compressor,
+  zstd: compressor,
+  unzstd: compressor,
+  // `zip out.zip files…` writes the archive.
+  zip: (args, name) => all(name, parseCommandLine(args, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z']).positionals.slice(0, 1)),
+  mktemp: (args, name) => all(name, parseCommandLine(args, ['-p', '--tmpdir', '--suffix']).positionals),
+  mkfifo: operands(['-m', '--mode']),
+  mknod: (args, name) => all(name, parseCommandLine(args, ['-m', '--mode']).positionals.slice(0, 1)),
+  // Build tools with an output path.
+  gcc: outputs(['-o'], ['-I', '-L', '-l', '-D', '-U', '-x', '-MF', '-MT', '-include']),
+  rustc: outputs(['-o', '--out-dir'], ['--crate-name', '--edition', '--crate-type', '-L', '-l', '--cfg', '--emit', '--target']),
+  javac: outputs(['-d', '-s', '-h'], ['-cp', '-classpath', '--class-path', '-sourcepath', '--source-path', '-encoding', '--release', '-source', '-target', '-processorpath']),
+  tsc: outputs(['--outDir', '--outFile', '--declarationDir', '--tsBuildInfoFile'], ['-p', '--project', '--target', '--module', '--lib', '--jsx', '--moduleResolution']),
+  esbuild: outputs(['--outfile', '--outdir', '--metafile']),
+  iconv: outputs(['-o', '--output'], ['-f', '--from-code', '-t', '--to-code']),
+  pandoc: outputs(['-o', '--output'], ['-f', '--from', '-r', '--read', '-t', '--to', '-w', '--write', '--template', '-M', '--metadata', '-V', '--variable']),
+  openssl: (args) => ({ writes: args.flatMap((w, i) => (['-out', '-keyout'].includes(w.text) && args[i + 1] ? [path('openssl')(args[i + 1]!)] : [])) }),
   sed: (args) => inPlace('sed', args),
   perl: (args) => inPlace('perl', args),
   find,
@@ -365,9 +453,28 @@ const RULES: Record<string, Rule> = {
     lint: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
     check: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
   }),
-  go: subcommands({ fmt: goFmt }),
+  go: subcommands({ fmt: goFmt, fix: goFmt, build: outputs(['-o'], ['-tags', '-ldflags', '-gcflags', '-mod', '-modfile', '-p']) }),
+  shfmt: rewrites(['-i', '--indent', '-ln', '--language-dialect'], withOption('-w', '--write')),
+  gofumpt: rewrites(['-lang', '-modpath'], withOption('-w')),
+  yapf: rewrites(['--style', '-e', '--exclude', '-p', '--parallel', '-l', '--lines'], withOption('-i', '--in-place')),
+  autoflake: rewrites(['--imports', '--exclude'], withOption('-i', '--in-place')),
+  rubocop: rewrites(['-c', '--config', '--only', '--except', '-f', '--format', '-o', '--out', '-r', '--require'], withOption('-a', '-A', '--autocorrect', '--autocorrect-all', '--auto-correct', '--auto-correct-all', '-x', '--fix-layout')),
+  stylelint: rewrites(['-c', '--config', '--config-basedir', '--ignore-path', '-f', '--formatter', '-o', '--output-file', '--custom-syntax'], withOption('--fix')),
+  // terraform's options are single-dash words (`-check`), not clusters of flags.
+  terraform: subcommands({ fmt: (rest, via) => (rest.some((w) => /^--?check$/.test(w.text)) ? NONE : all(via, rest.filter((w) => !w.text.startsWith('-')).concat(rest.some((w) => !w.text.startsWith('-')) ? [] : [HERE]))) }),
+  deno: subcommands({ fmt: rewrites(['--config', '--ext', '--ignore'], unlessOption('--check')), lint: rewrites(['--config', '--rules-tags', '--ignore'], withOption('--fix')) }),
+  dprint: subcommands({ fmt: rewrites(['-c', '--config', '--excludes', '--includes'], () => true) }),
+  // `pre-commit run` runs every hook of the repository, and its formatters rewrite what they like.
+  'pre-commit': subcommands({ run: () => ANYWHERE('pre-commit run') }),
+  'golangci-lint': subcommands({ run: (rest, via) => (rest.some((w) => w.text === '--fix') ? ANYWHERE(`${via} --fix`) : NONE) }),
   // `cargo fmt` formats every crate of the workspace, whose root may be above here (`cargo +nightly fmt` too).
-  cargo: (args, name) => subcommands({ fmt: (rest, via) => (rest.some((w) => w.text === '--check') ? NONE : ANYWHERE(via)) })(args[0]?.text.startsWith('+') ? args.slice(1) : args, name),
+  cargo: (args, name) =>
+    subcommands({
+      fmt: (rest, via) => (rest.some((w) => w.text === '--check') ? NONE : ANYWHERE(via)),
+      // `cargo fix` and `cargo clippy --fix` edit every crate's sources, as fmt does.
+      fix: (_rest, via) => ANYWHERE(via),
+      clippy: (rest, via) => (rest.some((w) => w.text === '--fix') ? ANYWHERE(`${via} --fix`) : NONE),
+    })(args[0]?.text.startsWith('+') ? args.slice(1) : args, name),
   // Runners of a project's tools: the tool after them is analysed as itself.
   python,
   python3: python,
@@ -376,8 +483,20 @@ const RULES: Record<string, Rule> = {
   bunx: runsTool(['-p', '--package']),
   uvx: runsTool(['--with', '--from', '--python', '-p']),
   npm: runnerOf(['exec', 'x'], npx),
-  pnpm: runnerOf(['exec', 'dlx'], runsTool(['--filter', '-F', '--package'])),
-  yarn: runnerOf(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])),
+  pnpm: binOrRunner(['exec', 'dlx'], runsTool(['--filter', '-F', '--package'])),
+  yarn: binOrRunner(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])),
+  bun: binOrRunner(['x', 'run'], runsTool([])),
+  bundle: runnerOf(['exec'], runsTool([])),
+  pipenv: runnerOf(['run'], runsTool([])),
+  conda: runnerOf(['run'], runsTool(['-n', '--name', '-p', '--prefix'])),
+  mise: runnerOf(['exec', 'x'], runsTool(['-C', '--cd', '-E', '--env'])),
+  // Helpers agents call through npx: the command after cross-env's assignments, shx's Unix tools, rimraf and mkdirp.
+  'cross-env': (args) => runsAfter(args.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)), []),
+  shx: (args) => runsAfter(args, []),
+  rimraf: operands(),
+  mkdirp: operands(['-m', '--mode']),
+  flock: (args) => runsAfter(args, ['-w', '--timeout', '-E', '--conflict-exit-code'], 1),
+  setsid: (args) => runsAfter(args, []),
   uv: runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package'])),
   poetry: runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project'])),
   pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
@@ -392,12 +511,22 @@ const RULES: Record<string, Rule> = {
 RULES.chown = RULES.chmod!;
 RULES.chgrp = RULES.chmod!;
 RULES.doas = RULES.sudo!;
+RULES.gtimeout = RULES.timeout!;
+for (const compiler of ['cc', 'c++', 'g++', 'clang', 'clang++']) RULES[compiler] = RULES.gcc!;
+
+/** A package manager that runs a project's bin by its bare name (`yarn prettier --write`): only the formatters the table knows, since its other first words are its own subcommands (`pnpm rm` removes a package). */
+function binOrRunner(subs: string[], rest: Rule): Rule {
+  const runner = runnerOf(subs, rest);
+  return (args, name) => (args[0]?.literal && FORMATTERS.has(args[0].text) ? { writes: [], runs: args } : runner(args, name));
+}
+const FORMATTERS = new Set(['prettier', 'eslint', 'black', 'isort', 'ruff', 'biome', 'stylelint', 'rubocop', 'autopep8', 'yapf', 'autoflake', 'dprint', 'shfmt']);
 
 /** The effect of one command: `argv[0]` is looked up by its base name (`/bin/rm` is rm). */
 export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   const [name, ...args] = argv;
   if (!name?.literal) return NONE;
-  const base = name.text.replace(/.*\//, '');
+  // `/bin/rm` is rm; `prettier@3` (after npx) is prettier.
+  const base = name.text.replace(/.*\//, '').replace(/(.)@.*$/, '$1');
   const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
   const program = programOf(argv);
   if (program && 'file' in program) return { ...(rule ? rule(args, base) : NONE), scriptFile: { word: program.file, byPath: false, language: program.language } };

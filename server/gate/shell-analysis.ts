@@ -2,7 +2,7 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
 import { programWrites, type Language } from './inline-programs.js';
-import { literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
+import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 
 /** A write the command names, with the directory it is relative to. */
@@ -92,9 +92,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       // A folder built at run time (`env -C "$D" rm x`): what the command writes there could be anywhere.
       if (moved && !moved.literal && facts.writes.length > before) facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}`, cwd: at });
     }
-    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
-    if (effect.script && depth < MAX_SCRIPT_DEPTH) analyzeScript(effect.script.text, at, variables, facts, depth + 1);
-    else if (effect.script) facts.tokens.push(...wordishTokens(effect.script.text));
+    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
+    const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
+    if (script && depth < MAX_SCRIPT_DEPTH) analyzeScript(script.text, at, variables, facts, depth + 1);
+    else if (script) facts.tokens.push(...wordishTokens(script.text));
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
     const code = program?.code === 'stdin' ? stdin : program?.code;
@@ -119,7 +120,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         return false;
       }
       case 'CallExpr': {
-        const argv = items(node, 'Args').map((word) => readWord(word, variables));
+        const argv = items(node, 'Args').flatMap((word) => expandBraces(readWord(word, variables)));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0, cwd);
         if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, cwd, facts);

@@ -93,3 +93,41 @@ function ansiC(value: string): string {
     return C_ESCAPES[head] ?? whole;
   });
 }
+
+/** Brace expansion yields at most this many words from one (`{a,b}{c,d}…` multiplies). */
+const MAX_BRACE_WORDS = 64;
+
+/** Bash's brace expansion of an unquoted `{a,b}`: `cp f{,.bak}` is the two words `f` and `f.bak`. */
+export function expandBraces(word: ShellWord): ShellWord[] {
+  if (!word.glob || !word.text.includes('{')) return [word];
+  const texts = braceTexts(word.text);
+  if (texts.length <= 1) return [word];
+  return texts.map((text) => {
+    const glob = GLOB_CHARS.test(text);
+    return { text, literal: !glob, glob, unanchored: word.unanchored && text.startsWith('*') };
+  });
+}
+
+/** The first `{…}` with a comma at its own level, expanded (its parts in turn), within MAX_BRACE_WORDS. */
+function braceTexts(text: string): string[] {
+  for (let open = text.indexOf('{'); open >= 0; open = text.indexOf('{', open + 1)) {
+    const cuts = [open];
+    let depth = 0;
+    let close = -1;
+    for (let i = open; i < text.length && close < 0; i++) {
+      if (text[i] === '{') depth++;
+      else if (text[i] === '}' && --depth === 0) close = i;
+      else if (text[i] === ',' && depth === 1) cuts.push(i);
+    }
+    if (close < 0) return [text];
+    if (cuts.length === 1) continue;
+    const words: string[] = [];
+    cuts.push(close);
+    for (let c = 0; c + 1 < cuts.length && words.length < MAX_BRACE_WORDS; c++) {
+      const variant = text.slice(0, open) + text.slice(cuts[c]! + 1, cuts[c + 1]) + text.slice(close + 1);
+      words.push(...braceTexts(variant).slice(0, MAX_BRACE_WORDS - words.length));
+    }
+    return words;
+  }
+  return [text];
+}

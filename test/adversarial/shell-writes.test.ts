@@ -146,6 +146,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['FLEET_AS=ATLAS true'],
     ['fleet status --json > /dev/null'],
     [`echo 'quoted "text"' > /dev/null # a comment naming src/theirs/x.ts`],
+    ['tar -czf src/mine/theirs.tgz src/theirs', () => existsSync(join(repo, 'src/mine/theirs.tgz'))],
     // A program that reads BOLT's file and writes ATLAS's own.
     [`node -e "const fs = require('fs'); fs.writeFileSync('src/mine/from-node.ts', fs.readFileSync('src/theirs/x.ts', 'utf8'))"`, () => readFileSync(join(repo, 'src/mine/from-node.ts'), 'utf8') === THEIRS],
   ];
@@ -245,6 +246,14 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     './src/mine/outer.sh',
     'python3 src/mine/evil.py',
     './src/mine/evil.py',
+    // Brace expansion, a shell reading a here-document, a mode that looks like an option, tools that replace or pack files.
+    'cp src/theirs/x.ts{,.bak}',
+    "bash <<'EOF'\nrm src/theirs/x.ts\nEOF",
+    'chmod -w src/theirs/x.ts',
+    'gzip src/theirs/x.ts',
+    'tar -czf src/theirs/all.tgz src/mine',
+    'yarn prettier --write src/theirs',
+    'npx cross-env CI=1 rimraf src/theirs',
     // A program handed to an interpreter: the files its write calls name.
     `python3 -c "open('src/theirs/x.ts', 'w').write('x')"`,
     "python3 - <<'EOF'\np = 'src/theirs/x.ts'\ns = open(p).read()\nopen(p, 'w').write(s.replace('1', '2'))\nEOF",

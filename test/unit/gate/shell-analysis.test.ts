@@ -73,7 +73,9 @@ const cases: [command: string, expected: string[]][] = [
   ['ls | xargs -I{} cp {} dest/{}.bak', ['cp: dest/*.bak']],
   ['find src -name "*.o" -delete', ['find -delete: src/**']],
   ['find . -name x -exec rm {} \\;', ['rm: ./**']],
-  ['for f in a b; do rm "$f"; done', ['rm: {a,b}']],
+  ['for f in a b; do rm "$f"; done', ['rm: a', 'rm: b']],
+  // Brace expansion makes several words of one: `cp f{,.bak}` copies f to f.bak. Quoted braces stay.
+  ["cp package.json{,.bak}; mv src/{old,new}.ts; rm a{b,c{d,e}}f '{x,y}' {z", ['cp: package.json.bak', 'mv: src/old.ts', 'mv: src/new.ts', 'rm: abf', 'rm: acdf', 'rm: acef', 'rm: {x,y}', 'rm: {z']],
   ['for f in src/*.ts; do echo >> "$f"; done', ['redirection >>: src/*.ts']],
   ['while read f; do rm "$f"; done < list', ['rm: *']],
   ['if true; then echo > a; else echo > b; fi', ['redirection >: a', 'redirection >: b']],
@@ -91,7 +93,7 @@ const cases: [command: string, expected: string[]][] = [
   ['f=a; f=b true; rm "$f"', ['rm: a']],
   // A variable set twice may hold either value (a branch not taken, a subshell): both are checked.
   ['f=src/theirs/x.ts; if false; then f=src/mine/a.ts; fi; echo x > "$f"', ['redirection >: {src/theirs/x.ts,src/mine/a.ts}']],
-  ['f=a; (f=b); rm "$f"', ['rm: {a,b}']],
+  ['f=a; (f=b); rm "$f"', ['rm: a', 'rm: b']],
   // apply_patch through the shell: a path built at run time is a pattern; a patch the gate cannot read could write anything.
   ['apply_patch <<EOF\n*** Begin Patch\n*** Update File: src/$(printf theirs)/x.ts\n*** End Patch\nEOF', ['apply_patch: <worktree>', 'apply_patch: src/*/x.ts']],
   ['apply_patch "$P"', ['apply_patch: <worktree>']],
@@ -116,6 +118,21 @@ const cases: [command: string, expected: string[]][] = [
   ['wget -qO out.ts https://h/x; wget -O - https://h/y; wget -P src https://h/p/g.ts', ['wget: out.ts', 'wget: src/g.ts']],
   ["sort -o f f; sort -uo g g; sort h; gawk -i inplace -i ord '{print}' i; awk '{print}' j", ['sort -o: f', 'sort -o: g', 'gawk -i inplace: i']],
   ['curl --output-dir d -o x https://h/x; uvx black e; cargo +nightly fmt; npm exec -w pkg -- prettier --write f', ['curl: d/x', 'black: e', 'cargo fmt: <worktree>', 'prettier: f']],
+  // A mode that looks like an option is chmod's mode; install -d makes folders.
+  ['chmod -x s.sh; chmod -w a b; chmod --reference=r t; install -dm755 build', ['chmod: s.sh', 'chmod: a', 'chmod: b', 'chmod: t', 'install -d: build']],
+  // git that makes a folder or writes a named file, or checks out another state.
+  ['git clone https://h/o/repo.git; git clone u vendor/y; git worktree add wt -b f; git submodule add https://h/lib.git libs/l', ['git clone: repo', 'git clone: vendor/y', 'git worktree add: wt', 'git submodule add: libs/l']],
+  ['git format-patch -o patches HEAD~3; git archive -o out.zip HEAD; git submodule update --init; git bisect good; gh pr checkout 4', ['git format-patch: patches', 'git archive: out.zip', 'git submodule update: <worktree>', 'git bisect: <worktree>', 'gh pr checkout: <worktree>']],
+  // In-place editors and compressors (not to stdout, not a test); archives and build outputs.
+  ["sort f | sponge f; sd a b x.ts; sd -p a b y.ts; yq -i '.a=1' c.yaml; dos2unix d.sh; gzip e.json; gzip -c e.json; xz -t f.xz", ['sponge: f', 'sd: x.ts', 'yq -i: c.yaml', 'dos2unix: d.sh', 'gzip: e.json']],
+  ['tar -czf a.tgz src; tar cjf b.tbz src; tar -cf - src; zip -r c.zip src; mktemp d.XXX; mkfifo p', ['tar -c: a.tgz', 'tar -c: b.tbz', 'zip: c.zip', 'mktemp: d.XXX', 'mkfifo: p']],
+  ['gcc -O2 -o build/app m.c; go build -o bin/s .; tsc --outDir dist; tsc -p .; esbuild a.ts --outfile=o.js; javac -d out A.java', ['gcc: build/app', 'go build: bin/s', 'tsc: dist', 'esbuild: o.js', 'javac: out']],
+  ['shfmt -w s.sh; yapf -i a.py; rubocop -a; terraform fmt -check; deno fmt; cargo clippy --fix; cargo clippy; pre-commit run', ['shfmt: s.sh', 'yapf: a.py', 'rubocop: .', 'deno fmt: .', 'cargo clippy --fix: <worktree>', 'pre-commit run: <worktree>']],
+  // A formatter run by its bare name through yarn/pnpm/bun, or with a version after npx; helpers that run a command.
+  ['yarn prettier --write src; pnpm eslint --fix .; pnpm rm lodash; npx prettier@3 -w a; npx @biomejs/biome@1.9 format --write b', ['prettier: src', 'eslint: .', 'prettier: a', 'biome format: b']],
+  ['npx cross-env NODE_ENV=t rm -rf dist; rimraf out; npx shx rm c; flock l rm d; gtimeout 5 rm e; bundle exec rubocop -a f', ['rm: dist', 'rimraf: out', 'rm: c', 'rm: d', 'rm: e', 'rubocop: f']],
+  // A shell whose script is a here-document or here-string reads it.
+  ["bash <<'EOF'\nrm a\nEOF\nsh -s <<< 'rm b'; bash < file.sh", ['rm: a', 'rm: b']],
 ];
 
 describe('shell analysis: the writes a command names, read by a real shell parser', () => {
