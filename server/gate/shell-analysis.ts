@@ -3,7 +3,7 @@ import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
 import { programWrites, type Language } from './inline-programs.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
-import { child, items, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
+import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 
 /** A write the command names, with the directory it is relative to. */
 export type ShellWrite = NamedWrite & { cwd: string };
@@ -41,6 +41,11 @@ const DUPLICATE_OUT = 59;
 /** Here-documents and here-strings (<< <<- <<<): what a command reads on stdin. */
 const HEREDOCS = new Set([61, 62, 63]);
 const HERE_STRING = 63;
+/** BinaryCmd operators (mvdan/sh's BinCmdOperator): && and ||; `|` and `|&` run each side in a child process. */
+const AND = 10;
+const OR = 11;
+const PIPE = 12;
+const PIPE_ALL = 13;
 /** Codex applies a patch its model runs through the shell, as its apply_patch tool would. */
 const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 
@@ -61,6 +66,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     return;
   }
   let cwd = startCwd;
+  // Other folders the command may be in: a cd in a branch that may not run (`[ -d b ] && cd b; rm x` is ./x or b/x).
+  let also: string[] = [];
+  // Where `cd -` returns to.
+  let previous = startCwd;
   // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
   let stdin: ShellWord | undefined;
   // $PWD is where the command runs; a variable the command sets stands for every value it may hold from then on
@@ -103,48 +112,128 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const file = effect.scriptFile;
     if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
   };
-  const moveTo = (dir: string): void => {
+  const moveTo = (dir: string, others: string[] = also): void => {
+    if (dir !== cwd) previous = cwd;
     variables.PWD = cwd = dir;
+    also = [...new Set(others)].filter((other) => other !== dir);
     alternatives.delete('PWD');
+  };
+  const walk = (node: GoNode, children: boolean): void => (children ? walkChildren(node, visit) : walkTree(node, visit));
+  // A child process (a subshell, `$(…)`, a pipeline's part, `&`) or a function's body: its cd and pushd end with it.
+  const walkScoped = (node: GoNode, children: boolean): void => {
+    const [outside, others, before, stack] = [cwd, also, previous, [...pushed]];
+    walk(node, children);
+    moveTo(outside, others);
+    previous = before;
+    pushed.splice(0, pushed.length, ...stack);
+  };
+  // A branch that may not run (if, case, a loop, the right side of && or ||): after it, the folder it left is possible too.
+  const walkMaybe = (node: GoNode, children: boolean): void => {
+    const [before, others] = [cwd, also];
+    walk(node, children);
+    if (cwd !== before) also = [...new Set([...also, before, ...others])].filter((other) => other !== cwd);
+  };
+  // Branches that start from one place (if/elif/else, case items); `orNone`: none of them may run.
+  const walkBranches = (branches: GoNode[][], orNone: boolean): void => {
+    const [start, others] = [cwd, also];
+    const ends: string[] = orNone ? [start, ...others] : [];
+    let first: string | undefined;
+    for (const branch of branches) {
+      moveTo(start, others);
+      for (const statement of branch) walk(statement, false);
+      first ??= cwd;
+      ends.push(cwd, ...also);
+    }
+    moveTo(first ?? start, ends);
+  };
+  // `a && b && c`: each part runs in the folder the one before left; after the chain, wherever it stopped is possible.
+  const walkChain = (node: GoNode): void => {
+    // mvdan/sh nests `a && b && c` as ((a && b) && c), each side a statement: unnest the plain ones.
+    const parts: GoNode[] = [];
+    for (let head: GoNode | undefined = node; head; ) {
+      const [left, right]: (GoNode | undefined)[] = [child(head, 'X'), child(head, 'Y')];
+      if (right) parts.unshift(right);
+      const inner: GoNode | undefined = left && child(left, 'Cmd');
+      const plain = left && !left.Background && !left.Negated && items(left, 'Redirs').length === 0;
+      if (plain && inner && nodeType(inner) === 'BinaryCmd' && inner.Op === AND) head = inner;
+      else {
+        if (left) parts.unshift(left);
+        head = undefined;
+      }
+    }
+    const stops: string[] = [];
+    for (const part of parts) {
+      stops.push(cwd);
+      walk(part, false);
+    }
+    also = [...new Set([...also, ...stops])].filter((other) => other !== cwd);
   };
   const visit = (type: string, node: GoNode): boolean => {
     switch (type) {
       case 'Subshell':
       case 'CmdSubst':
-      case 'ProcSubst': {
-        // `( cd x && … )`, `$(cd x; …)`: a child process's cd and pushd end with it.
-        const [outside, stack] = [cwd, [...pushed]];
-        walkChildren(node, visit);
-        moveTo(outside);
-        pushed.splice(0, pushed.length, ...stack);
+      case 'ProcSubst':
+      case 'FuncDecl':
+        walkScoped(node, true);
+        return false;
+      case 'IfClause': {
+        // `if …; then cd a; else cd b; fi`: each branch from where the condition left; without an else, the then may not run.
+        for (const statement of items(node, 'Cond')) walk(statement, false);
+        const otherwise = child(node, 'Else');
+        const certain = items(node, 'Cond').length === 0; // a plain `else`: its body runs
+        walkBranches([items(node, 'Then'), ...(otherwise ? [[otherwise]] : [])], !certain && !otherwise);
+        return false;
+      }
+      case 'CaseClause':
+        for (const word of [child(node, 'Word')]) if (word) walk(word, false);
+        walkBranches(items(node, 'Items').map((item) => items(item, 'Stmts')), true);
+        return false;
+      case 'WhileClause':
+      case 'ForClause':
+        walkMaybe(node, true);
+        return false;
+      case 'BinaryCmd': {
+        const [left, right] = [child(node, 'X'), child(node, 'Y')];
+        if (node.Op === PIPE || node.Op === PIPE_ALL) {
+          for (const side of [left, right]) if (side) walkScoped(side, false);
+        } else if (node.Op === OR) {
+          // `cd x || …`: the left may fail (and leave the folder as it was), the right runs only then.
+          if (left) walkMaybe(left, false);
+          if (right) walkMaybe(right, false);
+        } else {
+          walkChain(node);
+        }
         return false;
       }
       case 'CallExpr': {
-        const argv = items(node, 'Args').flatMap((word) => expandBraces(readWord(word, variables)));
+        // Brace expansion is the shell's, of braces written in the word: a variable's several values stay one word.
+        const argv = items(node, 'Args').flatMap((word) => (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
-        runCommand(argv, 0, cwd);
-        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, cwd, facts);
-        // `cd DIR && …` (or pushd, undone by popd): later commands run there.
-        if ((argv[0]?.text === 'cd' || argv[0]?.text === 'pushd') && argv[1]?.literal) {
-          if (argv[0].text === 'pushd') pushed.push(cwd);
-          moveTo(resolve(cwd, argv[1].text));
-        } else if (argv[0]?.text === 'popd' && pushed.length > 0) {
-          moveTo(pushed.pop()!);
+        for (const at of [cwd, ...also]) {
+          runCommand(argv, 0, at);
+          if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, at, facts);
         }
+        changeDirectory(argv);
         break;
       }
       case 'Stmt': {
-        const heredoc = items(node, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
+        // A statement's redirections open before its command runs: `{ cd sub && make; } > log` writes ./log.
+        const redirects = items(node, 'Redirs');
+        for (const redirect of redirects) walk(redirect, false);
+        const heredoc = redirects.find((redirect) => HEREDOCS.has(redirect.Op as number));
         const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
         stdin = text && readWord(text, variables);
-        break;
+        const command = child(node, 'Cmd');
+        if (command && node.Background) walkScoped(command, false);
+        else if (command) walk(command, false);
+        return false;
       }
       case 'Redirect': {
         const op = WRITING_REDIRECTS.get(node.Op as number);
         const target = child(node, 'Word');
         const word = target && readWord(target, variables);
         // `2>&1`, `>&-`: duplicating or closing a descriptor writes no file.
-        if (op && word && !(node.Op === DUPLICATE_OUT && /^(\d+|-)$/.test(word.text))) facts.writes.push({ kind: 'path', word, via: `redirection ${op}`, cwd });
+        if (op && word && !(node.Op === DUPLICATE_OUT && /^(\d+|-)$/.test(word.text))) for (const at of [cwd, ...also]) facts.writes.push({ kind: 'path', word, via: `redirection ${op}`, cwd: at });
         break;
       }
       case 'Assign': {
@@ -172,6 +261,28 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     return true;
   };
+  /** `cd DIR` (`-P`, `--` skipped; none: HOME; `-`: the folder before), `pushd DIR`, `popd`: later commands run there. */
+  function changeDirectory(argv: ShellWord[]): void {
+    const name = argv[0]?.text;
+    if (name === 'popd') {
+      if (pushed.length > 0) moveTo(pushed.pop()!, []);
+      return;
+    }
+    if (name !== 'cd' && name !== 'pushd') return;
+    let at = 1;
+    while (argv[at]?.literal && /^-[LPe@]+$/.test(argv[at]!.text)) at++;
+    if (argv[at]?.text === '--') at++;
+    // `cd "$d"` in `for d in a b`: each folder the variable may name (one built at run time: nothing says where).
+    const targets = argv[at] ? expandBraces(argv[at]!) : [];
+    if (targets.some((target) => !target.literal)) return;
+    const home = typeof known.HOME === 'string' ? known.HOME : undefined;
+    const dirs = targets.length === 0 ? [home] : targets.map((target) => (target.text === '-' ? previous : resolve(cwd, target.text)));
+    if (dirs[0] === undefined) return;
+    if (name === 'pushd') pushed.push(cwd);
+    // The other folders the command may be in move alike (an absolute folder is one place from anywhere).
+    const relative = targets.filter((target) => target.text !== '-' && !isAbsolute(target.text));
+    moveTo(dirs[0], [...(dirs.slice(1) as string[]), ...also.flatMap((other) => relative.map((target) => resolve(other, target.text)))]);
+  }
   walkTree(file, visit);
 }
 
@@ -191,6 +302,11 @@ function loopWord(words: ShellWord[]): ShellWord {
   if (words.length === 1) return words[0]!;
   if (words.some((w) => w.unanchored || /[{},]/.test(w.text))) return { text: '*', literal: false, glob: true, unanchored: true };
   return { text: `{${words.map((w) => w.text).join(',')}}`, literal: false, glob: true, unanchored: false };
+}
+
+/** An unquoted `{` written in the word (`f{,.bak}`), not one a variable's value brings. */
+function writtenBraces(word: GoNode): boolean {
+  return items(word, 'Parts').some((part) => nodeType(part) === 'Lit' && (part.Value as string).includes('{'));
 }
 
 /** What a command that does not parse still shows: its path-like tokens (once each), quotes and operators stripped. */

@@ -52,7 +52,14 @@ const cases: [command: string, expected: string[]][] = [
   ['git -C sub status; git log > log.txt', ['redirection >: log.txt']],
   // A subshell's cd ends with it: what follows is read from where the command started.
   ['(cd sub && echo x > a) && echo y > b', ['redirection >: a @/repo/sub', 'redirection >: b']],
-  ['cd lib && echo $(cd ../src; pwd) > a; cat <(cd /tmp && ls) > b; (pushd x; popd; cd y) ; rm c', ['redirection >: a @/repo/lib', 'redirection >: b @/repo/lib', 'rm: c @/repo/lib']],
+  ['cd lib; echo $(cd ../src; pwd) > a; cat <(cd /tmp && ls) > b; (pushd x; popd; cd y) ; rm c', ['redirection >: a @/repo/lib', 'redirection >: b @/repo/lib', 'rm: c @/repo/lib']],
+  // A cd that may not have run leaves both folders possible: after a chain that stopped early, a branch, a loop.
+  ['cd a && cd b && rm x; rm y', ['rm: x @/repo/a/b', 'rm: y @/repo/a/b', 'rm: y', 'rm: y @/repo/a']],
+  ['[ -d build ] && cd build; rm x; cd out 2>/dev/null || true; rm y', ['rm: x @/repo/build', 'rm: x', 'redirection >: /dev/null @/repo/build', 'redirection >: /dev/null', 'rm: y @/repo/build/out', 'rm: y @/repo/out', 'rm: y @/repo/build', 'rm: y']],
+  ['if t; then cd a; elif u; then cd b; else cd c; fi; rm x; case $v in 1) cd /d;; esac; rm y', ['rm: x @/repo/a', 'rm: x @/repo/b', 'rm: x @/repo/c', 'rm: y @/d', 'rm: y @/repo/a', 'rm: y @/repo/b', 'rm: y @/repo/c']],
+  ['for d in a b; do (cd "$d" && rm x); done; g() { cd sub; }; rm y', ['rm: x @/repo/a', 'rm: x @/repo/b', 'rm: y']],
+  // A pipeline's parts and a background job run in child processes; a statement's redirections open before it runs.
+  ['cd sub | rm x; cd sub & rm y; { cd sub && make; } > log; cd -P sub; cd -; rm z; cd; rm w', ['rm: x', 'rm: y', 'redirection >: log', 'rm: z @/repo/sub', 'rm: w @/home/u']],
   ['cd src && rm a', ['rm: a @/repo/src']],
   // A prefix that moves where its command runs moves what that command's paths mean.
   ['pushd src && rm a', ['rm: a @/repo/src']],
@@ -73,7 +80,7 @@ const cases: [command: string, expected: string[]][] = [
   ['ls | xargs -I{} cp {} dest/{}.bak', ['cp: dest/*.bak']],
   ['find src -name "*.o" -delete', ['find -delete: src/**']],
   ['find . -name x -exec rm {} \\;', ['rm: ./**']],
-  ['for f in a b; do rm "$f"; done', ['rm: a', 'rm: b']],
+  ['for f in a b; do rm "$f"; done', ['rm: {a,b}']],
   // Brace expansion makes several words of one: `cp f{,.bak}` copies f to f.bak. Quoted braces stay.
   ["cp package.json{,.bak}; mv src/{old,new}.ts; rm a{b,c{d,e}}f '{x,y}' {z", ['cp: package.json.bak', 'mv: src/old.ts', 'mv: src/new.ts', 'rm: abf', 'rm: acdf', 'rm: acef', 'rm: {x,y}', 'rm: {z']],
   ['for f in src/*.ts; do echo >> "$f"; done', ['redirection >>: src/*.ts']],
@@ -93,7 +100,7 @@ const cases: [command: string, expected: string[]][] = [
   ['f=a; f=b true; rm "$f"', ['rm: a']],
   // A variable set twice may hold either value (a branch not taken, a subshell): both are checked.
   ['f=src/theirs/x.ts; if false; then f=src/mine/a.ts; fi; echo x > "$f"', ['redirection >: {src/theirs/x.ts,src/mine/a.ts}']],
-  ['f=a; (f=b); rm "$f"', ['rm: a', 'rm: b']],
+  ['f=a; (f=b); rm "$f"', ['rm: {a,b}']],
   // apply_patch through the shell: a path built at run time is a pattern; a patch the gate cannot read could write anything.
   ['apply_patch <<EOF\n*** Begin Patch\n*** Update File: src/$(printf theirs)/x.ts\n*** End Patch\nEOF', ['apply_patch: <worktree>', 'apply_patch: src/*/x.ts']],
   ['apply_patch "$P"', ['apply_patch: <worktree>']],
@@ -170,7 +177,10 @@ describe('shell analysis: the writes a command names, read by a real shell parse
       { path: '/repo/z.sh', cwd: CWD, byPath: false },
       { path: '/repo/sub/run.sh', cwd: '/repo/sub', byPath: true },
       { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true },
+      // After `cd sub && …;` the cd may have failed: the rest may run in /repo too.
+      { path: '/repo/scripts/deploy', cwd: CWD, byPath: true },
       { path: '/repo/sub/w.js', cwd: '/repo/sub', byPath: false, language: 'javascript' },
+      { path: '/repo/w.js', cwd: CWD, byPath: false, language: 'javascript' },
     ]);
   });
 
