@@ -13,7 +13,7 @@ export type Language = 'python' | 'javascript' | 'perl' | 'ruby';
 /** Where an interpreter's program comes from: a word of its command line, its standard input, or a script file. */
 export type ProgramSource = { language: Language } & ({ code: ShellWord | 'stdin' } | { file: ShellWord });
 
-/** Bounds on the work for one program (it may be a 64 KiB here-document): text read, matches looked at, characters scanned per match. */
+/** Bounds on the work for one program (it may be a 64 KiB here-document): text read, matches looked at (assignments, then calls), characters scanned per match. */
 const MAX_PROGRAM_CHARS = 64 * 1024;
 const MAX_MATCHES = 256;
 const MAX_EXPRESSION_CHARS = 4096;
@@ -136,6 +136,8 @@ class Program {
       if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
       if (expression !== undefined && this.isPath(expression)) this.pathNames.add(match[1]!);
     }
+    this.budget = MAX_MATCHES; // the write calls get a budget of their own
+
   }
 
   *matches(pattern: RegExp): Generator<RegExpExecArray> {

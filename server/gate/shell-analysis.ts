@@ -33,6 +33,8 @@ export interface ShellFacts {
   tokens: string[];
 }
 
+/** How many other folders a command may be in (a cd that may not have run) are followed: each multiplies the work. */
+const MAX_FOLDERS = 7;
 /** How deep `bash -c "bash -c '…'"` is followed; deeper scripts are read only as tokens. */
 const MAX_SCRIPT_DEPTH = 4;
 /** Redirection operators (mvdan/sh's RedirOperator) that write their word: > >> <> >& >| &> &>>. */
@@ -68,6 +70,15 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   let cwd = startCwd;
   // Other folders the command may be in: a cd in a branch that may not run (`[ -d b ] && cd b; rm x` is ./x or b/x).
   let also: string[] = [];
+  // Past MAX_FOLDERS the rest are not followed: the command is taken to write anywhere in the worktree, once.
+  let tooManyFolders = false;
+  const setAlso = (folders: string[]): void => {
+    also = [...new Set(folders)].filter((folder) => folder !== cwd);
+    if (also.length <= MAX_FOLDERS) return;
+    also = also.slice(0, MAX_FOLDERS);
+    if (!tooManyFolders) facts.writes.push({ kind: 'worktree', via: `cd into more than ${MAX_FOLDERS + 1} possible folders`, cwd: startCwd });
+    tooManyFolders = true;
+  };
   // Where `cd -` returns to.
   let previous = startCwd;
   // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
@@ -115,7 +126,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   const moveTo = (dir: string, others: string[] = also): void => {
     if (dir !== cwd) previous = cwd;
     variables.PWD = cwd = dir;
-    also = [...new Set(others)].filter((other) => other !== dir);
+    setAlso(others);
     alternatives.delete('PWD');
   };
   const walk = (node: GoNode, children: boolean): void => (children ? walkChildren(node, visit) : walkTree(node, visit));
@@ -131,7 +142,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   const walkMaybe = (node: GoNode, children: boolean): void => {
     const [before, others] = [cwd, also];
     walk(node, children);
-    if (cwd !== before) also = [...new Set([...also, before, ...others])].filter((other) => other !== cwd);
+    if (cwd !== before) setAlso([...also, before, ...others]);
   };
   // Branches that start from one place (if/elif/else, case items); `orNone`: none of them may run.
   const walkBranches = (branches: GoNode[][], orNone: boolean): void => {
@@ -166,7 +177,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       stops.push(cwd);
       walk(part, false);
     }
-    also = [...new Set([...also, ...stops])].filter((other) => other !== cwd);
+    setAlso([...also, ...stops]);
   };
   const visit = (type: string, node: GoNode): boolean => {
     switch (type) {

@@ -61,6 +61,10 @@ describe('interpreter programs: the files their write calls name', () => {
     assert.equal(of('cat'), undefined);
   });
 
+  test('a long program: assignments and write calls are each read within their own budget', () => {
+    assert.deepEqual(programWrites(py(`${'x = 1\n'.repeat(400)}open('late.ts', 'w')`)), ['late.ts']);
+  });
+
   test('a hostile program is read within bounds: a here-document of 20,000 unclosed calls', () => {
     const started = performance.now();
     const writes = programWrites(py(`open('a', 'w'${', ('.repeat(20_000)}`));

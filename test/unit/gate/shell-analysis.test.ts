@@ -184,6 +184,14 @@ describe('shell analysis: the writes a command names, read by a real shell parse
     ]);
   });
 
+  test('the folders a command may be in are followed up to 8; past that it may write anywhere in the worktree (and the work stays bounded)', () => {
+    const facts = analyzeShell(`${'cd a && cd b || cd c; '.repeat(30)}rm x`, CWD, KNOWN);
+    const removals = facts.writes.filter((w) => w.via === 'rm');
+    assert.equal(removals.length, 8, 'rm x is checked in the 8 folders followed');
+    assert.deepEqual(facts.writes.filter((w) => w.kind === 'worktree').map((w) => w.via), ['cd into more than 8 possible folders']);
+    assert.deepEqual(analyzeShell('if t; then cd a; fi; rm x', CWD, KNOWN).writes.filter((w) => w.kind === 'worktree'), [], 'a few folders are followed, not taken as anywhere');
+  });
+
   test('assignments are collected wherever they are made (prefix, export, env)', () => {
     const facts = analyzeShell('FLEET_AS=BOLT true; export FLEET_OVERRIDE=x; env FLEET_AS=C true', CWD, KNOWN);
     assert.deepEqual(facts.assignments.map((a) => `${a.name}=${a.value.text}`), ['FLEET_AS=BOLT', 'FLEET_OVERRIDE=x']);
