@@ -68,6 +68,15 @@ const GIT = literalWord('git');
 
 const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
 
+/** `git stash list|show`, `git apply --check|--stat`, `git bisect log|view`: these look and change nothing. */
+function readsOnly(sub: string, rest: ShellWord[]): boolean {
+  const first = rest[0]?.text;
+  if (sub === 'stash') return first === 'list' || first === 'show';
+  if (sub === 'bisect') return first === 'log' || first === 'view' || first === 'visualize';
+  if (sub === 'apply') return rest.some((w) => ['--check', '--stat', '--numstat', '--summary'].includes(w.text)) && !rest.some((w) => w.text === '--apply');
+  return false;
+}
+
 /** The folder `git clone URL` makes when none is named: the URL's last part without `.git`. */
 function repositoryFolder(url: ShellWord): ShellWord {
   return { ...url, text: url.text.replace(/\/+$/, '').replace(/.*[/:]/, '').replace(/\.git$/, '') };
@@ -128,14 +137,15 @@ function git(args: ShellWord[]): CommandEffect {
       return all(via, out);
     }
     default:
-      return sub !== undefined && GIT_WORKTREE_WIDE.has(sub) ? ANYWHERE(via) : NONE;
+      return sub !== undefined && GIT_WORKTREE_WIDE.has(sub) && !readsOnly(sub, rest) ? ANYWHERE(via) : NONE;
   }
 }
 
 /** `sed -i` / `perl -i`: the files after the script (or all operands when -e/-f gave it). */
 function inPlace(name: string, args: ShellWord[]): CommandEffect {
   const line = parseCommandLine(args, ['-e', '-f', '--expression', '--file', '-l', '-I', '-M', '-m']);
-  const inPlaceFlag = line.flags.has('i') || [...line.options.keys()].some((o) => o.startsWith('--in-place')) || args.some((w) => /^-[a-zA-Z]*i/.test(w.text));
+  // `-li` (perl's -l takes a value) is in place too; `-MList::Util` and `-Istrict` are not.
+  const inPlaceFlag = line.flags.has('i') || [...line.options.keys()].some((o) => o.startsWith('--in-place')) || args.some((w) => /^-(?![MmIeEf])[a-zA-Z]*i/.test(w.text));
   if (!inPlaceFlag) return NONE;
   const scriptGiven = line.options.has('-e') || line.options.has('-f') || line.options.has('--expression') || line.options.has('--file') || line.flags.has('e') || line.flags.has('E') && name === 'perl';
   return all(`${name} -i`, scriptGiven ? line.positionals : line.positionals.slice(1));
@@ -280,11 +290,20 @@ const operands = (withValue: string[] = []) => (args: ShellWord[], name: string)
 /** The file (or folder) an output option names: `gcc -o app`, `tsc --outDir dist`, `esbuild --outfile=x.js`. */
 const outputs = (names: string[], withValue: string[] = []) => (args: ShellWord[], name: string): CommandEffect => all(name, optionValues(parseCommandLine(args, [...names, ...withValue]), names));
 
-/** gzip, bzip2, xz, zstd and their un-: each file is replaced by its (de)compressed twin, unless written to stdout or only tested or listed. */
-const compressor: Rule = (args, name) => {
+/**
+ * gzip, bzip2, xz, zstd and their un-: each file's (de)compressed twin is written beside it (`a.json`
+ * ⇄ `a.json.gz`) and the file itself removed, unless kept (`-k`; zstd keeps it unless `--rm`);
+ * nothing when written to stdout, tested or listed.
+ */
+const compressor = (suffix: string, keeps = false, decompresses = false): Rule => (args, name) => {
   const line = parseCommandLine(args, ['-S', '--suffix', '-b', '-T', '--threads', '-o', '--output']);
   if (['c', 't', 'l'].some((flag) => line.flags.has(flag)) || ['--stdout', '--to-stdout', '--test', '--list'].some((option) => line.options.has(option))) return NONE;
-  return all(name, [...line.positionals, ...optionValues(line, ['-o', '--output'])]);
+  const ending = optionValues(line, ['-S', '--suffix'])[0]?.text ?? suffix;
+  const decompress = decompresses || line.flags.has('d') || line.options.has('--decompress') || line.options.has('--uncompress');
+  const kept = keeps ? !line.options.has('--rm') : line.flags.has('k') || line.options.has('--keep');
+  const twins = line.positionals.map((file) => ({ ...file, text: decompress ? (file.text.endsWith(ending) ? file.text.slice(0, -ending.length) : file.text) : file.text + ending }));
+  const named = optionValues(line, ['-o', '--output']);
+  return all(name, [...(kept ? [] : line.positionals), ...(named.length > 0 ? named : twins)]);
 };
 
 /** Each writing command the gate knows, by name. Anything else names no write (its redirections still do). */
@@ -392,16 +411,16 @@ const RULES: Record<string, Rule> = {
   },
   dos2unix: operands(),
   unix2dos: operands(),
-  gzip: compressor,
-  gunzip: compressor,
-  bzip2: compressor,
-  bunzip2: compressor,
-  xz: compressor,
-  unxz: compressor,
-  zstd: compressor,
-  unzstd: compressor,
+  gzip: compressor('.gz'),
+  gunzip: compressor('.gz', false, true),
+  bzip2: compressor('.bz2'),
+  bunzip2: compressor('.bz2', false, true),
+  xz: compressor('.xz'),
+  unxz: compressor('.xz', false, true),
+  zstd: compressor('.zst', true),
+  unzstd: compressor('.zst', true, true),
   // `zip out.zip files…` writes the archive.
-  zip: (args, name) => all(name, parseCommandLine(args, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z']).positionals.slice(0, 1)),
+  zip: (args, name) => (args.some((w) => w.text === '-sf' || w.text === '--show-files') ? NONE : all(name, parseCommandLine(args, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z']).positionals.slice(0, 1))),
   mktemp: (args, name) => all(name, parseCommandLine(args, ['-p', '--tmpdir', '--suffix']).positionals),
   mkfifo: operands(['-m', '--mode']),
   mknod: (args, name) => all(name, parseCommandLine(args, ['-m', '--mode']).positionals.slice(0, 1)),
@@ -461,7 +480,7 @@ const RULES: Record<string, Rule> = {
   rubocop: rewrites(['-c', '--config', '--only', '--except', '-f', '--format', '-o', '--out', '-r', '--require'], withOption('-a', '-A', '--autocorrect', '--autocorrect-all', '--auto-correct', '--auto-correct-all', '-x', '--fix-layout')),
   stylelint: rewrites(['-c', '--config', '--config-basedir', '--ignore-path', '-f', '--formatter', '-o', '--output-file', '--custom-syntax'], withOption('--fix')),
   // terraform's options are single-dash words (`-check`), not clusters of flags.
-  terraform: subcommands({ fmt: (rest, via) => (rest.some((w) => /^--?check$/.test(w.text)) ? NONE : all(via, rest.filter((w) => !w.text.startsWith('-')).concat(rest.some((w) => !w.text.startsWith('-')) ? [] : [HERE]))) }),
+  terraform: subcommands({ fmt: (rest, via) => (rest.some((w) => /^--?check(=true)?$|^--?write=false$/.test(w.text)) ? NONE : all(via, rest.filter((w) => !w.text.startsWith('-')).concat(rest.some((w) => !w.text.startsWith('-')) ? [] : [HERE]))) }),
   deno: subcommands({ fmt: rewrites(['--config', '--ext', '--ignore'], unlessOption('--check')), lint: rewrites(['--config', '--rules-tags', '--ignore'], withOption('--fix')) }),
   dprint: subcommands({ fmt: rewrites(['-c', '--config', '--excludes', '--includes'], () => true) }),
   // `pre-commit run` runs every hook of the repository, and its formatters rewrite what they like.

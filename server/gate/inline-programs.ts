@@ -53,12 +53,13 @@ const CALLS: Record<Language, WriteCall[]> = {
 };
 
 /** Python's path objects: `Path('x').write_text(…)`, `p.unlink()`, `p.open('w')`, `p.rename(q)` (which writes both). */
-const PY_PATH_METHOD = /((?:pathlib\.)?Path\s*\((?:[^()]|\([^()]*\))*\)|\((?:[^()]|\([^()]*\))*\)|\b[A-Za-z_]\w*)\s*\.\s*(write_text|write_bytes|unlink|touch|mkdir|rmdir|rename|replace|symlink_to|hardlink_to|open)\s*\(/g;
+// Bounded repetitions: a run of `(` in a 64 KiB program must not make each match attempt scan to its end.
+const PY_PATH_METHOD = /((?:pathlib\.)?Path\s*\((?:[^()\n]|\([^()\n]{0,200}\)){0,200}\)|\((?:[^()\n]|\([^()\n]{0,200}\)){0,200}\)|\b[A-Za-z_]\w*)\s*\.\s*(write_text|write_bytes|unlink|touch|mkdir|rmdir|rename|replace|symlink_to|hardlink_to|open)\s*\(/g;
 
 /** Interpreters by command name: the options that give the program, and those that take a value before it. */
 const INTERPRETERS: { name: RegExp; language: Language; code: string[]; withValue: string[] }[] = [
   { name: /^python[\d.]*$/, language: 'python', code: ['-c'], withValue: ['-X', '-W', '-Q'] },
-  { name: /^(?:node|nodejs|bun)$/, language: 'javascript', code: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--require', '--import', '--loader', '-C', '--conditions'] },
+  { name: /^(?:node|nodejs)$/, language: 'javascript', code: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--require', '--import', '--loader', '-C', '--conditions'] },
   { name: /^perl$/, language: 'perl', code: ['-e', '-E'], withValue: ['-I', '-M', '-m'] },
   { name: /^ruby$/, language: 'ruby', code: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
 ];
@@ -81,6 +82,13 @@ export function programOf(argv: readonly ShellWord[]): ProgramSource | undefined
     if (withValue.includes(text)) i++;
   }
   return { language, code: 'stdin' };
+}
+
+/** A file run by its path without `#!` (`uv run x.py`, `./tool`): its extension says what runs it; a shell when it has none of these. */
+export function languageOfExtension(path: string): Language | 'shell' | undefined {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(path.replace(/.*\//, ''))?.[1]?.toLowerCase();
+  if (extension === undefined || ['sh', 'bash', 'zsh', 'ksh', 'dash'].includes(extension)) return 'shell';
+  return ({ py: 'python', js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'javascript', mts: 'javascript', cts: 'javascript', pl: 'perl', pm: 'perl', rb: 'ruby' } as Record<string, Language>)[extension];
 }
 
 /** `#!/usr/bin/env python3`, `#!/usr/bin/node`, `#! /usr/bin/perl -w`…: the language whose interpreter the line names. */
@@ -130,7 +138,8 @@ class Program {
     private readonly language: Language,
   ) {
     // `NAME = 'lit'`, `const NAME =`, `my $NAME =`, `NAME = Path('lit')`: every string each name is set to, in order.
-    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
+    // A name starts where no word character is before it: else a long run of them (a hex blob) is read from each of its positions.
+    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(?<![\w$])(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
       const expression = this.arguments(match.index + match[0].length, false)[0];
       const values = this.values(expression);
       if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
@@ -160,8 +169,9 @@ class Program {
     if (/^\$?[A-Za-z_]\w*$/.test(expression)) return this.names.get(expression) ?? [];
     const parenthesized = /^\(([\s\S]*)\)$/.exec(expression);
     if (parenthesized) return this.values(parenthesized[1]);
-    const call = /^((?:pathlib\.)?(?:Path|PurePath)|os\.path\.(?:join|abspath)|path\.(?:join|resolve)|File\.join)\s*\(([\s\S]*)\)$/.exec(expression);
-    if (call) return this.joined(this.arguments(0, true, `${call[2]!})`));
+    const call = /^((?:pathlib\.)?(?:Path|PurePath)|os\.path\.(?:join|abspath)|path\.(?:join|resolve)|File\.join)\s*\(/.exec(expression);
+    // `Path('x').read_text()` is the file's text, not a path: the call must be the whole expression.
+    if (call && closingParen(expression, call[0].length - 1) === expression.length - 1) return this.joined(this.arguments(call[0].length, true, expression));
     // `Path('src') / 'x.ts'`: Python's path operator joins too.
     const parts = this.language === 'python' ? expression.split(/\s+\/\s+/) : [];
     return parts.length > 1 ? this.joined(parts) : [];
@@ -170,7 +180,9 @@ class Program {
   /** A Python path object: `Path(…)`, a `/` join, or a name set to one. */
   isPath(expression: string): boolean {
     const trimmed = expression.trim();
-    return /^(?:pathlib\.)?(?:Path|PurePath)\s*\(/.test(trimmed) || /\s\/\s/.test(trimmed) || this.pathNames.has(trimmed);
+    const call = /^(?:pathlib\.)?(?:Path|PurePath)\s*\(/.exec(trimmed);
+    if (call) return closingParen(trimmed, call[0].length - 1) === trimmed.length - 1;
+    return (/\s\/\s/.test(trimmed) && this.values(trimmed).length > 0) || this.pathNames.has(trimmed);
   }
 
   /** Parts joined by `/`, each by its first value; nothing when one part is unknown. */
@@ -211,6 +223,19 @@ class Program {
     }
     return [...args, text.slice(start, end)].filter((arg) => arg.trim() !== '');
   }
+}
+
+/** The index of the `)` that closes the `(` at `open` (quotes skipped), or -1. */
+function closingParen(text: string, open: number): number {
+  const end = Math.min(text.length, open + MAX_EXPRESSION_CHARS);
+  let depth = 0;
+  for (let i = open; i < end; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'" || c === '`') i = closingQuote(text, i, end);
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 function closingQuote(text: string, at: number, end: number): number {

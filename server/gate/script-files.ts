@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { MAX_SCRIPTS, MAX_TOKENS, MAX_WRITES, type CommandAnalysis } from './command-analysis.js';
-import { languageOfShebang, programWrites, type Language } from './inline-programs.js';
+import { languageOfExtension, languageOfShebang, programWrites, type Language } from './inline-programs.js';
 import type { ScriptFile } from './shell-analysis.js';
 import { literalWord } from './shell-word.js';
 
@@ -78,9 +78,11 @@ function readScript({ path, byPath, language }: ScriptFile): { source: string; l
     readSync(fd, head, 0, head.length, 0);
     if (head.includes(0)) return undefined;
     const start = head.toString('utf8');
-    // Run by its path, a file's `#!` says what runs it: a shell, a language read here, or another (not read).
-    const foreign = byPath && start.startsWith('#!') && !SHELL_SHEBANG.test(start);
-    const runBy = foreign ? languageOfShebang(start) : language;
+    // Run by its path, a file's `#!` says what runs it (else its extension: `uv run x.py`): a shell, a language read here, or another (not read).
+    const shebang = start.startsWith('#!');
+    const byName = byPath && !shebang ? languageOfExtension(path) : 'shell';
+    const foreign = byPath && ((shebang && !SHELL_SHEBANG.test(start)) || byName !== 'shell');
+    const runBy = foreign ? (shebang ? languageOfShebang(start) : byName === 'shell' ? undefined : byName) : language;
     if (foreign && runBy === undefined) return undefined;
     if (stat.size > MAX_SCRIPT_FILE_BYTES) return 'too large';
     const buffer = Buffer.alloc(stat.size);

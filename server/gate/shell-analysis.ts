@@ -70,14 +70,9 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   let cwd = startCwd;
   // Other folders the command may be in: a cd in a branch that may not run (`[ -d b ] && cd b; rm x` is ./x or b/x).
   let also: string[] = [];
-  // Past MAX_FOLDERS the rest are not followed: the command is taken to write anywhere in the worktree, once.
-  let tooManyFolders = false;
+  // Past MAX_FOLDERS the rest are not followed (a loop over many folders is mostly `cd "$d" && npm test`; PostToolUse sees the rest).
   const setAlso = (folders: string[]): void => {
-    also = [...new Set(folders)].filter((folder) => folder !== cwd);
-    if (also.length <= MAX_FOLDERS) return;
-    also = also.slice(0, MAX_FOLDERS);
-    if (!tooManyFolders) facts.writes.push({ kind: 'worktree', via: `cd into more than ${MAX_FOLDERS + 1} possible folders`, cwd: startCwd });
-    tooManyFolders = true;
+    also = [...new Set(folders)].filter((folder) => folder !== cwd).slice(0, MAX_FOLDERS);
   };
   // Where `cd -` returns to.
   let previous = startCwd;
@@ -144,18 +139,16 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     walk(node, children);
     if (cwd !== before) setAlso([...also, before, ...others]);
   };
-  // Branches that start from one place (if/elif/else, case items); `orNone`: none of them may run.
-  const walkBranches = (branches: GoNode[][], orNone: boolean): void => {
+  // Branches that start from one place (if/elif/else, case items); `orNone`: none of them may run. One that exits goes on nowhere.
+  const walkBranches = (branches: { statements: GoNode[]; exits: boolean }[], orNone: boolean): void => {
     const [start, others] = [cwd, also];
     const ends: string[] = orNone ? [start, ...others] : [];
-    let first: string | undefined;
     for (const branch of branches) {
       moveTo(start, others);
-      for (const statement of branch) walk(statement, false);
-      first ??= cwd;
-      ends.push(cwd, ...also);
+      for (const statement of branch.statements) walk(statement, false);
+      if (!branch.exits) ends.push(cwd, ...also);
     }
-    moveTo(first ?? start, ends);
+    moveTo(ends[0] ?? start, ends.slice(1));
   };
   // `a && b && c`: each part runs in the folder the one before left; after the chain, wherever it stopped is possible.
   const walkChain = (node: GoNode): void => {
@@ -174,7 +167,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     const stops: string[] = [];
     for (const part of parts) {
-      stops.push(cwd);
+      stops.push(cwd, ...also);
       walk(part, false);
     }
     setAlso([...also, ...stops]);
@@ -192,12 +185,13 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         for (const statement of items(node, 'Cond')) walk(statement, false);
         const otherwise = child(node, 'Else');
         const certain = items(node, 'Cond').length === 0; // a plain `else`: its body runs
-        walkBranches([items(node, 'Then'), ...(otherwise ? [[otherwise]] : [])], !certain && !otherwise);
+        const then = items(node, 'Then');
+        walkBranches([{ statements: then, exits: lastExits(then) }, ...(otherwise ? [{ statements: [otherwise], exits: ifExits(otherwise) }] : [])], !certain && !otherwise);
         return false;
       }
       case 'CaseClause':
         for (const word of [child(node, 'Word')]) if (word) walk(word, false);
-        walkBranches(items(node, 'Items').map((item) => items(item, 'Stmts')), true);
+        walkBranches(items(node, 'Items').map((item) => ({ statements: items(item, 'Stmts'), exits: lastExits(items(item, 'Stmts')) })), true);
         return false;
       case 'WhileClause':
       case 'ForClause':
@@ -207,6 +201,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const [left, right] = [child(node, 'X'), child(node, 'Y')];
         if (node.Op === PIPE || node.Op === PIPE_ALL) {
           for (const side of [left, right]) if (side) walkScoped(side, false);
+        } else if (node.Op === OR && right && lastExits([right])) {
+          // `cd x || exit`: past this line the left did what it says.
+          if (left) walk(left, false);
+          walkScoped(right, false);
         } else if (node.Op === OR) {
           // `cd x || …`: the left may fail (and leave the folder as it was), the right runs only then.
           if (left) walkMaybe(left, false);
@@ -294,7 +292,32 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const relative = targets.filter((target) => target.text !== '-' && !isAbsolute(target.text));
     moveTo(dirs[0], [...(dirs.slice(1) as string[]), ...also.flatMap((other) => relative.map((target) => resolve(other, target.text)))]);
   }
-  walkTree(file, visit);
+  try {
+    walkTree(file, visit);
+  } catch (error) {
+    // Nested past the stack (hundreds of `|` or `$(`): read as tokens, like a command that does not parse.
+    if (!(error instanceof RangeError)) throw error;
+    facts.parseError ??= 'nested too deeply to follow';
+    facts.tokens.push(...wordishTokens(source));
+  }
+}
+
+/** The last of `statements` ends the shell: `exit`, `return`, or a `{ …; exit 1; }` block ending so. */
+function lastExits(statements: readonly GoNode[]): boolean {
+  const command = statements.length > 0 ? child(statements[statements.length - 1]!, 'Cmd') : undefined;
+  const type = command && nodeType(command);
+  if (type === 'Block') return lastExits(items(command!, 'Stmts'));
+  if (type !== 'CallExpr') return false;
+  const name = items(command!, 'Args')[0];
+  const parts = name ? items(name, 'Parts') : [];
+  return parts.length === 1 && nodeType(parts[0]) === 'Lit' && ['exit', 'return'].includes(parts[0]!.Value as string);
+}
+
+/** Every branch of an if (its elifs and else) ends the shell; one without an else may not run at all. */
+function ifExits(clause: GoNode): boolean {
+  const otherwise = child(clause, 'Else');
+  const certain = items(clause, 'Cond').length === 0;
+  return lastExits(items(clause, 'Then')) && (certain || (otherwise !== undefined && ifExits(otherwise)));
 }
 
 /**

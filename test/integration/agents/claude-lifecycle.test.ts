@@ -234,7 +234,7 @@ describe('Claude Code PostToolUse: what a tool call changed in another agent\'s 
   }
 
   test("a Bash call that writes into BOLT's file unseen by the parser is blocked after the fact, naming path and holder, and recorded as ATLAS's violation", async () => {
-    const { pre, post } = bashCall(`node -e "require('fs').writeFileSync('src/a.ts', 'export const a = 2;\\n')"`);
+    const { pre, post } = bashCall(`node -e "require('fs').writeFileSync(['src', 'a.ts'].join('/'), 'export const a = 2;\\n')"`); // a path the program computes
     assert.equal(pre, '', 'the parser cannot see this write, so PreToolUse allowed it');
     const answer = JSON.parse(post) as { decision: string; reason: string };
     assert.equal(answer.decision, 'block');
@@ -251,7 +251,7 @@ describe('Claude Code PostToolUse: what a tool call changed in another agent\'s 
   });
 
   test('a Bash call that writes only inside its own territory gets nothing back', () => {
-    const { pre, post } = bashCall(`node -e "require('fs').writeFileSync('docs/guide.md', '# mine\\n')"`);
+    const { pre, post } = bashCall(`node -e "require('fs').writeFileSync(['docs', 'guide.md'].join('/'), '# mine\\n')"`);
     assert.equal(pre, '');
     assert.equal(post, '');
   });

@@ -117,7 +117,8 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
   });
 
   test('PostToolUse, Claude Code and Codex alike: a shell write the parser cannot see, into the other agent\'s claim, is reported for the session\'s own agent', async () => {
-    const sneak = (path: string) => `node -e "require('fs').writeFileSync('${path}', 'changed\\n')"`;
+    // A path the program computes: the parser reads a program's write calls, not what it computes.
+    const sneak = (path: string) => `node -e "require('fs').writeFileSync(${JSON.stringify(path.split('/')).replace(/"/g, "'")}.join('/'), 'changed\\n')"`;
     // As Claude Code runs a Bash call: PreToolUse, the command, PostToolUse.
     const atlasCall = { tool_name: 'Bash', tool_input: { command: sneak('src/bolt/b.ts') }, tool_use_id: `toolu_${++call}` };
     assert.equal(decision(claude('PreToolUse', 'sess-atlas', atlasCall)), 'allow');

@@ -20,6 +20,8 @@ const cases: [command: string, expected: string[]][] = [
   [py(`open('a.ts', mode='a')\nopen('b.ts', 'rb')\nopen('c.ts')\nio.open('d.ts', 'r+')\nwith open("e.ts", "wb") as f: pass`), ['a.ts', 'd.ts', 'e.ts']],
   [py(`from pathlib import Path\nPath('a.ts').write_text('x')\n(Path('src') / 'b.ts').unlink()\nq = Path('src', 'c.ts')\nq.open('w')\nq.open()\nPath('d.ts').read_text()`), ['a.ts', 'src/b.ts', 'src/c.ts']],
   [py(`r = Path('old.ts')\nr.rename('new.ts')\ns = 'text'\ns.replace('old', 'new')`), ['old.ts', 'new.ts']],
+  // A file's text is not its path: `Path(…).read_text()` and what is made of it.
+  [py(`header = Path('src/header.ts').read_text()\nout = header.replace('/* BODY */', body)\nPath('src/combined.ts').write_text(out)\nv = Path('VERSION').read_text().strip()\nprint(v.replace('.', '_'))`), ['src/combined.ts']],
   [py(`import os, shutil\nos.remove(os.path.join('src', 'a.ts'))\nshutil.copy('in.ts', 'out.ts')\nshutil.move('from.ts', 'to.ts')\nshutil.rmtree('build')`), ['src/a.ts', 'build', 'out.ts', 'from.ts', 'to.ts']],
   [py(`with open(f'src/{name}.ts', 'w') as f: pass`), ['src/*.ts']],
   [py(`print(open('a.ts').read())\nfor p in paths: open(p, 'w')`), []],

@@ -74,6 +74,15 @@ describe('script files: what a script the command runs writes is what the comman
     assert.ok(Date.now() - started < 1000, 'the pipe was not opened for a blocking read');
   });
 
+  test('a file run by its path without #! is read by its extension: uv run tools/report.py is Python, not a shell script', async () => {
+    mkdirSync(join(dir, 'tools'), { recursive: true });
+    script('tools/report.py', "import json\nschema = json.load(open('db/schema.json'))\nopen('report.txt', 'w').write(str(schema))\n");
+    script('tools/notes.txt', 'rm everything\n');
+    const { analysis, notes } = await read('uv run tools/report.py; poetry run tools/notes.txt');
+    assert.deepEqual(writesOf(analysis), ['python script report.py: report.txt']);
+    assert.deepEqual([analysis.tokens, notes], [[], []], 'not parsed as a shell script (which fails and checks every word)');
+  });
+
   test('a large binary or program of a language the gate does not read, run by its path, is no script: no note', async () => {
     script('big-binary', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0]), Buffer.alloc(MAX_SCRIPT_FILE_BYTES + 10)]));
     script('big.lua', `#!/usr/bin/env lua\n-- ${'x'.repeat(MAX_SCRIPT_FILE_BYTES)}\n`);
