@@ -472,7 +472,13 @@ const RULES: Record<string, Rule> = {
     lint: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
     check: rewrites(['--config-path'], withOption('--write', '--fix', '--apply', '--apply-unsafe')),
   }),
-  go: subcommands({ fmt: goFmt, fix: goFmt, build: outputs(['-o'], ['-tags', '-ldflags', '-gcflags', '-mod', '-modfile', '-p']) }),
+  go: subcommands({
+    fmt: goFmt,
+    fix: goFmt,
+    build: outputs(['-o'], ['-tags', '-ldflags', '-gcflags', '-mod', '-modfile', '-p']),
+    mod: (rest, via) => (['tidy', 'edit', 'init'].includes(rest[0]?.text ?? '') ? all(`${via} ${rest[0]!.text}`, GO_MANIFESTS) : NONE),
+    get: (_rest, via) => all(via, GO_MANIFESTS),
+  }),
   shfmt: rewrites(['-i', '--indent', '-ln', '--language-dialect'], withOption('-w', '--write')),
   gofumpt: rewrites(['-lang', '-modpath'], withOption('-w')),
   yapf: rewrites(['--style', '-e', '--exclude', '-p', '--parallel', '-l', '--lines'], withOption('-i', '--in-place')),
@@ -493,6 +499,7 @@ const RULES: Record<string, Rule> = {
       // `cargo fix` and `cargo clippy --fix` edit every crate's sources, as fmt does.
       fix: (_rest, via) => ANYWHERE(via),
       clippy: (rest, via) => (rest.some((w) => w.text === '--fix') ? ANYWHERE(`${via} --fix`) : NONE),
+      ...Object.fromEntries(['add', 'remove', 'rm', 'update', 'generate-lockfile'].map((sub) => [sub, (_rest: ShellWord[], via: string) => all(via, manifests('Cargo.toml', 'Cargo.lock'))])),
     })(args[0]?.text.startsWith('+') ? args.slice(1) : args, name),
   // Runners of a project's tools: the tool after them is analysed as itself.
   python,
@@ -501,10 +508,10 @@ const RULES: Record<string, Rule> = {
   pnpx: npx,
   bunx: runsTool(['-p', '--package']),
   uvx: runsTool(['--with', '--from', '--python', '-p']),
-  npm: runnerOf(['exec', 'x'], npx),
-  pnpm: binOrRunner(['exec', 'dlx'], runsTool(['--filter', '-F', '--package'])),
-  yarn: binOrRunner(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])),
-  bun: binOrRunner(['x', 'run'], runsTool([])),
+  npm: changesManifest(['install', 'i', 'in', 'add', 'uninstall', 'un', 'unlink', 'remove', 'rm', 'r', 'update', 'up', 'upgrade', 'version', 'dedupe', 'prune'], manifests('package.json', 'package-lock.json'), runnerOf(['exec', 'x'], npx)),
+  pnpm: changesManifest(['add', 'remove', 'rm', 'un', 'uninstall', 'install', 'i', 'update', 'up', 'upgrade'], manifests('package.json', 'pnpm-lock.yaml'), binOrRunner(['exec', 'dlx'], runsTool(['--filter', '-F', '--package']))),
+  yarn: changesManifest(['add', 'remove', 'upgrade', 'up', 'install'], manifests('package.json', 'yarn.lock'), binOrRunner(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])), true),
+  bun: changesManifest(['add', 'a', 'remove', 'rm', 'install', 'i', 'update'], manifests('package.json', 'bun.lock', 'bun.lockb'), binOrRunner(['x', 'run'], runsTool([]))),
   bundle: runnerOf(['exec'], runsTool([])),
   pipenv: runnerOf(['run'], runsTool([])),
   conda: runnerOf(['run'], runsTool(['-n', '--name', '-p', '--prefix'])),
@@ -516,8 +523,8 @@ const RULES: Record<string, Rule> = {
   mkdirp: operands(['-m', '--mode']),
   flock: (args) => runsAfter(args, ['-w', '--timeout', '-E', '--conflict-exit-code'], 1),
   setsid: (args) => runsAfter(args, []),
-  uv: runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package'])),
-  poetry: runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project'])),
+  uv: changesManifest(['add', 'remove', 'lock', 'sync'], manifests('pyproject.toml', 'uv.lock'), runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package']))),
+  poetry: changesManifest(['add', 'remove', 'lock', 'update', 'install'], manifests('pyproject.toml', 'poetry.lock'), runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project']))),
   pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
   source: sourced,
   '.': sourced,
@@ -532,6 +539,25 @@ RULES.chgrp = RULES.chmod!;
 RULES.doas = RULES.sudo!;
 RULES.gtimeout = RULES.timeout!;
 for (const compiler of ['cc', 'c++', 'g++', 'clang', 'clang++']) RULES[compiler] = RULES.gcc!;
+
+/** A project's manifest and lock file, where the command runs (its root may be above: the watcher sees the rest). */
+function manifests(...files: string[]): ShellWord[] {
+  return files.map(literalWord);
+}
+const GO_MANIFESTS = manifests('go.mod', 'go.sum');
+
+/**
+ * A package manager whose `subs` change the project's manifest and lock file (`npm install x`,
+ * `cargo add`, bare `yarn`), else `otherwise`; a global install (`-g`) changes neither.
+ */
+function changesManifest(subs: string[], files: ShellWord[], otherwise: Rule, bare = false): Rule {
+  return (args, name) => {
+    const sub = args.find((w) => !w.text.startsWith('-'))?.text;
+    if (args.some((w) => w.text === '-g' || w.text === '--global')) return otherwise(args, name);
+    if ((sub === undefined && bare) || (sub !== undefined && subs.includes(sub))) return all(`${name} ${sub ?? 'install'}`, files);
+    return otherwise(args, name);
+  };
+}
 
 /** A package manager that runs a project's bin by its bare name (`yarn prettier --write`): only the formatters the table knows, since its other first words are its own subcommands (`pnpm rm` removes a package). */
 function binOrRunner(subs: string[], rest: Rule): Rule {

@@ -1,7 +1,7 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
-import { programWrites, type Language } from './inline-programs.js';
+import { languageOfExtension, languageOfShebang, programWrites, type Language } from './inline-programs.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 
@@ -33,6 +33,8 @@ export interface ShellFacts {
   tokens: string[];
 }
 
+/** Function calls whose bodies are read, per script: `a(){ b;b; }; b(){ c;c; }…` would multiply. */
+const MAX_FUNCTION_CALLS = 32;
 /** How many other folders a command may be in (a cd that may not have run) are followed: each multiplies the work. */
 const MAX_FOLDERS = 7;
 /** How deep `bash -c "bash -c '…'"` is followed; deeper scripts are read only as tokens. */
@@ -54,11 +56,12 @@ const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 /** Parses `command` as bash and collects its writes, commands, assignments and words. */
 export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
   const facts: ShellFacts = { writes: [], commands: [], assignments: [], words: [], scripts: [], tokens: [] };
-  analyzeScript(command, cwd, known, facts, 0);
+  analyzeScript(command, cwd, known, facts, 0, new Map());
   return facts;
 }
 
-function analyzeScript(source: string, startCwd: string, known: KnownVariables, facts: ShellFacts, depth: number): void {
+/** `written`: the files a `cat > FILE <<'EOF'` earlier in the command wrote, by absolute path: a script run later in it is that text. */
+function analyzeScript(source: string, startCwd: string, known: KnownVariables, facts: ShellFacts, depth: number, written: Map<string, string>): void {
   let file: GoNode;
   try {
     file = parseShell(source);
@@ -109,15 +112,30 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
     const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
-    if (script && depth < MAX_SCRIPT_DEPTH) analyzeScript(script.text, at, variables, facts, depth + 1);
+    if (script && depth < MAX_SCRIPT_DEPTH) analyzeScript(script.text, at, variables, facts, depth + 1, written);
     else if (script) facts.tokens.push(...wordishTokens(script.text));
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
     const code = program?.code === 'stdin' ? stdin : program?.code;
     if (program && code) for (const write of programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`)) facts.writes.push({ ...write, cwd: at });
     const file = effect.scriptFile;
-    if (file?.word.literal) facts.scripts.push({ path: absoluteTarget(file.word.text, at), cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
+    const path = file?.word.literal ? absoluteTarget(file.word.text, at) : undefined;
+    if (file === undefined || path === undefined) return;
+    // A script this command writes before it runs it is not on disk yet (or not as it will be): its text is here.
+    const text = written.get(path);
+    if (text === undefined) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
+    else readWrittenScript(text, path, file, at);
   };
+  const readWrittenScript = (text: string, path: string, file: { byPath: boolean; language?: Language }, at: string): void => {
+    const named = file.byPath ? (text.startsWith('#!') ? (/^#!.*\b(?:ba|da|z|k)?sh\b/.test(text.split('\n')[0]!) ? 'shell' : languageOfShebang(text)) : languageOfExtension(path)) : 'shell';
+    const language = file.language ?? named;
+    if (language === 'shell' && depth < MAX_SCRIPT_DEPTH) analyzeScript(text, at, variables, facts, depth + 1, written);
+    else if (language !== undefined && language !== 'shell') for (const write of programWrites(language, literalWord(text), `${language} script ${basename(path)}`)) facts.writes.push({ ...write, cwd: at });
+  };
+  // Functions defined so far, by name: a call runs the body where it is called (its cd moves the caller), at most MAX_FUNCTION_CALLS in all.
+  const functions = new Map<string, GoNode>();
+  const calling = new Set<string>();
+  let functionCalls = 0;
   const moveTo = (dir: string, others: string[] = also): void => {
     if (dir !== cwd) previous = cwd;
     variables.PWD = cwd = dir;
@@ -177,9 +195,14 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'Subshell':
       case 'CmdSubst':
       case 'ProcSubst':
-      case 'FuncDecl':
+      case 'FuncDecl': {
+        const name = child(node, 'Name')?.Value as string | undefined;
+        const body = child(node, 'Body');
+        // Read where it is defined too, scoped: it may be called in a way not seen here (`"$f"`, a trap).
         walkScoped(node, true);
+        if (name !== undefined && body) functions.set(name, body);
         return false;
+      }
       case 'IfClause': {
         // `if …; then cd a; else cd b; fi`: each branch from where the condition left; without an else, the then may not run.
         for (const statement of items(node, 'Cond')) walk(statement, false);
@@ -222,6 +245,13 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
           runCommand(argv, 0, at);
           if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, at, facts);
         }
+        const name = argv[0]?.literal ? argv[0].text : undefined;
+        const body = name === undefined ? undefined : functions.get(name);
+        if (body && name !== undefined && !calling.has(name) && functionCalls++ < MAX_FUNCTION_CALLS) {
+          calling.add(name);
+          walk(body, false);
+          calling.delete(name);
+        }
         changeDirectory(argv);
         break;
       }
@@ -233,6 +263,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
         stdin = text && readWord(text, variables);
         const command = child(node, 'Cmd');
+        if (stdin && command) rememberWritten(command, redirects, stdin.text);
         if (command && node.Background) walkScoped(command, false);
         else if (command) walk(command, false);
         return false;
@@ -270,6 +301,15 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     return true;
   };
+  /** `cat > FILE <<'EOF'` and `tee FILE <<'EOF'`: FILE's text, should the command run it later. */
+  function rememberWritten(command: GoNode, redirects: GoNode[], text: string): void {
+    if (nodeType(command) !== 'CallExpr') return;
+    const args = items(command, 'Args').map((word) => readWord(word, variables));
+    const targets = args[0]?.text === 'cat' && args.every((arg, i) => i === 0 || arg.text === '-')
+      ? redirects.filter((redirect) => WRITING_REDIRECTS.has(redirect.Op as number)).map((redirect) => child(redirect, 'Word')).filter((word) => word !== undefined).map((word) => readWord(word, variables))
+      : args[0]?.text === 'tee' ? args.slice(1).filter((arg) => !arg.text.startsWith('-')) : [];
+    for (const target of targets) if (target.literal) written.set(absoluteTarget(target.text, cwd), text);
+  }
   /** `cd DIR` (`-P`, `--` skipped; none: HOME; `-`: the folder before), `pushd DIR`, `popd`: later commands run there. */
   function changeDirectory(argv: ShellWord[]): void {
     const name = argv[0]?.text;

@@ -254,6 +254,10 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     'tar -czf src/theirs/all.tgz src/mine',
     'yarn prettier --write src/theirs',
     'npx cross-env CI=1 rimraf src/theirs',
+    // A script the command writes and then runs; a function whose body writes, called after a cd.
+    "cat > src/mine/fix.py <<'EOF'\nopen('src/theirs/x.ts', 'w').write('x')\nEOF\npython3 src/mine/fix.py",
+    'clean() { rm -f x.ts; }; cd src/theirs && clean',
+    'cd src/mine || exit 1; cd ../theirs; rm x.ts',
     // A program handed to an interpreter: the files its write calls name.
     `python3 -c "open('src/theirs/x.ts', 'w').write('x')"`,
     "python3 - <<'EOF'\np = 'src/theirs/x.ts'\ns = open(p).read()\nopen(p, 'w').write(s.replace('1', '2'))\nEOF",

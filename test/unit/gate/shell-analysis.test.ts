@@ -58,6 +58,12 @@ const cases: [command: string, expected: string[]][] = [
   ['[ -d build ] && cd build; rm x; cd out 2>/dev/null || true; rm y', ['rm: x @/repo/build', 'rm: x', 'redirection >: /dev/null @/repo/build', 'redirection >: /dev/null', 'rm: y @/repo/build/out', 'rm: y @/repo/out', 'rm: y @/repo/build', 'rm: y']],
   ['if t; then cd a; elif u; then cd b; else cd c; fi; rm x; case $v in 1) cd /d;; esac; rm y', ['rm: x @/repo/a', 'rm: x @/repo/b', 'rm: x @/repo/c', 'rm: y @/repo/a', 'rm: y @/repo/b', 'rm: y @/repo/c', 'rm: y @/d']],
   ['for d in a b; do (cd "$d" && rm x); done; g() { cd sub; }; rm y', ['rm: x @/repo/a', 'rm: x @/repo/b', 'rm: y']],
+  // A function's body runs where it is called, and its cd moves the caller (read where it is defined too; a recursive call once).
+  ['go() { cd web; }; go; echo > x; fmt() { prettier --write src; }; cd /app; fmt; f() { f; rm a; }; f', ['redirection >: x @/repo/web', 'prettier: src @/repo/web', 'prettier: src @/app', 'rm: a @/app', 'rm: a @/app']],
+  // A script the command writes and then runs is read from what it writes (the file is not on disk yet).
+  ["cat > /tmp/fix.py <<'EOF'\nfrom pathlib import Path\nPath('src/a.ts').write_text('x')\nEOF\npython3 /tmp/fix.py && cat > gen.sh <<'EOF'\nrm -rf lib\nEOF\nbash gen.sh", ['redirection >: /tmp/fix.py', 'python script fix.py: src/a.ts', 'redirection >: gen.sh', 'rm: lib']],
+  // Package managers change the manifest and lock file where they run; a global install, ci, run and test do not.
+  ['npm install x; npm i -g y; npm ci; npm run build; yarn; pnpm add -D z; go mod tidy; go mod download; cargo add serde; cargo build; uv add r; uv run pytest', ['npm install: package.json', 'npm install: package-lock.json', 'yarn install: package.json', 'yarn install: yarn.lock', 'pnpm add: package.json', 'pnpm add: pnpm-lock.yaml', 'go mod tidy: go.mod', 'go mod tidy: go.sum', 'cargo add: Cargo.toml', 'cargo add: Cargo.lock', 'uv add: pyproject.toml', 'uv add: uv.lock']],
   // A branch that exits goes on nowhere: past `cd x || exit` the cd happened.
   ['cd web || exit; rm a; cd sub || { echo missing; exit 1; }; rm b; if [ -d c ]; then cd c; else exit 1; fi; rm c', ['rm: a @/repo/web', 'rm: b @/repo/web/sub', 'rm: c @/repo/web/sub/c']],
   ['[ -d build ] && cd build; [ -d out ] && cd out; rm -rf cache', ['rm: cache @/repo/build/out', 'rm: cache @/repo/out', 'rm: cache @/repo/build', 'rm: cache']],
@@ -89,7 +95,8 @@ const cases: [command: string, expected: string[]][] = [
   ['for f in src/*.ts; do echo >> "$f"; done', ['redirection >>: src/*.ts']],
   ['while read f; do rm "$f"; done < list', ['rm: *']],
   ['if true; then echo > a; else echo > b; fi', ['redirection >: a', 'redirection >: b']],
-  ['f() { echo x > a; }; f', ['redirection >: a']],
+  // Read where it is defined and where it is called (the same write twice here; the plane checks it once).
+  ['f() { echo x > a; }; f', ['redirection >: a', 'redirection >: a']],
   ['echo x > "$HOME/notes" > ~/other > "${FLEET_HOME}/token"', ['redirection >: /home/u/notes', 'redirection >: /home/u/other', 'redirection >: /home/u/.fleet/token']],
   ['echo x > "$OUT/a" > src/$NAME.ts', ['redirection >: */a', 'redirection >: src/*.ts']],
   ['echo x > "a b" > c\\ d', ['redirection >: a b', 'redirection >: c d']],
@@ -143,7 +150,7 @@ const cases: [command: string, expected: string[]][] = [
   ['gcc -O2 -o build/app m.c; go build -o bin/s .; tsc --outDir dist; tsc -p .; esbuild a.ts --outfile=o.js; javac -d out A.java', ['gcc: build/app', 'go build: bin/s', 'tsc: dist', 'esbuild: o.js', 'javac: out']],
   ['shfmt -w s.sh; yapf -i a.py; rubocop -a; terraform fmt -check; deno fmt; cargo clippy --fix; cargo clippy; pre-commit run', ['shfmt: s.sh', 'yapf: a.py', 'rubocop: .', 'deno fmt: .', 'cargo clippy --fix: <worktree>', 'pre-commit run: <worktree>']],
   // A formatter run by its bare name through yarn/pnpm/bun, or with a version after npx; helpers that run a command.
-  ['yarn prettier --write src; pnpm eslint --fix .; pnpm rm lodash; npx prettier@3 -w a; npx @biomejs/biome@1.9 format --write b', ['prettier: src', 'eslint: .', 'prettier: a', 'biome format: b']],
+  ['yarn prettier --write src; pnpm eslint --fix .; pnpm rm lodash; npx prettier@3 -w a; npx @biomejs/biome@1.9 format --write b', ['prettier: src', 'eslint: .', 'pnpm rm: package.json', 'pnpm rm: pnpm-lock.yaml', 'prettier: a', 'biome format: b']],
   ['npx cross-env NODE_ENV=t rm -rf dist; rimraf out; npx shx rm c; flock l rm d; gtimeout 5 rm e; bundle exec rubocop -a f', ['rm: dist', 'rimraf: out', 'rm: c', 'rm: d', 'rm: e', 'rubocop: f']],
   // A shell whose script is a here-document or here-string reads it.
   ["bash <<'EOF'\nrm a\nEOF\nsh -s <<< 'rm b'; bash < file.sh", ['rm: a', 'rm: b']],
