@@ -129,7 +129,13 @@ function git(args: ShellWord[]): CommandEffect {
       // `git submodule add URL [PATH]` makes PATH; update, init, deinit and sync change what is checked out.
       const add = parseCommandLine(rest.slice(1), ['-b', '--branch', '--name', '--reference', '--depth']);
       if (rest[0]?.text === 'add') return add.positionals[0] ? all(`${via} add`, [add.positionals[1] ?? repositoryFolder(add.positionals[0])]) : NONE;
-      return rest[0] && ['update', 'deinit', 'sync', 'foreach'].includes(rest[0].text) ? ANYWHERE(`${via} ${rest[0].text}`) : NONE;
+      // `foreach CMD` runs CMD in each submodule (a folder not known here: written to, that is anywhere).
+      const command = rest.slice(1).filter((w) => w.text !== '--recursive');
+      if (rest[0]?.text === 'foreach' && command.length > 0) {
+        // One word is a script for sh (`git submodule foreach 'rm -rf build'`).
+        return { writes: [], runs: command.length === 1 ? [literalWord('sh'), literalWord('-c'), command[0]!] : command, runsIn: { text: '*', literal: false, glob: true, unanchored: true } };
+      }
+      return rest[0] && ['update', 'deinit'].includes(rest[0].text) ? ANYWHERE(`${via} ${rest[0].text}`) : NONE;
     }
     case 'format-patch':
     case 'archive': {
@@ -499,7 +505,8 @@ const RULES: Record<string, Rule> = {
       // `cargo fix` and `cargo clippy --fix` edit every crate's sources, as fmt does.
       fix: (_rest, via) => ANYWHERE(via),
       clippy: (rest, via) => (rest.some((w) => w.text === '--fix') ? ANYWHERE(`${via} --fix`) : NONE),
-      ...Object.fromEntries(['add', 'remove', 'rm', 'update', 'generate-lockfile'].map((sub) => [sub, (_rest: ShellWord[], via: string) => all(via, manifests('Cargo.toml', 'Cargo.lock'))])),
+      ...Object.fromEntries(['add', 'remove', 'rm'].map((sub) => [sub, (_rest: ShellWord[], via: string) => all(via, manifests('Cargo.toml', 'Cargo.lock'))])),
+      ...Object.fromEntries(['update', 'generate-lockfile'].map((sub) => [sub, (_rest: ShellWord[], via: string) => all(via, manifests('Cargo.lock'))])),
     })(args[0]?.text.startsWith('+') ? args.slice(1) : args, name),
   // Runners of a project's tools: the tool after them is analysed as itself.
   python,
@@ -508,10 +515,10 @@ const RULES: Record<string, Rule> = {
   pnpx: npx,
   bunx: runsTool(['-p', '--package']),
   uvx: runsTool(['--with', '--from', '--python', '-p']),
-  npm: changesManifest(['install', 'i', 'in', 'add', 'uninstall', 'un', 'unlink', 'remove', 'rm', 'r', 'update', 'up', 'upgrade', 'version', 'dedupe', 'prune'], manifests('package.json', 'package-lock.json'), runnerOf(['exec', 'x'], npx)),
-  pnpm: changesManifest(['add', 'remove', 'rm', 'un', 'uninstall', 'install', 'i', 'update', 'up', 'upgrade'], manifests('package.json', 'pnpm-lock.yaml'), binOrRunner(['exec', 'dlx'], runsTool(['--filter', '-F', '--package']))),
-  yarn: changesManifest(['add', 'remove', 'upgrade', 'up', 'install'], manifests('package.json', 'yarn.lock'), binOrRunner(['exec', 'dlx', 'run'], runsTool(['-p', '--package'])), true),
-  bun: changesManifest(['add', 'a', 'remove', 'rm', 'install', 'i', 'update'], manifests('package.json', 'bun.lock', 'bun.lockb'), binOrRunner(['x', 'run'], runsTool([]))),
+  npm: changesManifest({ manifest: ['install', 'i', 'in', 'add', 'uninstall', 'un', 'unlink', 'remove', 'rm', 'r', 'update', 'up', 'upgrade', 'version'], lock: ['dedupe', 'prune'] }, 'package.json', ['package-lock.json'], runnerOf(['exec', 'x'], npx)),
+  pnpm: changesManifest({ manifest: ['add', 'remove', 'rm', 'un', 'uninstall', 'install', 'i', 'update', 'up', 'upgrade'], lock: [] }, 'package.json', ['pnpm-lock.yaml'], binOrRunner(['exec', 'dlx'], runsTool(['--filter', '-F', '--package']))),
+  yarn: changesManifest({ manifest: ['add', 'remove', 'upgrade', 'up'], lock: ['install', ''] }, 'package.json', ['yarn.lock'], binOrRunner(['exec', 'dlx', 'run'], runsTool(['-p', '--package']))),
+  bun: changesManifest({ manifest: ['add', 'a', 'remove', 'rm', 'install', 'i', 'update'], lock: [] }, 'package.json', ['bun.lock', 'bun.lockb'], binOrRunner(['x', 'run'], runsTool([]))),
   bundle: runnerOf(['exec'], runsTool([])),
   pipenv: runnerOf(['run'], runsTool([])),
   conda: runnerOf(['run'], runsTool(['-n', '--name', '-p', '--prefix'])),
@@ -523,8 +530,8 @@ const RULES: Record<string, Rule> = {
   mkdirp: operands(['-m', '--mode']),
   flock: (args) => runsAfter(args, ['-w', '--timeout', '-E', '--conflict-exit-code'], 1),
   setsid: (args) => runsAfter(args, []),
-  uv: changesManifest(['add', 'remove', 'lock', 'sync'], manifests('pyproject.toml', 'uv.lock'), runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package']))),
-  poetry: changesManifest(['add', 'remove', 'lock', 'update', 'install'], manifests('pyproject.toml', 'poetry.lock'), runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project']))),
+  uv: changesManifest({ manifest: ['add', 'remove'], lock: ['lock', 'sync'] }, 'pyproject.toml', ['uv.lock'], runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package']))),
+  poetry: changesManifest({ manifest: ['add', 'remove'], lock: ['lock', 'update', 'install'] }, 'pyproject.toml', ['poetry.lock'], runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project']))),
   pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
   source: sourced,
   '.': sourced,
@@ -547,15 +554,20 @@ function manifests(...files: string[]): ShellWord[] {
 const GO_MANIFESTS = manifests('go.mod', 'go.sum');
 
 /**
- * A package manager whose `subs` change the project's manifest and lock file (`npm install x`,
- * `cargo add`, bare `yarn`), else `otherwise`; a global install (`-g`) changes neither.
+ * A package manager's subcommands that change the project's manifest and lock file (`npm install x`,
+ * `yarn add`), or the lock file only (`npm install` of what the manifest says, `uv sync`, bare
+ * `yarn`: the subcommand ''); else `otherwise`. A global install (`-g`) changes neither, nor do
+ * `--version` and `--help`.
  */
-function changesManifest(subs: string[], files: ShellWord[], otherwise: Rule, bare = false): Rule {
+function changesManifest(subs: { manifest: string[]; lock: string[] }, manifest: string, locks: string[], otherwise: Rule): Rule {
   return (args, name) => {
-    const sub = args.find((w) => !w.text.startsWith('-'))?.text;
-    if (args.some((w) => w.text === '-g' || w.text === '--global')) return otherwise(args, name);
-    if ((sub === undefined && bare) || (sub !== undefined && subs.includes(sub))) return all(`${name} ${sub ?? 'install'}`, files);
-    return otherwise(args, name);
+    if (args.some((w) => ['-g', '--global', '-v', '--version', '-h', '--help'].includes(w.text))) return otherwise(args, name);
+    const operands = args.filter((w) => !w.text.startsWith('-'));
+    const sub = operands[0]?.text ?? '';
+    // `npm install` with no package installs what the manifest lists: only the lock file changes.
+    const lockOnly = subs.lock.includes(sub) || (['install', 'i', 'in'].includes(sub) && operands.length === 1);
+    if (lockOnly) return all(`${name} ${sub || 'install'}`, manifests(...locks));
+    return subs.manifest.includes(sub) ? all(`${name} ${sub}`, manifests(manifest, ...locks)) : otherwise(args, name);
   };
 }
 

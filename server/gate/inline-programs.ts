@@ -1,13 +1,12 @@
+// What a program handed to an interpreter on its command line, stdin or in a script file
+// (`python3 -c '…'`, `python3 - <<'EOF'`, `node -e '…'`, `perl -e`, `ruby -e`, `python3 x.py`)
+// writes: the files its write calls name with a string, a variable set to one, `Path('…')` or a join
+// of strings. Agents edit files this way as often as with `sed -i`. A path the program computes (read
+// from a file, a loop) is not seen here; PostToolUse and the watcher still see what changed.
 import type { NamedWrite } from './command-writes.js';
 import type { ShellWord } from './shell-word.js';
 
-/**
- * What a program handed to an interpreter on its command line or stdin (`python3 -c '…'`,
- * `python3 - <<'EOF'`, `node -e '…'`, `perl -e`, `ruby -e`) writes: the files its write calls name
- * with a string, a variable set to one, `Path('…')` or a join of strings. Agents edit files this way
- * as often as with `sed -i`. A path the program computes (read from a file, a loop) is not seen
- * here; PostToolUse and the watcher still see what changed.
- */
+/** The languages whose programs are read. */
 export type Language = 'python' | 'javascript' | 'perl' | 'ruby';
 
 /** Where an interpreter's program comes from: a word of its command line, its standard input, or a script file. */
@@ -72,7 +71,9 @@ export function programOf(argv: readonly ShellWord[]): ProgramSource | undefined
   const { language, code, withValue } = interpreter;
   for (let i = 1; i < argv.length; i++) {
     const text = argv[i]!.text;
-    if (code.includes(text)) return argv[i + 1] ? { language, code: argv[i + 1]! } : undefined;
+    // `-e CODE`, or a cluster ending with it: `perl -ne`, `node -pe`, `python3 -Bc`.
+    const clustered = /^-[A-Za-z]+$/.test(text) && code.some((option) => option.length === 2 && text.endsWith(option[1]!));
+    if (code.includes(text) || clustered) return argv[i + 1] ? { language, code: argv[i + 1]! } : undefined;
     const joined = code.find((option) => option.startsWith('--') && text.startsWith(`${option}=`));
     if (joined) return { language, code: { ...argv[i]!, text: text.slice(joined.length + 1) } };
     if (text === '-') break;
@@ -84,15 +85,30 @@ export function programOf(argv: readonly ShellWord[]): ProgramSource | undefined
   return { language, code: 'stdin' };
 }
 
+/** `#!/bin/sh`, `#!/usr/bin/env bash`, `#! /bin/zsh -e`…: a shell runs the file. */
+const SHELL_SHEBANG = /^#!\s*\S*\/(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|a|mk)?sh(?:\s|$)/;
+
+/**
+ * What runs a script file, from its start (`head`: its first line at least): the language an
+ * interpreter that named it reads (`python3 x.py`); else a shell, for `bash x.sh` and `source`; run
+ * by its path, what its `#!` names, or its extension without one. Undefined: a language not read here.
+ */
+export function scriptLanguage(path: string, head: string, run: { byPath: boolean; language?: Language }): Language | 'shell' | undefined {
+  if (run.language) return run.language;
+  if (!run.byPath) return 'shell';
+  if (!head.startsWith('#!')) return languageOfExtension(path);
+  return SHELL_SHEBANG.test(head) ? 'shell' : languageOfShebang(head);
+}
+
 /** A file run by its path without `#!` (`uv run x.py`, `./tool`): its extension says what runs it; a shell when it has none of these. */
-export function languageOfExtension(path: string): Language | 'shell' | undefined {
+function languageOfExtension(path: string): Language | 'shell' | undefined {
   const extension = /\.([A-Za-z0-9]+)$/.exec(path.replace(/.*\//, ''))?.[1]?.toLowerCase();
   if (extension === undefined || ['sh', 'bash', 'zsh', 'ksh', 'dash'].includes(extension)) return 'shell';
   return ({ py: 'python', js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'javascript', mts: 'javascript', cts: 'javascript', pl: 'perl', pm: 'perl', rb: 'ruby' } as Record<string, Language>)[extension];
 }
 
 /** `#!/usr/bin/env python3`, `#!/usr/bin/node`, `#! /usr/bin/perl -w`…: the language whose interpreter the line names. */
-export function languageOfShebang(firstLine: string): Language | undefined {
+function languageOfShebang(firstLine: string): Language | undefined {
   const interpreter = /^#!\s*\S*\/(?:env\s+(?:-\S+\s+)*)?(\S+)/.exec(firstLine)?.[1];
   return interpreter === undefined ? undefined : INTERPRETERS.find((candidate) => candidate.name.test(interpreter))?.language;
 }
@@ -104,8 +120,9 @@ export function programWrites(language: Language, code: ShellWord, via: string):
   const found = new Set<string>();
   for (const { call, writes, whenMode } of CALLS[language]) {
     // Perl and Ruby call without parentheses too: `unlink 'x'`, `File.write 'x', s`.
-    const opening = language === 'perl' || language === 'ruby' ? `(\\(|[ \\t]+(?=['"$]))` : '(\\()';
-    for (const match of program.matches(new RegExp(`(?:${call})\\s*${opening}`, 'g'))) {
+    // One way to each opening (not `\s*` then `[ \t]+`, which backtracks over a run of spaces quadratically).
+    const opening = language === 'perl' || language === 'ruby' ? `(?:\\s*(\\()|[ \\t]+(?=['"$]|my\\b))` : '\\s*(\\()';
+    for (const match of program.matches(new RegExp(`(?:${call})${opening}`, 'g'))) {
       const args = program.arguments(match.index + match[0].length, match[1] === '(');
       if (whenMode && !program.writesByMode(args, whenMode)) continue;
       const chosen = writes === 'first' ? [args[0]] : writes === 'second' ? [args[1]] : writes === 'last' ? [args.at(-1)] : [args[0], args[1]];
@@ -173,7 +190,7 @@ class Program {
     // `Path('x').read_text()` is the file's text, not a path: the call must be the whole expression.
     if (call && closingParen(expression, call[0].length - 1) === expression.length - 1) return this.joined(this.arguments(call[0].length, true, expression));
     // `Path('src') / 'x.ts'`: Python's path operator joins too.
-    const parts = this.language === 'python' ? expression.split(/\s+\/\s+/) : [];
+    const parts = this.language === 'python' && /\s\/\s/.test(expression) ? expression.split(/(?<=\s)\/(?=\s)/) : [];
     return parts.length > 1 ? this.joined(parts) : [];
   }
 

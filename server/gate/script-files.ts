@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { MAX_SCRIPTS, MAX_TOKENS, MAX_WRITES, type CommandAnalysis } from './command-analysis.js';
-import { languageOfExtension, languageOfShebang, programWrites, type Language } from './inline-programs.js';
+import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
 import type { ScriptFile } from './shell-analysis.js';
 import { literalWord } from './shell-word.js';
 
@@ -9,8 +9,6 @@ import { literalWord } from './shell-word.js';
 export const MAX_SCRIPT_FILE_BYTES = 64 * 1024;
 /** Reading scripts stops past this (each parse may take up to the parser's 3 s): the hook must answer within 10 s. */
 const SCRIPTS_BUDGET_MS = 4_000;
-/** `#!/bin/sh`, `#!/usr/bin/env bash`, `#! /bin/zsh -e`…: a shell runs the file. */
-const SHELL_SHEBANG = /^#!\s*\S*\/(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|a|mk)?sh(?:\s|$)/;
 
 type Analyze = (script: string, cwd: string) => Promise<CommandAnalysis>;
 
@@ -78,16 +76,12 @@ function readScript({ path, byPath, language }: ScriptFile): { source: string; l
     readSync(fd, head, 0, head.length, 0);
     if (head.includes(0)) return undefined;
     const start = head.toString('utf8');
-    // Run by its path, a file's `#!` says what runs it (else its extension: `uv run x.py`): a shell, a language read here, or another (not read).
-    const shebang = start.startsWith('#!');
-    const byName = byPath && !shebang ? languageOfExtension(path) : 'shell';
-    const foreign = byPath && ((shebang && !SHELL_SHEBANG.test(start)) || byName !== 'shell');
-    const runBy = foreign ? (shebang ? languageOfShebang(start) : byName === 'shell' ? undefined : byName) : language;
-    if (foreign && runBy === undefined) return undefined;
+    const runBy = scriptLanguage(path, start, { byPath, ...(language && { language }) });
+    if (runBy === undefined) return undefined;
     if (stat.size > MAX_SCRIPT_FILE_BYTES) return 'too large';
     const buffer = Buffer.alloc(stat.size);
     const source = buffer.subarray(0, readSync(fd, buffer, 0, stat.size, 0));
-    return source.includes(0) ? undefined : { source: source.toString('utf8'), ...(runBy && { language: runBy }) };
+    return source.includes(0) ? undefined : { source: source.toString('utf8'), ...(runBy !== 'shell' && { language: runBy }) };
   } catch {
     return undefined;
   } finally {

@@ -1,9 +1,10 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
-import { languageOfExtension, languageOfShebang, programWrites, type Language } from './inline-programs.js';
+import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
+import { Whereabouts } from './whereabouts.js';
 
 /** A write the command names, with the directory it is relative to. */
 export type ShellWrite = NamedWrite & { cwd: string };
@@ -33,10 +34,9 @@ export interface ShellFacts {
   tokens: string[];
 }
 
-/** Function calls whose bodies are read, per script: `a(){ b;b; }; b(){ c;c; }…` would multiply. */
+/** Function calls whose bodies are read, and scripts inside scripts parsed, per command: `a(){ b;b; }; b(){ c;c; }…` and `eval` in a loop of folders multiply. */
 const MAX_FUNCTION_CALLS = 32;
-/** How many other folders a command may be in (a cd that may not have run) are followed: each multiplies the work. */
-const MAX_FOLDERS = 7;
+const MAX_NESTED_SCRIPTS = 16;
 /** How deep `bash -c "bash -c '…'"` is followed; deeper scripts are read only as tokens. */
 const MAX_SCRIPT_DEPTH = 4;
 /** Redirection operators (mvdan/sh's RedirOperator) that write their word: > >> <> >& >| &> &>>. */
@@ -46,6 +46,7 @@ const DUPLICATE_OUT = 59;
 const HEREDOCS = new Set([61, 62, 63]);
 const HERE_STRING = 63;
 /** BinaryCmd operators (mvdan/sh's BinCmdOperator): && and ||; `|` and `|&` run each side in a child process. */
+const APPEND = 55;
 const AND = 10;
 const OR = 11;
 const PIPE = 12;
@@ -56,12 +57,18 @@ const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 /** Parses `command` as bash and collects its writes, commands, assignments and words. */
 export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
   const facts: ShellFacts = { writes: [], commands: [], assignments: [], words: [], scripts: [], tokens: [] };
-  analyzeScript(command, cwd, known, facts, 0, new Map());
+  analyzeScript(command, cwd, known, facts, 0, new Map(), { scripts: MAX_NESTED_SCRIPTS, functionCalls: MAX_FUNCTION_CALLS });
   return facts;
 }
 
+/** What a whole command may spend on its nested scripts and function calls, however deep they are. */
+interface Budget {
+  scripts: number;
+  functionCalls: number;
+}
+
 /** `written`: the files a `cat > FILE <<'EOF'` earlier in the command wrote, by absolute path: a script run later in it is that text. */
-function analyzeScript(source: string, startCwd: string, known: KnownVariables, facts: ShellFacts, depth: number, written: Map<string, string>): void {
+function analyzeScript(source: string, startCwd: string, known: KnownVariables, facts: ShellFacts, depth: number, written: Map<string, { text: string; appended: boolean }>, budget: Budget): void {
   let file: GoNode;
   try {
     file = parseShell(source);
@@ -70,15 +77,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     facts.tokens.push(...wordishTokens(source));
     return;
   }
-  let cwd = startCwd;
-  // Other folders the command may be in: a cd in a branch that may not run (`[ -d b ] && cd b; rm x` is ./x or b/x).
-  let also: string[] = [];
-  // Past MAX_FOLDERS the rest are not followed (a loop over many folders is mostly `cd "$d" && npm test`; PostToolUse sees the rest).
-  const setAlso = (folders: string[]): void => {
-    also = [...new Set(folders)].filter((folder) => folder !== cwd).slice(0, MAX_FOLDERS);
-  };
-  // Where `cd -` returns to.
-  let previous = startCwd;
+  const where = new Whereabouts(startCwd, typeof known.HOME === 'string' ? known.HOME : undefined, (dir) => {
+    variables.PWD = dir;
+    alternatives.delete('PWD');
+  });
   // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
   let stdin: ShellWord | undefined;
   // $PWD is where the command runs; a variable the command sets stands for every value it may hold from then on
@@ -92,8 +94,6 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     alternatives.set(name, values);
     variables[name] = loopWord(values);
   };
-  // The folders `pushd` left, for `popd` to return to.
-  const pushed: string[] = [];
   // `NAME=value cmd`: the assignment holds for that command only.
   const prefixOnly = new Set<GoNode>();
   const runCommand = (argv: ShellWord[], level: number, at: string): void => {
@@ -112,8 +112,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
     const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
-    if (script && depth < MAX_SCRIPT_DEPTH) analyzeScript(script.text, at, variables, facts, depth + 1, written);
-    else if (script) facts.tokens.push(...wordishTokens(script.text));
+    if (script) nested(script.text, at);
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
     const code = program?.code === 'stdin' ? stdin : program?.code;
@@ -122,79 +121,40 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const path = file?.word.literal ? absoluteTarget(file.word.text, at) : undefined;
     if (file === undefined || path === undefined) return;
     // A script this command writes before it runs it is not on disk yet (or not as it will be): its text is here.
+    // Appended to (`cat >> x.sh`), the plane reads what is on disk as well.
     const text = written.get(path);
-    if (text === undefined) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
-    else readWrittenScript(text, path, file, at);
+    if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
+    if (text === undefined) return;
+    const language = scriptLanguage(path, text.text, file);
+    if (language === 'shell') nested(text.text, at);
+    else if (language !== undefined) for (const write of programWrites(language, literalWord(text.text), `${language} script ${basename(path)}`)) facts.writes.push({ ...write, cwd: at });
   };
-  const readWrittenScript = (text: string, path: string, file: { byPath: boolean; language?: Language }, at: string): void => {
-    const named = file.byPath ? (text.startsWith('#!') ? (/^#!.*\b(?:ba|da|z|k)?sh\b/.test(text.split('\n')[0]!) ? 'shell' : languageOfShebang(text)) : languageOfExtension(path)) : 'shell';
-    const language = file.language ?? named;
-    if (language === 'shell' && depth < MAX_SCRIPT_DEPTH) analyzeScript(text, at, variables, facts, depth + 1, written);
-    else if (language !== undefined && language !== 'shell') for (const write of programWrites(language, literalWord(text), `${language} script ${basename(path)}`)) facts.writes.push({ ...write, cwd: at });
+  // A script inside the command (`bash -c`, `eval`, a here-document, a script it writes): parsed in turn,
+  // within the depth and the budget shared by the whole command (each is parsed once for every folder it may run in).
+  const nested = (text: string, at: string): void => {
+    if (depth < MAX_SCRIPT_DEPTH && budget.scripts-- > 0) analyzeScript(text, at, variables, facts, depth + 1, written, budget);
+    else facts.tokens.push(...wordishTokens(text));
   };
-  // Functions defined so far, by name: a call runs the body where it is called (its cd moves the caller), at most MAX_FUNCTION_CALLS in all.
+  // Functions defined so far, by name: a call runs the body where it is called (its cd moves the caller), within the budget.
   const functions = new Map<string, GoNode>();
   const calling = new Set<string>();
-  let functionCalls = 0;
-  const moveTo = (dir: string, others: string[] = also): void => {
-    if (dir !== cwd) previous = cwd;
-    variables.PWD = cwd = dir;
-    setAlso(others);
-    alternatives.delete('PWD');
-  };
   const walk = (node: GoNode, children: boolean): void => (children ? walkChildren(node, visit) : walkTree(node, visit));
-  // A child process (a subshell, `$(…)`, a pipeline's part, `&`) or a function's body: its cd and pushd end with it.
+  // A child process or a function's definition: its cd, and the functions it defines, end with it.
   const walkScoped = (node: GoNode, children: boolean): void => {
-    const [outside, others, before, stack] = [cwd, also, previous, [...pushed]];
-    walk(node, children);
-    moveTo(outside, others);
-    previous = before;
-    pushed.splice(0, pushed.length, ...stack);
+    const defined = new Map(functions);
+    where.scoped(() => walk(node, children));
+    functions.clear();
+    for (const [name, body] of defined) functions.set(name, body);
   };
-  // A branch that may not run (if, case, a loop, the right side of && or ||): after it, the folder it left is possible too.
-  const walkMaybe = (node: GoNode, children: boolean): void => {
-    const [before, others] = [cwd, also];
-    walk(node, children);
-    if (cwd !== before) setAlso([...also, before, ...others]);
-  };
-  // Branches that start from one place (if/elif/else, case items); `orNone`: none of them may run. One that exits goes on nowhere.
-  const walkBranches = (branches: { statements: GoNode[]; exits: boolean }[], orNone: boolean): void => {
-    const [start, others] = [cwd, also];
-    const ends: string[] = orNone ? [start, ...others] : [];
-    for (const branch of branches) {
-      moveTo(start, others);
-      for (const statement of branch.statements) walk(statement, false);
-      if (!branch.exits) ends.push(cwd, ...also);
-    }
-    moveTo(ends[0] ?? start, ends.slice(1));
-  };
-  // `a && b && c`: each part runs in the folder the one before left; after the chain, wherever it stopped is possible.
-  const walkChain = (node: GoNode): void => {
-    // mvdan/sh nests `a && b && c` as ((a && b) && c), each side a statement: unnest the plain ones.
-    const parts: GoNode[] = [];
-    for (let head: GoNode | undefined = node; head; ) {
-      const [left, right]: (GoNode | undefined)[] = [child(head, 'X'), child(head, 'Y')];
-      if (right) parts.unshift(right);
-      const inner: GoNode | undefined = left && child(left, 'Cmd');
-      const plain = left && !left.Background && !left.Negated && items(left, 'Redirs').length === 0;
-      if (plain && inner && nodeType(inner) === 'BinaryCmd' && inner.Op === AND) head = inner;
-      else {
-        if (left) parts.unshift(left);
-        head = undefined;
-      }
-    }
-    const stops: string[] = [];
-    for (const part of parts) {
-      stops.push(cwd, ...also);
-      walk(part, false);
-    }
-    setAlso([...also, ...stops]);
-  };
+  // `a && b && c`; `certain`: it ran whole (`a && b || exit`).
+  const walkChain = (node: GoNode, certain: boolean): void => where.chain(chainParts(node).map((part) => () => walk(part, false)), certain);
   const visit = (type: string, node: GoNode): boolean => {
     switch (type) {
       case 'Subshell':
       case 'CmdSubst':
       case 'ProcSubst':
+        walkScoped(node, true);
+        return false;
       case 'FuncDecl': {
         const name = child(node, 'Name')?.Value as string | undefined;
         const body = child(node, 'Body');
@@ -204,36 +164,42 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         return false;
       }
       case 'IfClause': {
-        // `if …; then cd a; else cd b; fi`: each branch from where the condition left; without an else, the then may not run.
-        for (const statement of items(node, 'Cond')) walk(statement, false);
+        // `if …; then cd a; else cd b; fi`: each branch from where the condition left (a cd in it may have failed);
+        // without an else, the then may not run.
+        const condition = items(node, 'Cond');
+        where.maybe(() => condition.forEach((statement) => walk(statement, false)));
         const otherwise = child(node, 'Else');
-        const certain = items(node, 'Cond').length === 0; // a plain `else`: its body runs
         const then = items(node, 'Then');
-        walkBranches([{ statements: then, exits: lastExits(then) }, ...(otherwise ? [{ statements: [otherwise], exits: ifExits(otherwise) }] : [])], !certain && !otherwise);
+        const branches = [{ run: () => then.forEach((statement) => walk(statement, false)), exits: lastExits(then) }];
+        if (otherwise) branches.push({ run: () => walk(otherwise, false), exits: ifExits(otherwise) });
+        where.branches(branches, condition.length > 0 && !otherwise); // a plain `else` has no condition: its body runs
         return false;
       }
-      case 'CaseClause':
-        for (const word of [child(node, 'Word')]) if (word) walk(word, false);
-        walkBranches(items(node, 'Items').map((item) => ({ statements: items(item, 'Stmts'), exits: lastExits(items(item, 'Stmts')) })), true);
+      case 'CaseClause': {
+        const word = child(node, 'Word');
+        if (word) walk(word, false);
+        where.branches(items(node, 'Items').map((item) => ({ run: () => items(item, 'Stmts').forEach((statement) => walk(statement, false)), exits: lastExits(items(item, 'Stmts')) })), true);
         return false;
+      }
       case 'WhileClause':
       case 'ForClause':
-        walkMaybe(node, true);
+        where.maybe(() => walk(node, true));
         return false;
       case 'BinaryCmd': {
         const [left, right] = [child(node, 'X'), child(node, 'Y')];
         if (node.Op === PIPE || node.Op === PIPE_ALL) {
           for (const side of [left, right]) if (side) walkScoped(side, false);
         } else if (node.Op === OR && right && lastExits([right])) {
-          // `cd x || exit`: past this line the left did what it says.
-          if (left) walk(left, false);
+          // `cd x || exit`, `cd x && make || exit 1`: past this line the left ran whole.
+          const chain = left && plainCommand(left);
+          if (chain && nodeType(chain) === 'BinaryCmd' && chain.Op === AND) walkChain(chain, true);
+          else if (left) walk(left, false);
           walkScoped(right, false);
         } else if (node.Op === OR) {
-          // `cd x || …`: the left may fail (and leave the folder as it was), the right runs only then.
-          if (left) walkMaybe(left, false);
-          if (right) walkMaybe(right, false);
+          // `cd x || …`: the left may fail (and leave the folder as it was); the right runs only then.
+          where.either(() => left && walk(left, false), () => right && walk(right, false));
         } else {
-          walkChain(node);
+          walkChain(node, false);
         }
         return false;
       }
@@ -241,18 +207,18 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         // Brace expansion is the shell's, of braces written in the word: a variable's several values stay one word.
         const argv = items(node, 'Args').flatMap((word) => (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
-        for (const at of [cwd, ...also]) {
+        for (const at of where.all()) {
           runCommand(argv, 0, at);
           if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, at, facts);
         }
         const name = argv[0]?.literal ? argv[0].text : undefined;
         const body = name === undefined ? undefined : functions.get(name);
-        if (body && name !== undefined && !calling.has(name) && functionCalls++ < MAX_FUNCTION_CALLS) {
+        if (body && name !== undefined && !calling.has(name) && budget.functionCalls-- > 0) {
           calling.add(name);
           walk(body, false);
           calling.delete(name);
         }
-        changeDirectory(argv);
+        where.change(argv);
         break;
       }
       case 'Stmt': {
@@ -273,7 +239,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const target = child(node, 'Word');
         const word = target && readWord(target, variables);
         // `2>&1`, `>&-`: duplicating or closing a descriptor writes no file.
-        if (op && word && !(node.Op === DUPLICATE_OUT && /^(\d+|-)$/.test(word.text))) for (const at of [cwd, ...also]) facts.writes.push({ kind: 'path', word, via: `redirection ${op}`, cwd: at });
+        if (op && word && !(node.Op === DUPLICATE_OUT && /^(\d+|-)$/.test(word.text))) for (const at of where.all()) facts.writes.push({ kind: 'path', word, via: `redirection ${op}`, cwd: at });
         break;
       }
       case 'Assign': {
@@ -296,41 +262,26 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         break;
       }
       case 'Word':
-        facts.words.push({ word: readWord(node, variables), cwd });
+        facts.words.push({ word: readWord(node, variables), cwd: where.cwd });
         break;
     }
     return true;
   };
-  /** `cat > FILE <<'EOF'` and `tee FILE <<'EOF'`: FILE's text, should the command run it later. */
+  /** `cat > FILE <<'EOF'` and `tee FILE <<'EOF'`: FILE's text (or what is appended to it: `>>`, `tee -a`), should the command run it later. */
   function rememberWritten(command: GoNode, redirects: GoNode[], text: string): void {
     if (nodeType(command) !== 'CallExpr') return;
     const args = items(command, 'Args').map((word) => readWord(word, variables));
-    const targets = args[0]?.text === 'cat' && args.every((arg, i) => i === 0 || arg.text === '-')
-      ? redirects.filter((redirect) => WRITING_REDIRECTS.has(redirect.Op as number)).map((redirect) => child(redirect, 'Word')).filter((word) => word !== undefined).map((word) => readWord(word, variables))
-      : args[0]?.text === 'tee' ? args.slice(1).filter((arg) => !arg.text.startsWith('-')) : [];
-    for (const target of targets) if (target.literal) written.set(absoluteTarget(target.text, cwd), text);
-  }
-  /** `cd DIR` (`-P`, `--` skipped; none: HOME; `-`: the folder before), `pushd DIR`, `popd`: later commands run there. */
-  function changeDirectory(argv: ShellWord[]): void {
-    const name = argv[0]?.text;
-    if (name === 'popd') {
-      if (pushed.length > 0) moveTo(pushed.pop()!, []);
-      return;
+    const targets: { word: ShellWord; appended: boolean }[] = [];
+    if (args[0]?.text === 'cat' && args.every((arg, i) => i === 0 || arg.text === '-')) {
+      for (const redirect of redirects) {
+        const target = WRITING_REDIRECTS.has(redirect.Op as number) ? child(redirect, 'Word') : undefined;
+        if (target) targets.push({ word: readWord(target, variables), appended: redirect.Op === APPEND });
+      }
+    } else if (args[0]?.text === 'tee') {
+      const appended = args.some((arg) => arg.text === '-a' || arg.text === '--append');
+      for (const arg of args.slice(1)) if (!arg.text.startsWith('-')) targets.push({ word: arg, appended });
     }
-    if (name !== 'cd' && name !== 'pushd') return;
-    let at = 1;
-    while (argv[at]?.literal && /^-[LPe@]+$/.test(argv[at]!.text)) at++;
-    if (argv[at]?.text === '--') at++;
-    // `cd "$d"` in `for d in a b`: each folder the variable may name (one built at run time: nothing says where).
-    const targets = argv[at] ? expandBraces(argv[at]!) : [];
-    if (targets.some((target) => !target.literal)) return;
-    const home = typeof known.HOME === 'string' ? known.HOME : undefined;
-    const dirs = targets.length === 0 ? [home] : targets.map((target) => (target.text === '-' ? previous : resolve(cwd, target.text)));
-    if (dirs[0] === undefined) return;
-    if (name === 'pushd') pushed.push(cwd);
-    // The other folders the command may be in move alike (an absolute folder is one place from anywhere).
-    const relative = targets.filter((target) => target.text !== '-' && !isAbsolute(target.text));
-    moveTo(dirs[0], [...(dirs.slice(1) as string[]), ...also.flatMap((other) => relative.map((target) => resolve(other, target.text)))]);
+    for (const { word, appended } of targets) if (word.literal) written.set(absoluteTarget(word.text, where.cwd), { text, appended });
   }
   try {
     walkTree(file, visit);
@@ -342,7 +293,28 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   }
 }
 
-/** The last of `statements` ends the shell: `exit`, `return`, or a `{ …; exit 1; }` block ending so. */
+/** The command of a statement with nothing around it (no redirection, `&` or `!`). */
+function plainCommand(statement: GoNode): GoNode | undefined {
+  return statement.Background || statement.Negated || items(statement, 'Redirs').length > 0 ? undefined : child(statement, 'Cmd');
+}
+
+/** `a && b && c` as its parts: mvdan/sh nests it as ((a && b) && c), each side a statement. */
+function chainParts(node: GoNode): GoNode[] {
+  const parts: GoNode[] = [];
+  for (let head: GoNode | undefined = node; head; ) {
+    const [left, right]: (GoNode | undefined)[] = [child(head, 'X'), child(head, 'Y')];
+    if (right) parts.unshift(right);
+    const inner: GoNode | undefined = left && plainCommand(left);
+    if (inner && nodeType(inner) === 'BinaryCmd' && inner.Op === AND) head = inner;
+    else {
+      if (left) parts.unshift(left);
+      head = undefined;
+    }
+  }
+  return parts;
+}
+
+/** The last of `statements` ends the shell: `exit`, or a `{ …; exit 1; }` block ending so. */
 function lastExits(statements: readonly GoNode[]): boolean {
   const command = statements.length > 0 ? child(statements[statements.length - 1]!, 'Cmd') : undefined;
   const type = command && nodeType(command);
@@ -350,7 +322,8 @@ function lastExits(statements: readonly GoNode[]): boolean {
   if (type !== 'CallExpr') return false;
   const name = items(command!, 'Args')[0];
   const parts = name ? items(name, 'Parts') : [];
-  return parts.length === 1 && nodeType(parts[0]) === 'Lit' && ['exit', 'return'].includes(parts[0]!.Value as string);
+  // Not `return`: in a function it ends the function, and the caller goes on where it was.
+  return parts.length === 1 && nodeType(parts[0]) === 'Lit' && parts[0]!.Value === 'exit';
 }
 
 /** Every branch of an if (its elifs and else) ends the shell; one without an else may not run at all. */

@@ -63,7 +63,19 @@ const cases: [command: string, expected: string[]][] = [
   // A script the command writes and then runs is read from what it writes (the file is not on disk yet).
   ["cat > /tmp/fix.py <<'EOF'\nfrom pathlib import Path\nPath('src/a.ts').write_text('x')\nEOF\npython3 /tmp/fix.py && cat > gen.sh <<'EOF'\nrm -rf lib\nEOF\nbash gen.sh", ['redirection >: /tmp/fix.py', 'python script fix.py: src/a.ts', 'redirection >: gen.sh', 'rm: lib']],
   // Package managers change the manifest and lock file where they run; a global install, ci, run and test do not.
-  ['npm install x; npm i -g y; npm ci; npm run build; yarn; pnpm add -D z; go mod tidy; go mod download; cargo add serde; cargo build; uv add r; uv run pytest', ['npm install: package.json', 'npm install: package-lock.json', 'yarn install: package.json', 'yarn install: yarn.lock', 'pnpm add: package.json', 'pnpm add: pnpm-lock.yaml', 'go mod tidy: go.mod', 'go mod tidy: go.sum', 'cargo add: Cargo.toml', 'cargo add: Cargo.lock', 'uv add: pyproject.toml', 'uv add: uv.lock']],
+  ['npm install x; npm i -g y; npm ci; npm run build; yarn; pnpm add -D z; go mod tidy; go mod download; cargo add serde; cargo build; uv add r; uv run pytest', ['npm install: package.json', 'npm install: package-lock.json', 'yarn install: yarn.lock', 'pnpm add: package.json', 'pnpm add: pnpm-lock.yaml', 'go mod tidy: go.mod', 'go mod tidy: go.sum', 'cargo add: Cargo.toml', 'cargo add: Cargo.lock', 'uv add: pyproject.toml', 'uv add: uv.lock']],
+  // Installing what the manifest lists changes the lock file only; --version changes nothing.
+  ['npm install; uv sync; cargo update; poetry lock; yarn --version; npm -v', ['npm install: package-lock.json', 'uv sync: uv.lock', 'cargo update: Cargo.lock', 'poetry lock: poetry.lock']],
+  // `git submodule foreach CMD` runs CMD in folders not known here: a write there is anywhere; a look is nothing.
+  ["git submodule foreach git status; git submodule sync; git submodule foreach 'rm -rf build'", ['rm: build', 'git in *: <worktree>']],
+  // Reviewer's cases: `return` ends a function, not the command; a cd in an if's condition may fail; a subshell's functions end with it;
+  // popd brings back every folder pushd left; `cd -` after a cd to a folder built at run time; `cd a b` is refused by bash.
+  ['f(){ cd sub || return 1; make; }; f; rm x', ['rm: x @/repo/sub', 'rm: x']],
+  ['if cd sub; then make; else echo fail > err.log; fi; (g(){ cd a; }); g; echo > y', ['redirection >: err.log @/repo/sub', 'redirection >: err.log', 'redirection >: y @/repo/sub', 'redirection >: y']],
+  ['[ -d b ] && cd b; pushd c; popd; rm x; cd /t; cd "$X"; cd -; rm y; cd {d,e}; rm z', ['rm: x @/repo/b', 'rm: x', 'rm: y @/t', 'rm: z @/t']],
+  ['cd sub && make || exit 1; rm x; cd a || cd b; rm y', ['rm: x @/repo/sub', 'rm: y @/repo/sub/a', 'rm: y @/repo/sub', 'rm: y @/repo/sub/b']],
+  // Interpreter flags in a cluster still give the program.
+  [`node -pe "require('fs').writeFileSync('a', '')"; perl -ne 'unlink "b"' f`, ['node program: a', 'perl program: b']],
   // A branch that exits goes on nowhere: past `cd x || exit` the cd happened.
   ['cd web || exit; rm a; cd sub || { echo missing; exit 1; }; rm b; if [ -d c ]; then cd c; else exit 1; fi; rm c', ['rm: a @/repo/web', 'rm: b @/repo/web/sub', 'rm: c @/repo/web/sub/c']],
   ['[ -d build ] && cd build; [ -d out ] && cd out; rm -rf cache', ['rm: cache @/repo/build/out', 'rm: cache @/repo/out', 'rm: cache @/repo/build', 'rm: cache']],
