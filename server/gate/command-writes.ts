@@ -170,7 +170,8 @@ function find(args: ShellWord[]): CommandEffect {
   if (exec < 0) return NONE;
   const end = args.findIndex((w, i) => i > exec && (w.text === ';' || w.text === '+'));
   const inner = args.slice(exec + 1, end < 0 ? undefined : end);
-  return { writes: [], runs: inner.flatMap((w) => (w.text.includes('{}') ? under : [w])) };
+  // `{}` is each match, inside a word too (`-exec sh -c 'rm "{}"' \;`).
+  return { writes: [], runs: inner.flatMap((w) => (w.text === '{}' ? under : w.text.includes('{}') ? under.map((u) => ({ ...w, text: w.text.split('{}').join(u.text), literal: false, glob: true })) : [w])) };
 }
 
 /** xargs CMD ARGS: CMD runs on words from stdin, which the gate cannot see (`-I R` marks where). */
@@ -454,6 +455,8 @@ const RULES: Record<string, Rule> = {
   builtin: (args) => runsAfter(args, []),
   stdbuf: (args) => runsAfter(args, ['-i', '-o', '-e']),
   eval: (args) => (args.length > 0 ? { writes: [], script: args.reduce((a, w) => ({ text: `${a.text} ${w.text}`, literal: a.literal && w.literal, glob: false, unanchored: false })) } : NONE),
+  // `trap 'rm -f "$tmp"' EXIT`: the script runs when the shell gets the signal (or exits).
+  trap: (args) => (args.length >= 2 && args[0]!.text !== '-' ? { writes: [], script: args[0]! } : NONE),
   curl,
   wget,
   sort,

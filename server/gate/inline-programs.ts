@@ -162,6 +162,11 @@ class Program {
       if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
       if (expression !== undefined && this.isPath(expression)) this.pathNames.add(match[1]!);
     }
+    // `for p in ['a.ts', 'b.ts']:`, `for (const f of ['a', 'b'])`: the loop's name stands for each item.
+    for (const match of this.matches(/\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?(\$?[A-Za-z_]\w*)\s+(?:in|of)\s*[[(]/g)) {
+      const values = this.arguments(match.index + match[0].length, true).flatMap((item) => this.values(item));
+      if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
+    }
     this.budget = MAX_MATCHES; // the write calls get a budget of their own
 
   }

@@ -83,6 +83,17 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   });
   // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
   let stdin: ShellWord | undefined;
+  // A here-document `cat` prints into a pipe, for the statement on its right.
+  let piped: ShellWord | undefined;
+  /** `cat <<'EOF'` (or `cat -`) with nothing else to print: the here-document it prints. */
+  const catHereDocument = (statement: GoNode): ShellWord | undefined => {
+    const command = child(statement, 'Cmd');
+    const args = command && nodeType(command) === 'CallExpr' ? items(command, 'Args').map((word) => readWord(word, variables)) : [];
+    if (args[0]?.text !== 'cat' || !args.every((arg, i) => i === 0 || arg.text === '-')) return undefined;
+    const heredoc = items(statement, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
+    const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
+    return text && readWord(text, variables);
+  };
   // $PWD is where the command runs; a variable the command sets stands for every value it may hold from then on
   // (a branch not taken, a subshell: each assignment adds one), as a `{a,b}` pattern.
   const variables: Record<string, string | ShellWord> = { ...known, PWD: startCwd };
@@ -188,7 +199,12 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'BinaryCmd': {
         const [left, right] = [child(node, 'X'), child(node, 'Y')];
         if (node.Op === PIPE || node.Op === PIPE_ALL) {
-          for (const side of [left, right]) if (side) walkScoped(side, false);
+          // `cat <<'EOF' | python3 -`: what the left side prints of its here-document is the right side's stdin.
+          const fed = left && catHereDocument(left);
+          if (left) walkScoped(left, false);
+          piped = fed;
+          if (right) walkScoped(right, false);
+          piped = undefined;
         } else if (node.Op === OR && right && lastExits([right])) {
           // `cd x || exit`, `cd x && make || exit 1`: past this line the left ran whole.
           const chain = left && plainCommand(left);
@@ -227,7 +243,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         for (const redirect of redirects) walk(redirect, false);
         const heredoc = redirects.find((redirect) => HEREDOCS.has(redirect.Op as number));
         const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
-        stdin = text && readWord(text, variables);
+        stdin = text ? readWord(text, variables) : piped;
+        piped = undefined; // the pipe feeds its own statement, not those inside it
         const command = child(node, 'Cmd');
         if (stdin && command) rememberWritten(command, redirects, stdin.text);
         if (command && node.Background) walkScoped(command, false);

@@ -25,6 +25,9 @@ const cases: [command: string, expected: string[]][] = [
   [py(`import os, shutil\nos.remove(os.path.join('src', 'a.ts'))\nshutil.copy('in.ts', 'out.ts')\nshutil.move('from.ts', 'to.ts')\nshutil.rmtree('build')`), ['src/a.ts', 'build', 'out.ts', 'from.ts', 'to.ts']],
   [py(`with open(f'src/{name}.ts', 'w') as f: pass`), ['src/*.ts']],
   [py(`print(open('a.ts').read())\nfor p in paths: open(p, 'w')`), []],
+  // A loop over written paths: its name stands for each.
+  [py(`for path in ['src/a.ts', 'src/b.ts']:\n    open(path, 'w').write('')\nfor p in paths: open(p, 'w')`), ['src/a.ts', 'src/b.ts']],
+  [`node -e "for (const f of ['x.ts', 'y.ts']) require('fs').writeFileSync(f, '')"`, ['x.ts', 'y.ts']],
   // A variable set twice stands for each value.
   [py(`p = 'a.ts'\nif x: p = 'b.ts'\nopen(p, 'w')`), ['a.ts', 'b.ts']],
   // JavaScript, Perl and Ruby.

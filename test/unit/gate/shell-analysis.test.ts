@@ -74,6 +74,9 @@ const cases: [command: string, expected: string[]][] = [
   ['if cd sub; then make; else echo fail > err.log; fi; (g(){ cd a; }); g; echo > y', ['redirection >: err.log @/repo/sub', 'redirection >: err.log', 'redirection >: y @/repo/sub', 'redirection >: y']],
   ['[ -d b ] && cd b; pushd c; popd; rm x; cd /t; cd "$X"; cd -; rm y; cd {d,e}; rm z', ['rm: x @/repo/b', 'rm: x', 'rm: y @/t', 'rm: z @/t']],
   ['cd sub && make || exit 1; rm x; cd a || cd b; rm y', ['rm: x @/repo/sub', 'rm: y @/repo/sub/a', 'rm: y @/repo/sub', 'rm: y @/repo/sub/b']],
+  // A here-document piped by cat is the right side's stdin; a trap's script runs; find's `{}` inside a word is each match.
+  ["cat <<'EOF' | python3 -\nopen('piped.ts', 'w')\nEOF\ncat <<'EOF' | bash\nrm z\nEOF", ['python3 program: piped.ts', 'rm: z']],
+  [`trap 'rm -f tmp.txt' EXIT; find src -name '*.bak' -exec sh -c 'rm "{}"' \\;; echo hi | python3 -c 'print(1)'`, ['rm: tmp.txt', 'rm: src/**']],
   // Interpreter flags in a cluster still give the program.
   [`node -pe "require('fs').writeFileSync('a', '')"; perl -ne 'unlink "b"' f`, ['node program: a', 'perl program: b']],
   // A branch that exits goes on nowhere: past `cd x || exit` the cd happened.
@@ -126,7 +129,8 @@ const cases: [command: string, expected: string[]][] = [
   // apply_patch through the shell: a path built at run time is a pattern; a patch the gate cannot read could write anything.
   ['apply_patch <<EOF\n*** Begin Patch\n*** Update File: src/$(printf theirs)/x.ts\n*** End Patch\nEOF', ['apply_patch: <worktree>', 'apply_patch: src/*/x.ts']],
   ['apply_patch "$P"', ['apply_patch: <worktree>']],
-  ["cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: src/theirs/x.ts\n*** End Patch\nEOF", ['apply_patch: <worktree>']],
+  // cat's here-document piped to it is read like its own.
+  ["cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: src/theirs/x.ts\n*** End Patch\nEOF", ['apply_patch: src/theirs/x.ts']],
   ['cat p.diff | apply_patch', ['apply_patch: <worktree>']],
   ['apply_patch < p.diff', ['apply_patch: <worktree>']],
   // An archive unpacked where the command runs writes whatever it holds; listing or creating one writes no file in it.
