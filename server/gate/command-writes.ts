@@ -36,7 +36,8 @@ const NONE: CommandEffect = { writes: [] };
 /** Writes anywhere in the worktree: a branch, a patch or an archive decides which files (unseen here). */
 const ANYWHERE = (via: string): CommandEffect => ({ writes: [{ kind: 'worktree', via }] });
 const path = (via: string) => (word: ShellWord): NamedWrite => ({ kind: 'path', word, via });
-const all = (via: string, words: ShellWord[]): CommandEffect => ({ writes: words.map(path(via)) });
+// An empty word names no file (`sed -i '' -e …`: BSD sed's empty backup suffix); read as a path it would be the folder itself.
+const all = (via: string, words: ShellWord[]): CommandEffect => ({ writes: words.filter((word) => word.text !== '').map(path(via)) });
 
 /** Destination of cp/mv/install/ln: `-t DIR`, else the last operand. */
 function destination(line: CommandLine): ShellWord | undefined {
@@ -66,7 +67,9 @@ function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: 
 
 const GIT = literalWord('git');
 
-const GIT_WORKTREE_WIDE = new Set(['switch', 'stash', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
+const GIT_WORKTREE_WIDE = new Set(['apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
+/** A word that names a commit, not a file: HEAD, HEAD~2, main^, @{1}, a hex id. */
+const REVISION = /^(?:HEAD|FETCH_HEAD|ORIG_HEAD|@)(?:[~^]\d*)*$|[~^]\d*$|@\{|^[0-9a-f]{7,40}$/;
 
 /** `git stash list|show`, `git apply --check|--stat`, `git bisect log|view`: these look and change nothing. */
 function readsOnly(sub: string, rest: ShellWord[]): boolean {
@@ -101,10 +104,12 @@ function git(args: ShellWord[]): CommandEffect {
         const at = rest.findIndex((w) => w.text === '--');
         return all(via, rest.slice(at + 1));
       }
-      if (line.positionals.length === 0) return ANYWHERE(via);
+      // `git checkout -b NEW` starts a branch where HEAD is: no file changes (with a start point, the worktree may).
+      if (line.positionals.length === 0) return line.options.has('-b') || line.options.has('-B') ? NONE : ANYWHERE(via);
       if (line.positionals.length === 1 && line.options.size === 0) return { writes: [{ kind: 'path-or-branch', word: line.positionals[0]!, via }] };
-      // `git checkout TREE PATH…`: the first operand names a commit, the rest are paths.
-      return { writes: [{ kind: 'worktree', via }, ...line.positionals.slice(1).map(path(via))] };
+      // `git checkout TREE PATH…`: the first operand names a commit (HEAD~2, a sha: only the paths), or may be a path itself.
+      const [tree, ...paths] = line.positionals;
+      return { writes: [...(REVISION.test(tree!.text) ? [] : [{ kind: 'worktree' as const, via }]), ...paths.map(path(via))] };
     }
     case 'restore': {
       const stagedOnly = line.options.has('--staged') || line.flags.has('S') ? line.options.has('--worktree') || line.flags.has('W') : true;
@@ -113,7 +118,17 @@ function git(args: ShellWord[]): CommandEffect {
     case 'reset':
       return line.options.has('--hard') || line.options.has('--merge') || line.options.has('--keep') ? ANYWHERE(`${via} --hard`) : NONE;
     case 'clean':
+      if (line.flags.has('n') || line.options.has('--dry-run')) return NONE;
       return line.positionals.length > 0 ? all(via, line.positionals) : ANYWHERE(via);
+    case 'switch':
+      // `git switch -c NEW` starts a branch where HEAD is.
+      return (line.options.has('-c') || line.options.has('-C') || line.flags.has('c') || line.flags.has('C')) && line.positionals.length <= 1 ? NONE : ANYWHERE(via);
+    case 'stash': {
+      // `git stash push [-m MSG] [--] PATH…` resets only those paths.
+      const push = rest[0]?.text === 'push' ? parseCommandLine(rest.slice(1), ['-m', '--message', '--pathspec-from-file']) : undefined;
+      if (push && push.positionals.length > 0) return all(`${via} push`, push.positionals);
+      return readsOnly(sub, rest) ? NONE : ANYWHERE(via);
+    }
     case 'rm':
     case 'mv':
       return all(via, line.positionals);
@@ -164,7 +179,9 @@ function find(args: ShellWord[]): CommandEffect {
     if (word.text.startsWith('-') || word.text === '(' || word.text === '!') break;
     starts.push(word);
   }
-  const under = (starts.length > 0 ? starts : [HERE]).map((w) => ({ ...w, text: `${w.text.replace(/\/+$/, '')}/**`, glob: true }));
+  // `-path './src/web/*'` (not negated) says which of them; else everything under the start points.
+  const paths = args.flatMap((w, i) => (['-path', '-wholename'].includes(w.text) && args[i + 1] && !['!', '-not'].includes(args[i - 1]?.text ?? '') ? [{ ...args[i + 1]!, glob: true }] : []));
+  const under = paths.length > 0 ? paths : (starts.length > 0 ? starts : [HERE]).map((w) => ({ ...w, text: `${w.text.replace(/\/+$/, '')}/**`, glob: true }));
   if (args.some((w) => w.text === '-delete')) return all('find -delete', under);
   const exec = args.findIndex((w) => ['-exec', '-execdir', '-ok', '-okdir'].includes(w.text));
   if (exec < 0) return NONE;
@@ -181,7 +198,9 @@ function xargs(args: ShellWord[]): CommandEffect {
   const at = args.findIndex((w) => w.text.startsWith('-I'));
   const replace = at < 0 ? undefined : args[at]!.text.length > 2 ? args[at]!.text.slice(2) : args[at + 1]?.text;
   if (replace === undefined) return { writes: [], runs: [...effect.runs, { text: '*', literal: false, glob: true, unanchored: true }] };
-  const fill = (w: ShellWord): ShellWord => ({ text: w.text.split(replace).join('*'), literal: false, glob: true, unanchored: w.unanchored || w.text.startsWith(replace) });
+  // Inside a script (`sh -c 'prettier --write {}'`), the input is a variable nothing sets: unknown where it points, once parsed.
+  const fill = (w: ShellWord): ShellWord =>
+    /\s/.test(w.text) ? { ...w, text: w.text.split(replace).join('"$XARGS_INPUT"'), literal: false } : { text: w.text.split(replace).join('*'), literal: false, glob: true, unanchored: w.unanchored || w.text.startsWith(replace) };
   return { writes: [], runs: effect.runs.map((w) => (w.text.includes(replace) ? fill(w) : w)) };
 }
 
@@ -238,7 +257,9 @@ const goFmt: Rule = (args, name) => {
 
 /** `npx prettier --write …` (the tool is analysed as itself), or `npx -c 'script'`. */
 function npx(args: ShellWord[]): CommandEffect {
-  const call = optionValues(parseCommandLine(args, ['-c', '--call', '-p', '--package', '-w', '--workspace']), ['-c', '--call'])[0];
+  // npx's own options come before the tool (`npx eslint -c cfg.js --fix` is eslint's -c).
+  const tool = args.findIndex((w, i) => !w.text.startsWith('-') && !['-c', '--call', '-p', '--package', '-w', '--workspace'].includes(args[i - 1]?.text ?? ''));
+  const call = optionValues(parseCommandLine(tool < 0 ? args : args.slice(0, tool), ['-c', '--call', '-p', '--package', '-w', '--workspace']), ['-c', '--call'])[0];
   return call ? { writes: [], script: call } : runsAfter(args, ['-p', '--package', '-w', '--workspace']);
 }
 
@@ -376,6 +397,7 @@ const RULES: Record<string, Rule> = {
   dd: (args) => ({ writes: args.filter((w) => w.text.startsWith('of=')).map((w) => path('dd of=')({ ...w, text: w.text.slice(3) })) }),
   patch: (args) => {
     const line = parseCommandLine(args, ['-i', '-d', '-D', '-F', '-r', '-B', '-V', '-z', '-Y', '-o', '-p', '--input', '--output', '--directory']);
+    if (line.options.has('--dry-run')) return NONE;
     const out = line.options.get('-o') ?? line.options.get('--output');
     if (typeof out === 'object') return all('patch -o', [out]);
     return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : ANYWHERE('patch');
@@ -428,7 +450,12 @@ const RULES: Record<string, Rule> = {
   unzstd: compressor('.zst', true, true),
   // `zip out.zip files…` writes the archive.
   zip: (args, name) => (args.some((w) => w.text === '-sf' || w.text === '--show-files') ? NONE : all(name, parseCommandLine(args, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z']).positionals.slice(0, 1))),
-  mktemp: (args, name) => all(name, parseCommandLine(args, ['-p', '--tmpdir', '--suffix']).positionals),
+  // `mktemp -t X` and `--tmpdir` make the file in $TMPDIR (/tmp here), `-p DIR` in DIR; else where it runs.
+  mktemp: (args, name) => {
+    const line = parseCommandLine(args, ['-p', '--suffix']);
+    const dir = line.options.get('-p') ?? (line.flags.has('t') || line.options.has('--tmpdir') ? literalWord('/tmp') : undefined);
+    return all(name, line.positionals.map((template) => inFolder(dir, template)));
+  },
   mkfifo: operands(['-m', '--mode']),
   mknod: (args, name) => all(name, parseCommandLine(args, ['-m', '--mode']).positionals.slice(0, 1)),
   // Build tools with an output path.
@@ -555,6 +582,8 @@ function manifests(...files: string[]): ShellWord[] {
   return files.map(literalWord);
 }
 const GO_MANIFESTS = manifests('go.mod', 'go.sum');
+/** The package managers' options that take a value, so that it is not read as the subcommand or a package. */
+const MANAGER_OPTIONS_WITH_VALUE = ['--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '--cwd', '--registry', '--tag', '--omit', '--include', '--loglevel', '--cache', '--userconfig', '-F', '--python', '--project', '--directory'];
 
 /**
  * A package manager's subcommands that change the project's manifest and lock file (`npm install x`,
@@ -564,13 +593,18 @@ const GO_MANIFESTS = manifests('go.mod', 'go.sum');
  */
 function changesManifest(subs: { manifest: string[]; lock: string[] }, manifest: string, locks: string[], otherwise: Rule): Rule {
   return (args, name) => {
-    if (args.some((w) => ['-g', '--global', '-v', '--version', '-h', '--help'].includes(w.text))) return otherwise(args, name);
-    const operands = args.filter((w) => !w.text.startsWith('-'));
-    const sub = operands[0]?.text ?? '';
-    // `npm install` with no package installs what the manifest lists: only the lock file changes.
-    const lockOnly = subs.lock.includes(sub) || (['install', 'i', 'in'].includes(sub) && operands.length === 1);
-    if (lockOnly) return all(`${name} ${sub || 'install'}`, manifests(...locks));
-    return subs.manifest.includes(sub) ? all(`${name} ${sub}`, manifests(manifest, ...locks)) : otherwise(args, name);
+    if (args.some((w) => ['-g', '--global', '-v', '--version', '-h', '--help', '--dry-run'].includes(w.text))) return otherwise(args, name);
+    const line = parseCommandLine(args, MANAGER_OPTIONS_WITH_VALUE);
+    const sub = line.positionals[0]?.text ?? '';
+    // In another package's folder: `npm install --prefix web x`, `-w web`, `--workspace=web`.
+    const at = optionValues(line, ['--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '--cwd'])[0];
+    const files = (...names: string[]) => manifests(...names).map((file) => inFolder(at, file));
+    // `npm install` with no package installs what the manifest lists, and `--no-save` records nothing: only the lock file changes.
+    const lockOnly = subs.lock.includes(sub) || (['install', 'i', 'in', 'add'].includes(sub) && (line.positionals.length === 1 || line.options.has('--no-save')));
+    if (lockOnly) return line.options.has('--no-save') ? NONE : all(`${name} ${sub || 'install'}`, files(...locks));
+    // `npm pkg set|delete`, `npm audit fix`, `npm init`: the manifest (the lock file too for audit fix).
+    const edits = (sub === 'pkg' && ['set', 'delete'].includes(line.positionals[1]?.text ?? '')) || sub === 'init' || (sub === 'audit' && line.positionals[1]?.text === 'fix');
+    return subs.manifest.includes(sub) || (name === 'npm' && edits) ? all(`${name} ${sub}`, files(manifest, ...locks)) : otherwise(args, name);
   };
 }
 

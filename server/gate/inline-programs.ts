@@ -126,7 +126,7 @@ export function programWrites(language: Language, code: ShellWord, via: string):
       const args = program.arguments(match.index + match[0].length, match[1] === '(');
       if (whenMode && !program.writesByMode(args, whenMode)) continue;
       const chosen = writes === 'first' ? [args[0]] : writes === 'second' ? [args[1]] : writes === 'last' ? [args.at(-1)] : [args[0], args[1]];
-      for (const raw of chosen) for (const path of program.values(program.afterPerlMode(raw))) found.add(path);
+      for (const raw of chosen) for (const path of program.values(program.afterPerlMode(raw), match.index)) found.add(path);
     }
   }
   if (language === 'python') {
@@ -136,7 +136,7 @@ export function programWrites(language: Language, code: ShellWord, via: string):
       // `s.replace('a', 'b')` is a string's: only a path object's replace moves a file.
       if (match[2] === 'replace' && !program.isPath(match[1]!)) continue;
       const written = match[2] === 'rename' || match[2] === 'replace' ? [match[1], args[0]] : [match[1]];
-      for (const raw of written) for (const path of program.values(raw)) found.add(path);
+      for (const raw of written) for (const path of program.values(raw, match.index)) found.add(path);
     }
   }
   // Unknown parts of the shell word (`$VAR` in a double-quoted program) make its paths patterns.
@@ -145,7 +145,8 @@ export function programWrites(language: Language, code: ShellWord, via: string):
 
 /** One program's text, the strings its variables are set to, and a budget on the matches read. */
 class Program {
-  private readonly names = new Map<string, string[]>();
+  /** Each name's assignments in the order written: where, and the strings it was set to (none: a value not known here). */
+  private readonly names = new Map<string, { at: number; values: string[] }[]>();
   /** Names set to a Python path object (`p = Path(…)`, `p = base / 'x'`), whose methods are the path's. */
   private readonly pathNames = new Set<string>();
   private budget = MAX_MATCHES;
@@ -154,21 +155,40 @@ class Program {
     private readonly text: string,
     private readonly language: Language,
   ) {
-    // `NAME = 'lit'`, `const NAME =`, `my $NAME =`, `NAME = Path('lit')`: every string each name is set to, in order.
-    // A name starts where no word character is before it: else a long run of them (a hex blob) is read from each of its positions.
-    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(?<![\w$])(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
+    // `NAME = 'lit'`, `const NAME =`, `my $NAME =`, `NAME = Path('lit')`. A name starts where no word
+    // character is before it (else a long run of them, a hex blob, is read from each of its positions),
+    // nor a comma (`f(a, mode='w')`; `a, b = …` is read below).
+    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(?<![\w$]|,\s*)(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
       const expression = this.arguments(match.index + match[0].length, false)[0];
-      const values = this.values(expression);
-      if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
+      this.assign(match[1]!, match.index, this.values(expression, match.index));
       if (expression !== undefined && this.isPath(expression)) this.pathNames.add(match[1]!);
+    }
+    // `src, dst = 'a.ts', 'b.ts'` (a statement of its own): each name its own value.
+    for (const match of this.matches(/(?:^|\n)[ \t]*((?:[A-Za-z_]\w*[ \t]*,[ \t]*)+[A-Za-z_]\w*)[ \t]*=(?!=)[ \t]*/g)) {
+      const targets = match[1]!.split(',').map((name) => name.trim());
+      const expressions = this.arguments(match.index + match[0].length, false);
+      targets.forEach((name, i) => this.assign(name, match.index, expressions.length === targets.length ? this.values(expressions[i], match.index) : []));
     }
     // `for p in ['a.ts', 'b.ts']:`, `for (const f of ['a', 'b'])`: the loop's name stands for each item.
     for (const match of this.matches(/\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?(\$?[A-Za-z_]\w*)\s+(?:in|of)\s*[[(]/g)) {
-      const values = this.arguments(match.index + match[0].length, true).flatMap((item) => this.values(item));
-      if (values.length > 0) this.names.set(match[1]!, [...(this.names.get(match[1]!) ?? []), ...values]);
+      this.assign(match[1]!, match.index, this.arguments(match.index + match[0].length, true).flatMap((item) => this.values(item, match.index)));
     }
+    for (const assignments of this.names.values()) assignments.sort((a, b) => a.at - b.at);
     this.budget = MAX_MATCHES; // the write calls get a budget of their own
+  }
 
+  private assign(name: string, at: number, values: string[]): void {
+    this.names.set(name, [...(this.names.get(name) ?? []), { at, values }]);
+  }
+
+  /**
+   * The strings a name stands for at `at`: what its last assignment before it set (`p = 'a'; read(p);
+   * p = 'b'; open(p, 'w')` writes b only); used before any assignment (a function's body), each value.
+   */
+  private valuesOf(name: string, at: number): string[] {
+    const assignments = this.names.get(name) ?? [];
+    const before = assignments.filter((assignment) => assignment.at < at);
+    return before.length > 0 ? before.at(-1)!.values : assignments.flatMap((assignment) => assignment.values);
   }
 
   *matches(pattern: RegExp): Generator<RegExpExecArray> {
@@ -178,8 +198,8 @@ class Program {
     }
   }
 
-  /** What an argument stands for: a string, a variable set to strings, `Path(…)`, a join of strings; else nothing known. */
-  values(raw: string | undefined): string[] {
+  /** What an argument at `at` stands for: a string, a variable set to strings, `Path(…)`, a join of strings; else nothing known. */
+  values(raw: string | undefined, at: number): string[] {
     const expression = raw?.trim() ?? '';
     const string = /^([rbfu]{0,2})(['"`])((?:\\.|(?!\2)[^\\])*)\2$/i.exec(expression);
     if (string) {
@@ -188,15 +208,15 @@ class Program {
       const text = string[3]!.replace(/\\(.)/g, '$1');
       return [interpolated ? text.replace(/\$?\{[^}]*\}/g, '*') : text];
     }
-    if (/^\$?[A-Za-z_]\w*$/.test(expression)) return this.names.get(expression) ?? [];
+    if (/^\$?[A-Za-z_]\w*$/.test(expression)) return this.valuesOf(expression, at);
     const parenthesized = /^\(([\s\S]*)\)$/.exec(expression);
-    if (parenthesized) return this.values(parenthesized[1]);
+    if (parenthesized) return this.values(parenthesized[1], at);
     const call = /^((?:pathlib\.)?(?:Path|PurePath)|os\.path\.(?:join|abspath)|path\.(?:join|resolve)|File\.join)\s*\(/.exec(expression);
     // `Path('x').read_text()` is the file's text, not a path: the call must be the whole expression.
-    if (call && closingParen(expression, call[0].length - 1) === expression.length - 1) return this.joined(this.arguments(call[0].length, true, expression));
+    if (call && closingParen(expression, call[0].length - 1) === expression.length - 1) return this.joined(this.arguments(call[0].length, true, expression), at);
     // `Path('src') / 'x.ts'`: Python's path operator joins too.
     const parts = this.language === 'python' && /\s\/\s/.test(expression) ? expression.split(/(?<=\s)\/(?=\s)/) : [];
-    return parts.length > 1 ? this.joined(parts) : [];
+    return parts.length > 1 ? this.joined(parts, at) : [];
   }
 
   /** A Python path object: `Path(…)`, a `/` join, or a name set to one. */
@@ -204,12 +224,13 @@ class Program {
     const trimmed = expression.trim();
     const call = /^(?:pathlib\.)?(?:Path|PurePath)\s*\(/.exec(trimmed);
     if (call) return closingParen(trimmed, call[0].length - 1) === trimmed.length - 1;
-    return (/\s\/\s/.test(trimmed) && this.values(trimmed).length > 0) || this.pathNames.has(trimmed);
+    return (/\s\/\s/.test(trimmed) && this.values(trimmed, Infinity).length > 0) || this.pathNames.has(trimmed);
   }
 
-  /** Parts joined by `/`, each by its first value; nothing when one part is unknown. */
-  private joined(parts: string[]): string[] {
-    const values = parts.map((part) => this.values(part)[0]);
+  /** Parts joined by `/` (one part: each of its values; several: each part's first); nothing when one part is unknown. */
+  private joined(parts: string[], at: number): string[] {
+    if (parts.length === 1) return this.values(parts[0], at);
+    const values = parts.map((part) => this.values(part, at)[0]);
     return values.length === 0 || values.some((value) => value === undefined) ? [] : [values.join('/').replace(/\/{2,}/g, '/')];
   }
 

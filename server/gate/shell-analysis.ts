@@ -77,9 +77,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     facts.tokens.push(...wordishTokens(source));
     return;
   }
-  const where = new Whereabouts(startCwd, typeof known.HOME === 'string' ? known.HOME : undefined, (dir) => {
-    variables.PWD = dir;
+  const where = new Whereabouts(startCwd, typeof known.HOME === 'string' ? known.HOME : undefined, (dir, previous) => {
+    [variables.PWD, variables.OLDPWD] = [dir, previous];
     alternatives.delete('PWD');
+    alternatives.delete('OLDPWD');
   });
   // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
   let stdin: ShellWord | undefined;

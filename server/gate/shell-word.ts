@@ -47,6 +47,8 @@ function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quote
       readParts(items(part, 'Parts'), known, out, true);
     } else if (type === 'ParamExp' && isPlain(part) && Object.hasOwn(known, paramName(part))) {
       append(out, known[paramName(part)]!);
+    } else if (type === 'CmdSubst' && isPwd(part) && known.PWD !== undefined) {
+      append(out, known.PWD); // `ROOT=$(pwd)`
     } else {
       unknown(out);
     }
@@ -69,6 +71,15 @@ function unknown(out: ShellWord): void {
   if (!out.text.endsWith('*')) out.text += '*';
   out.literal = false;
   out.glob = true;
+}
+
+/** `$(pwd)` (or `` `pwd` ``): nothing but pwd. */
+function isPwd(substitution: GoNode): boolean {
+  const statements = items(substitution, 'Stmts');
+  const command = statements.length === 1 ? child(statements[0]!, 'Cmd') : undefined;
+  const args = command && nodeType(command) === 'CallExpr' ? items(command, 'Args') : [];
+  const parts = args.length === 1 ? items(args[0]!, 'Parts') : [];
+  return parts.length === 1 && nodeType(parts[0]) === 'Lit' && parts[0]!.Value === 'pwd';
 }
 
 /** `$NAME` or `${NAME}`, with no operator that would change the value. */

@@ -23,9 +23,10 @@ export class Whereabouts {
   private pushed: Place[] = [];
 
   constructor(
-    start: string,
+    private readonly start: string,
     private readonly home: string | undefined,
-    private readonly onMove: (cwd: string) => void,
+    /** Told the new folder and the one `cd -` returns to ($PWD and $OLDPWD). */
+    private readonly onMove: (cwd: string, previous: string) => void,
   ) {
     this.place = { cwd: start, also: [] };
     this.previous = start;
@@ -93,8 +94,10 @@ export class Whereabouts {
 
   /**
    * `cd DIR` (`-P`, `--` skipped; none: HOME; `-`: the folder before; several: bash refuses), `pushd
-   * DIR`, `popd`. `cd "$d"` in `for d in a b` is each folder; one built at run time leaves the guess
-   * where it was, as the folder `cd -` returns to.
+   * DIR`, `popd`. `cd "$d"` in `for d in a b` is each folder. One built at run time is taken as a
+   * return to where the command started (`cd "$ROOT"`, `cd "$(git rev-parse --show-toplevel)"`: an
+   * agent's usual way back; staying put read `src/web/x.ts` after `cd src/api && …; cd "$ROOT"` as
+   * src/api/src/web/x.ts, another agent's folder).
    */
   change(argv: readonly ShellWord[]): void {
     const name = argv[0]?.text;
@@ -110,7 +113,7 @@ export class Whereabouts {
     if (argv.length > at + 1) return; // `cd a b`: too many arguments, it stays
     const targets = argv[at] ? expandBraces(argv[at]!) : [];
     if (targets.some((target) => !target.literal)) {
-      this.previous = this.place.cwd;
+      this.moveTo({ cwd: this.start, also: [] });
       return;
     }
     const dirs = targets.length === 0 ? [this.home] : targets.map((target) => (target.text === '-' ? this.previous : resolve(this.place.cwd, target.text)));
@@ -126,7 +129,7 @@ export class Whereabouts {
     const also = [...new Set(place.also)].filter((folder) => folder !== place.cwd).slice(0, MAX_FOLDERS);
     if (place.cwd !== this.place.cwd) {
       this.previous = this.place.cwd;
-      this.onMove(place.cwd);
+      this.onMove(place.cwd, this.previous);
     }
     this.place = { cwd: place.cwd, also };
   }

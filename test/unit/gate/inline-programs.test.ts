@@ -28,8 +28,14 @@ const cases: [command: string, expected: string[]][] = [
   // A loop over written paths: its name stands for each.
   [py(`for path in ['src/a.ts', 'src/b.ts']:\n    open(path, 'w').write('')\nfor p in paths: open(p, 'w')`), ['src/a.ts', 'src/b.ts']],
   [`node -e "for (const f of ['x.ts', 'y.ts']) require('fs').writeFileSync(f, '')"`, ['x.ts', 'y.ts']],
-  // A variable set twice stands for each value.
-  [py(`p = 'a.ts'\nif x: p = 'b.ts'\nopen(p, 'w')`), ['a.ts', 'b.ts']],
+  // A name stands for what it was last set to before the call: a path read, then another written, is not a write of the first
+  // (a branch's earlier value is not followed either); used before any assignment (a function's body), for each value.
+  [py(`p = 'a.ts'\nif x: p = 'b.ts'\nopen(p, 'w')`), ['b.ts']],
+  [py(`path = 'api/types.ts'\ntypes = open(path).read()\npath = 'web/types.ts'\nopen(path, 'w').write(types)\np = 'api/e.ts'\np = p.replace('api', 'web')\nopen(p, 'w')`), ['web/types.ts']],
+  [py(`def save(text): open(out, 'w').write(text)\nout = 'a.ts'\nout = 'b.ts'`), ['a.ts', 'b.ts']],
+  [`node -e "let file = 'api/r.ts'; const r = fs.readFileSync(file); file = 'web/r.ts'; fs.writeFileSync(file, r)"`, ['web/r.ts']],
+  // Tuple assignment gives each name its own value; a loop's name over written paths is each of them, through Path() too.
+  [py(`src, dst = 'api/types.ts', 'web/types.ts'\nopen(dst, 'w').write(open(src).read())\nfor q in ['web/a.ts', 'api/b.ts']: Path(q).write_text('')`), ['web/types.ts', 'web/a.ts', 'api/b.ts']],
   // JavaScript, Perl and Ruby.
   [`node -e "require('fs').writeFileSync('a.ts', 'x')"`, ['a.ts']],
   [`node -e "const fs = require('fs'); const p = 'a.ts'; fs.writeFileSync(p, fs.readFileSync('b.ts'))"`, ['a.ts']],

@@ -43,7 +43,9 @@ const cases: [command: string, expected: string[]][] = [
   ['patch a.c fix.diff', ['patch: a.c']],
   ['git checkout -- a b', ['git checkout: a', 'git checkout: b']],
   ['git checkout main', ['git checkout: main?']],
-  ['git checkout HEAD~1 a', ['git checkout: <worktree>', 'git checkout: a']],
+  // A first operand that names a commit writes nothing itself; one that may be a path (a branch name?) may be anywhere.
+  ['git checkout HEAD~1 a; git checkout 3f2a9c1 b; git checkout main c', ['git checkout: a', 'git checkout: b', 'git checkout: <worktree>', 'git checkout: c']],
+  ['git checkout -b feat; git switch -c x; git switch main; git stash push -m wip -- src/web; git stash; git clean -n; patch -p1 --dry-run < p', ['git switch: <worktree>', 'git stash push: src/web', 'git stash: <worktree>']],
   ['git restore a', ['git restore: a']],
   ['git restore --staged a', []],
   ['git reset --hard; git reset HEAD a', ['git reset --hard: <worktree>']],
@@ -77,6 +79,13 @@ const cases: [command: string, expected: string[]][] = [
   // A here-document piped by cat is the right side's stdin; a trap's script runs; find's `{}` inside a word is each match.
   ["cat <<'EOF' | python3 -\nopen('piped.ts', 'w')\nEOF\ncat <<'EOF' | bash\nrm z\nEOF", ['python3 program: piped.ts', 'rm: z']],
   [`trap 'rm -f tmp.txt' EXIT; find src -name '*.bak' -exec sh -c 'rm "{}"' \\;; echo hi | python3 -c 'print(1)'`, ['rm: tmp.txt', 'rm: src/**']],
+  // A false-refusal pass: an empty word is no file (BSD `sed -i ''`); a cd to a folder built at run time is a return to
+  // the start ($ROOT, $(git rev-parse --show-toplevel)); $(pwd) and $OLDPWD are known; mktemp -t is in /tmp;
+  // package managers in another folder or not saving; npx's options stop at the tool; find -path narrows -delete.
+  ["sed -i '' -e 's|a|b|' web/c.ts; ROOT=$(pwd); cd api && make; cd \"$ROOT\" && rm web/x; cd api; cd $OLDPWD; rm web/y", ['sed -i: web/c.ts', 'rm: web/x', 'rm: web/y']],
+  ['cd api && tmp=$(mktemp -t d.XXXXXX) && git diff > "$tmp"; mktemp -p /var/t f.XXX', ['mktemp: /tmp/d.XXXXXX @/repo/api', 'redirection >: * @/repo/api', 'mktemp: /var/t/f.XXX @/repo/api', 'mktemp: /var/t/f.XXX']],
+  ['npm i -D msw --prefix web; npm i x --workspace=pkg; npm install --no-save y; npm pkg set name=z; npx eslint -c cfg.js --fix src', ['npm i: web/package.json', 'npm i: web/package-lock.json', 'npm i: pkg/package.json', 'npm i: pkg/package-lock.json', 'npm pkg: package.json', 'npm pkg: package-lock.json', 'eslint: src']],
+  ["find . -path './web/*' -name '*.snap' -delete; find . -not -path './api/*' -delete", ['find -delete: ./web/*', 'find -delete: ./**']],
   // Interpreter flags in a cluster still give the program.
   [`node -pe "require('fs').writeFileSync('a', '')"; perl -ne 'unlink "b"' f`, ['node program: a', 'perl program: b']],
   // A branch that exits goes on nowhere: past `cd x || exit` the cd happened.
