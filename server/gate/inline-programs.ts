@@ -158,7 +158,8 @@ class Program {
     // `NAME = 'lit'`, `const NAME =`, `my $NAME =`, `NAME = Path('lit')`. A name starts where no word
     // character is before it (else a long run of them, a hex blob, is read from each of its positions),
     // nor a comma (`f(a, mode='w')`; `a, b = …` is read below).
-    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(?<![\w$]|,\s*)(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
+    // (The lookahead first: a lookbehind tried at every position of a run of spaces would scan back over it each time.)
+    for (const match of this.matches(/(?:\b(?:const|let|var|my)\s+)?(?=[$A-Za-z_])(?<![\w$]|,\s*)(\$?[A-Za-z_]\w*)\s*=(?![=~>])\s*/g)) {
       const expression = this.arguments(match.index + match[0].length, false)[0];
       this.assign(match[1]!, match.index, this.values(expression, match.index));
       if (expression !== undefined && this.isPath(expression)) this.pathNames.add(match[1]!);

@@ -90,7 +90,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   const catHereDocument = (statement: GoNode): ShellWord | undefined => {
     const command = child(statement, 'Cmd');
     const args = command && nodeType(command) === 'CallExpr' ? items(command, 'Args').map((word) => readWord(word, variables)) : [];
-    if (args[0]?.text !== 'cat' || !args.every((arg, i) => i === 0 || arg.text === '-')) return undefined;
+    if (!printsStdin(args)) return undefined;
     const heredoc = items(statement, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
     const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
     return text && readWord(text, variables);
@@ -108,32 +108,37 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   };
   // `NAME=value cmd`: the assignment holds for that command only.
   const prefixOnly = new Set<GoNode>();
-  const runCommand = (argv: ShellWord[], level: number, at: string): void => {
-    facts.commands.push({ argv, cwd: at });
+  // One command in each folder it may run in: what it does is read once, where it does it for each folder.
+  const runCommand = (argv: ShellWord[], level: number, folders: readonly string[]): void => {
     const effect = commandEffect(argv);
-    for (const write of effect.writes) facts.writes.push({ ...write, cwd: at });
+    const inEach = (write: NamedWrite): void => {
+      for (const at of folders) facts.writes.push({ ...write, cwd: at });
+    };
+    for (const at of folders) facts.commands.push({ argv, cwd: at });
+    effect.writes.forEach(inEach);
     if (effect.runs && level >= MAX_SCRIPT_DEPTH) {
       // Prefixes nested past the depth read (`git -C . -C . …`): what finally runs is unseen.
-      facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} (nested past ${MAX_SCRIPT_DEPTH} prefixes)`, cwd: at });
+      inEach({ kind: 'worktree', via: `${argv[0]!.text} (nested past ${MAX_SCRIPT_DEPTH} prefixes)` });
     } else if (effect.runs) {
       const moved = effect.runsIn;
       const before = facts.writes.length;
-      runCommand(effect.runs, level + 1, moved?.literal ? resolve(at, moved.text) : at);
+      runCommand(effect.runs, level + 1, moved?.literal ? folders.map((at) => resolve(at, moved.text)) : folders);
       // A folder built at run time (`env -C "$D" rm x`): what the command writes there could be anywhere.
-      if (moved && !moved.literal && facts.writes.length > before) facts.writes.push({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}`, cwd: at });
+      if (moved && !moved.literal && facts.writes.length > before) inEach({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}` });
     }
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
     const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
-    if (script) nested(script.text, at);
+    if (script) for (const at of folders) nested(script.text, at);
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
     const code = program?.code === 'stdin' ? stdin : program?.code;
-    if (program && code) for (const write of programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`)) facts.writes.push({ ...write, cwd: at });
+    if (program && code) programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`).forEach(inEach);
     const file = effect.scriptFile;
-    const path = file?.word.literal ? absoluteTarget(file.word.text, at) : undefined;
-    if (file === undefined || path === undefined) return;
-    // A script this command writes before it runs it is not on disk yet (or not as it will be): its text is here.
-    // Appended to (`cat >> x.sh`), the plane reads what is on disk as well.
+    if (file?.word.literal) for (const at of folders) runScriptFile(file, absoluteTarget(file.word.text, at), at);
+  };
+  // A script file the command runs: read by the plane, or, when the command itself writes it first, from that text
+  // (not on disk yet, or not as it will be); appended to (`cat >> x.sh`), the plane reads what is on disk as well.
+  const runScriptFile = (file: { byPath: boolean; language?: Language }, path: string, at: string): void => {
     const text = written.get(path);
     if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
     if (text === undefined) return;
@@ -224,10 +229,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         // Brace expansion is the shell's, of braces written in the word: a variable's several values stay one word.
         const argv = items(node, 'Args').flatMap((word) => (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
-        for (const at of where.all()) {
-          runCommand(argv, 0, at);
-          if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) patchWrites(argv[1] ?? stdin, at, facts);
-        }
+        runCommand(argv, 0, where.all());
+        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) for (const at of where.all()) patchWrites(argv[1] ?? stdin, at, facts);
         const name = argv[0]?.literal ? argv[0].text : undefined;
         const body = name === undefined ? undefined : functions.get(name);
         if (body && name !== undefined && !calling.has(name) && budget.functionCalls-- > 0) {
@@ -290,7 +293,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     if (nodeType(command) !== 'CallExpr') return;
     const args = items(command, 'Args').map((word) => readWord(word, variables));
     const targets: { word: ShellWord; appended: boolean }[] = [];
-    if (args[0]?.text === 'cat' && args.every((arg, i) => i === 0 || arg.text === '-')) {
+    if (printsStdin(args)) {
       for (const redirect of redirects) {
         const target = WRITING_REDIRECTS.has(redirect.Op as number) ? child(redirect, 'Word') : undefined;
         if (target) targets.push({ word: readWord(target, variables), appended: redirect.Op === APPEND });
@@ -309,6 +312,11 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     facts.parseError ??= 'nested too deeply to follow';
     facts.tokens.push(...wordishTokens(source));
   }
+}
+
+/** `cat` or `cat -`: it prints its stdin (here, its here-document) and nothing else. */
+function printsStdin(args: readonly ShellWord[]): boolean {
+  return args[0]?.text === 'cat' && args.every((arg, i) => i === 0 || arg.text === '-');
 }
 
 /** The command of a statement with nothing around it (no redirection, `&` or `!`). */

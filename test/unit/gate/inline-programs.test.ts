@@ -72,6 +72,14 @@ describe('interpreter programs: the files their write calls name', () => {
     assert.equal(of('cat'), undefined);
   });
 
+  test('runs of spaces and word characters are read in linear time (each pattern once found quadratic ones)', () => {
+    for (const command of [`perl -e 'unlink${' '.repeat(60_000)}x'`, `ruby -e 'File.write${' '.repeat(60_000)}x'`, `python3 -c 'a=${'a='.repeat(200)}a${' '.repeat(580)}b'`, py(`x = "${'deadbeef'.repeat(8_000)}"`)]) {
+      const started = performance.now();
+      programWrites(command);
+      assert.ok(performance.now() - started < 500, `${command.slice(0, 30)}…: ${Math.round(performance.now() - started)} ms`);
+    }
+  });
+
   test('a long program: assignments and write calls are each read within their own budget', () => {
     assert.deepEqual(programWrites(py(`${'x = 1\n'.repeat(400)}open('late.ts', 'w')`)), ['late.ts']);
   });
