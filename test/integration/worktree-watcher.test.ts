@@ -167,3 +167,38 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
     await assert.rejects(operator.call('fleet_worktree_changes', { worktree: boltTree }), /no live agent registered the worktree/);
   });
 });
+
+describe('the per-second cap on recorded violations counts files, not folders', () => {
+  // src/a/made exists (and is watched) from the start, so each folder made in it is seen as a change of its own.
+  const repo = makeRepo({ 'src/a/made/keep.txt': 'k\n', 'README.md': '# repo\n' });
+  const boltTree = join(tempHome('fleet-worktrees-'), 'bolt');
+  let plane: PlaneProcess;
+  const clients: PlaneClient[] = [];
+
+  before(async () => {
+    git(repo, 'worktree', 'add', '-q', boltTree, '-b', 'bolt', 'main');
+    plane = await startPlaneProcess();
+  });
+
+  after(async () => {
+    for (const client of clients) client.close();
+    await plane?.stop();
+    removeHome(plane.home);
+    removeHome(join(boltTree, '..'));
+    removeHome(repo);
+  });
+
+  test('a file written after 30 new folders in held territory, within one second, is recorded (the folders had used up the 20)', async () => {
+    const [operator, atlas, bolt] = await Promise.all([plane.connectAsOperator(), plane.connect('test-atlas'), plane.connect('test-bolt')]);
+    clients.push(operator, atlas, bolt);
+    const events = await EventWatcher.follow(operator);
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script', worktree: repo });
+    await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'script', worktree: boltTree });
+    assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/a/**'], root: repo })).granted, true);
+    await operator.call('fleet_worktree_changes', { worktree: boltTree }); // waits until the worktree is watched
+    const from = events.events.length;
+    execFileSync(process.execPath, ['-e', 'const fs=require("fs"),d=process.argv[1]+"/src/a/made/";for(let i=0;i<30;i++)fs.mkdirSync(d+"d"+i);fs.writeFileSync(d+"d29/f.ts","f\\n")', boltTree]);
+    await events.waitFor((e) => e.type === 'territory.violated' && e.path === 'src/a/made/d29/f.ts', from, 5000, 'the violation of the file after the folders');
+    assert.deepEqual(events.events.slice(from).filter((e) => e.type === 'territory.violated').map((e) => (e as Violated).path), ['src/a/made/d29/f.ts'], 'folders are no violations');
+  });
+});

@@ -117,4 +117,7 @@ test('per-second cap: the limit, one report when passed, a new second starts ove
   assert.deepEqual([cap.take(0), cap.take(10), cap.take(20), cap.take(30)], [true, true, false, false]);
   assert.equal(reports, 1);
   assert.equal(cap.take(1000), true);
+  // full() says whether a take would be refused, without taking.
+  assert.deepEqual([cap.full(1001), cap.take(1002), cap.full(1003), cap.full(2002)], [false, true, true, false]);
+  assert.equal(reports, 1);
 });
