@@ -5,12 +5,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { FleetEvent } from '../../contracts/index.js';
-import type { PlaneClient } from '../../server/client/plane-client.js';
 import { EventWatcher } from '../support/event-watcher.js';
-import { makeRepo } from '../support/git-repo.js';
-import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
+import { planeWithLinkedWorktree } from '../support/plane-with-repo.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
 
 const seed = testSeed();
@@ -23,30 +21,8 @@ const ANSWER_WITHIN_MS = 50;
 
 type Violated = Extract<FleetEvent, { type: 'territory.violated' }>;
 
-const repo = makeRepo({ 'src/a/x.ts': 'x\n', 'src/b/y.ts': 'y\n', 'README.md': '# repo\n' });
-const boltTree = join(tempHome('fleet-worktrees-'), 'bolt');
-let plane: PlaneProcess;
-const clients: PlaneClient[] = [];
-
-before(async () => {
-  execFileSync('git', ['-C', repo, 'worktree', 'add', '-q', boltTree, '-b', 'bolt', 'main'], { stdio: 'ignore' });
-  plane = await startPlaneProcess();
-});
-
-after(async () => {
-  for (const client of clients) client.close();
-  await plane?.stop();
-  removeHome(plane.home);
-  removeHome(join(boltTree, '..'));
-  removeHome(repo);
-});
-
-test('a flood of hookless writes into held territory: the plane answers within 50 ms, caps what it records, and sees the next violation', async () => {
-  const connect = async (name: string) => {
-    const client = await plane.connect(name);
-    clients.push(client);
-    return client;
-  };
+test('a flood of hookless writes into held territory: the plane answers within 50 ms, caps what it records, and sees the next violation', async (t) => {
+  const { plane, repo, boltTree, connect } = await planeWithLinkedWorktree(t, { 'src/a/x.ts': 'x\n', 'src/b/y.ts': 'y\n', 'README.md': '# repo\n' });
   const [operator, atlas, bolt, prober] = await Promise.all(['test-operator', 'test-atlas', 'test-bolt', 'test-prober'].map(connect));
   const events = await EventWatcher.follow(operator!);
   await atlas!.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script', worktree: repo });

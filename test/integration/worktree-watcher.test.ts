@@ -7,6 +7,7 @@ import type { PlaneClient } from '../../server/client/plane-client.js';
 import { EventWatcher } from '../support/event-watcher.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
+import { planeWithLinkedWorktree } from '../support/plane-with-repo.js';
 import { runCli } from '../support/run-cli.js';
 
 type Violated = Extract<FleetEvent, { type: 'territory.violated' }>;
@@ -169,28 +170,10 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
 });
 
 describe('the per-second cap on recorded violations counts files, not folders', () => {
-  // src/a/made exists (and is watched) from the start, so each folder made in it is seen as a change of its own.
-  const repo = makeRepo({ 'src/a/made/keep.txt': 'k\n', 'README.md': '# repo\n' });
-  const boltTree = join(tempHome('fleet-worktrees-'), 'bolt');
-  let plane: PlaneProcess;
-  const clients: PlaneClient[] = [];
-
-  before(async () => {
-    git(repo, 'worktree', 'add', '-q', boltTree, '-b', 'bolt', 'main');
-    plane = await startPlaneProcess();
-  });
-
-  after(async () => {
-    for (const client of clients) client.close();
-    await plane?.stop();
-    removeHome(plane.home);
-    removeHome(join(boltTree, '..'));
-    removeHome(repo);
-  });
-
-  test('a file written after 30 new folders in held territory, within one second, is recorded (the folders had used up the 20)', async () => {
-    const [operator, atlas, bolt] = await Promise.all([plane.connectAsOperator(), plane.connect('test-atlas'), plane.connect('test-bolt')]);
-    clients.push(operator, atlas, bolt);
+  test('a file written after 30 new folders in held territory, within one second, is recorded (the folders had used up the 20)', async (t) => {
+    // src/a/made exists (and is watched) from the start, so each folder made in it is seen as a change of its own.
+    const { repo, boltTree, connect, connectAsOperator } = await planeWithLinkedWorktree(t, { 'src/a/made/keep.txt': 'k\n', 'README.md': '# repo\n' });
+    const [operator, atlas, bolt] = await Promise.all([connectAsOperator(), connect('test-atlas'), connect('test-bolt')]);
     const events = await EventWatcher.follow(operator);
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script', worktree: repo });
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'script', worktree: boltTree });
