@@ -36,6 +36,7 @@ export const limits = {
   entries: { max: 200, unit: 'items', appliesTo: 'criteria, verdicts, next steps, open questions, doubts, artifacts', why: 'A checklist people read to the end.' },
   files: { max: 10_000, unit: 'items', appliesTo: 'touched files of an artifact or a handoff', why: 'A large refactor; the frame limit (1 MiB) caps the whole request anyway.' },
   commands: { max: 1000, unit: 'items', appliesTo: 'commands recorded in an artifact', why: 'A long session\'s worth of builds and tests.' },
+  ancestors: { max: 32, unit: 'items', appliesTo: 'the processes a hook runs under (runtimePids)', why: 'A runtime, its shell and a launcher: a handful; the chain above them ends at init long before 32.' },
   memosPerFleet: { max: 1000, unit: 'memos', appliesTo: 'memos in the fleet', why: 'Worst case 32 MB of notes in memory; rewriting a key is always allowed.' },
   memosPerWriter: { max: 200, unit: 'memos', appliesTo: 'memos last written by one agent (or the operator)', why: 'One runaway agent cannot take the whole fleet\'s memo room.' },
 } as const satisfies Record<string, Limit>;

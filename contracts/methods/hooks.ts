@@ -7,10 +7,21 @@ import { holderSchema, pathParam, pathVerdictSchema, repositoryParams } from './
 /** A runtime's session id as its hook payloads carry it (Claude Code's and Codex's session_id). */
 const hookSessionIdSchema = boundedText(limits.id).min(1);
 
-const writerParams = {
-  callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent bound to sessionId, else the one found by worktree'),
+/**
+ * The processes a hook runs under, its parent first (read from /proc): the agent whose registered
+ * runtime process is among them is the session's own, the one its MCP bridge joined (DESIGN §11).
+ */
+const runtimePidsSchema = boundedList(z.number().int().min(2), limits.ancestors);
+
+const identityParams = {
+  callsign: callsignSchema.optional().describe('The agent writing (FLEET_AS); without it the agent bound to sessionId, else the one whose runtime process runs the hook, else (no sessionId) the one found by worktree'),
   sessionId: hookSessionIdSchema.optional().describe('The hook payload\'s session_id: the agent its SessionStart bound (fleet_hook_session) is the writer when callsign is absent'),
-  agentOnly: z.boolean().optional().describe('The writer is certainly an agent (a Claude Code session): when no agent is found, every path is refused'),
+  runtimePids: runtimePidsSchema.optional().describe('The hook\'s ancestor processes, parent first: the live agent whose registered process is one of them (its runtime\'s MCP bridge joined it) is the writer when callsign and a bound session are absent'),
+};
+
+const writerParams = {
+  ...identityParams,
+  fromRuntime: z.boolean().optional().describe('The call comes from an agent runtime\'s hook (Claude Code, Codex): commands acting as the operator or as another agent are refused even when no agent is found; an unjoined session still writes as a person'),
   hook: boundedText(limits.label).min(1).describe('Which hook asks, e.g. git-pre-commit or claude-pre-tool-use (recorded with an override)'),
   override: boundedText(limits.reason).min(1).optional().describe('The operator\'s escape hatch: the reason, recorded once per refused path'),
 };
@@ -24,7 +35,7 @@ const writerAgent = z.object({ callsign: callsignSchema, status: agentStatusSche
 export const hookCheck = defineMethod({
   name: 'fleet_hook_check',
   summary:
-    'The check the hooks call before a write or a commit: the same check as fleet_check_path, for the agent named by callsign (FLEET_AS), else the live agent bound to sessionId, else the live agent that registered the worktree containing `worktree` at join, else for a person (unless agentOnly: then nobody found means refused). An agent that left or expired holds nothing and is refused. With override (the operator\'s FLEET_OVERRIDE reason) refused paths are let through and each is recorded as an override.used event.',
+    'The check the hooks call before a write or a commit: the same check as fleet_check_path, for the agent named by callsign (FLEET_AS), else the live agent bound to sessionId, else the live agent whose registered process runs the hook (runtimePids), else — only without a sessionId — the live agent that registered the worktree containing `worktree` at join, else for a person (free territory allowed, held territory refused: a session never writes as an agent it did not join as). An agent that left or expired holds nothing and is refused. With override (the operator\'s FLEET_OVERRIDE reason) refused paths are let through and each is recorded as an override.used event.',
   params: z.strictObject({
     paths: boundedList(pathParam, limits.paths).min(1),
     ...repositoryParams,
@@ -49,7 +60,7 @@ export const hookCheck = defineMethod({
 export const hookCheckCommand = defineMethod({
   name: 'fleet_hook_check_command',
   summary:
-    'The check the PreToolUse hook calls before a shell command runs: the command is parsed (bash) and each path it names as a write (redirections, tee, sed -i, cp/mv/rm/touch/mkdir/ln, git checkout|restore -- PATH, bash -c, $(…), xargs, find -delete …) is checked as its real path for the writing agent (callsign, else the live agent bound to sessionId, else the live agent that registered the worktree containing cwd); globs are refused where they overlap another agent\'s exclusive claim. Commands acting as the operator or as another agent (operator verbs, --as/FLEET_AS of another callsign, FLEET_OVERRIDE, git --no-verify, FLEET_HOME\'s credentials) are refused under identity. override lets refused paths through (recorded), never identity refusals.',
+    'The check the PreToolUse hook calls before a shell command runs: the command is parsed (bash) and each path it names as a write (redirections, tee, sed -i, cp/mv/rm/touch/mkdir/ln, git checkout|restore -- PATH, bash -c, $(…), xargs, find -delete …) is checked as its real path for the writing agent (callsign, else the live agent bound to sessionId, else the one whose registered process runs the hook, else — only without a sessionId — the live agent that registered the worktree containing cwd); globs are refused where they overlap another agent\'s exclusive claim. Commands acting as the operator or as another agent (operator verbs, --as/FLEET_AS of another callsign, FLEET_OVERRIDE, git --no-verify, FLEET_HOME\'s credentials) are refused under identity. override lets refused paths through (recorded), never identity refusals.',
   params: z.strictObject({
     command: boundedText(limits.shellCommand).min(1),
     cwd: pathParam.describe('Absolute directory the command runs in (the hook payload\'s cwd): relative paths resolve against it, and it finds the writer'),
@@ -75,7 +86,7 @@ export const hookCheckCommand = defineMethod({
   mcpTool: false,
 });
 
-const writerFound = z.enum(['callsign', 'session', 'worktree']);
+const writerFound = z.enum(['callsign', 'session', 'process', 'worktree']);
 
 /**
  * A runtime session (a hook payload's session_id) speaks for the calling agent: its SessionStart
@@ -96,10 +107,11 @@ export const hookSession = defineMethod({
 export const hookWriter = defineMethod({
   name: 'fleet_hook_writer',
   summary:
-    'Who is writing, as the hooks decide it: the agent named by callsign (FLEET_AS), else the live agent bound to sessionId, else the live agent that registered the worktree containing `worktree` (several are ambiguous: INVALID_PARAMS naming them). `agent` is null when none is found; `by` says which rule found it.',
+    'Who is writing, as the hooks decide it: the agent named by callsign (FLEET_AS), else the live agent bound to sessionId, else the live agent whose registered process is one of runtimePids, else — only when no sessionId is given — the live agent that registered the worktree containing `worktree` (several are ambiguous: INVALID_PARAMS naming them). A session never becomes an agent it did not join as. `agent` is null when none is found; `by` says which rule found it.',
   params: z.strictObject({
-    callsign: callsignSchema.optional(),
-    sessionId: hookSessionIdSchema.optional(),
+    callsign: identityParams.callsign,
+    sessionId: identityParams.sessionId,
+    runtimePids: identityParams.runtimePids,
     worktree: pathParam.optional().describe('Absolute path the session works in (the hook payload\'s cwd)'),
   }),
   result: withControl({

@@ -1,4 +1,5 @@
 import type { CommandVerdict } from './hook-check.js';
+import { unjoinedSession } from './refusal-message.js';
 
 const MAX_LISTED = 20;
 
@@ -10,7 +11,7 @@ export function explainCommandRefusal(verdict: CommandVerdict): string {
   const agent = verdict.agent?.callsign;
   const lines = [`Fleet: this command was not run${agent ? ` (you are ${agent})` : ''}:`];
   if (!verdict.agent && verdict.refused.length > 0) {
-    lines.push('No fleet agent is registered for this worktree (and FLEET_AS is not set): join the fleet first (MCP tool fleet_agent_join, or `fleet join --callsign X --runtime claude-code`), then claim what you write.');
+    lines.push(unjoinedSession('claude-code'));
   }
   for (const refusal of verdict.identity) lines.push(`  refused: ${refusal.what}. Instead: ${refusal.instead}.`);
   for (const refused of verdict.refused.slice(0, MAX_LISTED)) {

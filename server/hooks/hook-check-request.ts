@@ -1,5 +1,6 @@
 // What a hook asks the plane (fleet_hook_check, fleet_hook_check_command), built from node builtins only: the full CLI and the
 // lean hook runner (server/hooks/lean/) both send exactly these params.
+import { runtimeAncestry } from './runtime-ancestry.js';
 
 export interface HookCheckRequest {
   home: string;
@@ -12,8 +13,8 @@ export interface HookCheckRequest {
   sessionId?: string;
   /** Where the write happens, to find the agent that registered this worktree at join. */
   worktree?: string;
-  /** The writer is certainly an agent: finding none refuses the write. */
-  agentOnly?: boolean;
+  /** An agent runtime's hook: operator and impersonation commands are refused even for a session that has not joined. */
+  fromRuntime?: boolean;
   /** FLEET_OVERRIDE: the operator's reason for writing anyway. */
   override?: string;
 }
@@ -30,7 +31,7 @@ export function hookCheckParams(request: HookCheckRequest, paths: string[]): Rec
     ...writerHints(request),
     ...(request.worktree !== undefined && { worktree: request.worktree }),
     ...(request.override !== undefined && { override: request.override }),
-    ...(request.agentOnly && { agentOnly: true }),
+    ...(request.fromRuntime && { fromRuntime: true }),
   };
 }
 
@@ -42,7 +43,7 @@ export interface CommandCheckRequest {
   cwd: string;
   callsign?: string;
   sessionId?: string;
-  agentOnly?: boolean;
+  fromRuntime?: boolean;
   override?: string;
 }
 
@@ -54,13 +55,13 @@ export function commandCheckParams(request: CommandCheckRequest): Record<string,
     hook: request.hook,
     ...writerHints(request),
     ...(request.override !== undefined && { override: request.override }),
-    ...(request.agentOnly && { agentOnly: true }),
+    ...(request.fromRuntime && { fromRuntime: true }),
   };
 }
 
-/** Who the hook says writes: FLEET_AS, and the session it runs in. */
-function writerHints(request: { callsign?: string; sessionId?: string }): Record<string, string> {
-  return { ...(request.callsign !== undefined && { callsign: request.callsign }), ...(request.sessionId !== undefined && { sessionId: request.sessionId }) };
+/** Who the hook says writes: FLEET_AS, the session it runs in, and the processes it runs under (its runtime among them). */
+export function writerHints(request: { callsign?: string; sessionId?: string }): { callsign?: string; sessionId?: string; runtimePids: number[] } {
+  return { ...(request.callsign !== undefined && { callsign: request.callsign }), ...(request.sessionId !== undefined && { sessionId: request.sessionId }), runtimePids: runtimeAncestry() };
 }
 
 /** A hook payload's session_id, when it has a usable one. */

@@ -87,7 +87,7 @@ export async function postToolUse(hook: PostToolHook, stdin: string, home: strin
     root: taken.worktree,
     paths: changed,
     worktree: taken.worktree,
-    agentOnly: true,
+    fromRuntime: true,
     ...(callsign !== undefined && { callsign }),
     ...(sessionId !== undefined && { sessionId }),
   });

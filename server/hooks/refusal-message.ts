@@ -17,10 +17,7 @@ export function explainRefusal(verdict: HookVerdict, options: { hook: 'git-pre-c
   if (agent && (agent.status === 'expired' || agent.status === 'left')) {
     lines.push(`${agent.callsign} is not on the roster any more (${agent.status}): an agent that ${agent.status === 'left' ? 'left' : 'expired'} holds no territory. Join again, then claim before writing.`);
   }
-  if (!agent && options.hook !== 'git-pre-commit') {
-    const runtime = options.hook === 'codex-pre-tool-use' ? 'codex' : 'claude-code';
-    lines.push(`No fleet agent is registered for this worktree (and FLEET_AS is not set): join the fleet first (MCP tool fleet_agent_join, or \`fleet join --callsign X --runtime ${runtime}\`), then claim the file before writing it.`);
-  }
+  if (!agent && options.hook !== 'git-pre-commit') lines.push(unjoinedSession(options.hook === 'codex-pre-tool-use' ? 'codex' : 'claude-code'));
   const who = agent ? agent.callsign : 'you';
   for (const result of refused.slice(0, MAX_LISTED)) lines.push(`  ${result.path}: ${why(result.holders, agent?.callsign, now)}`);
   if (refused.length > MAX_LISTED) lines.push(`  … and ${refused.length - MAX_LISTED} more`);
@@ -44,6 +41,11 @@ export function explainRefusal(verdict: HookVerdict, options: { hook: 'git-pre-c
       ? `fleet: commit refused: ${refused.length} staged path${refused.length === 1 ? ' is' : 's are'} outside ${agent ? `${who}'s` : 'your'} territory`
       : `Fleet territory: ${agent ? agent.callsign : 'you'} may not write ${refused.length === 1 ? 'this file' : 'these files'} now`;
   return [headline + ':', ...lines, ...howTo].join('\n');
+}
+
+/** Said to a runtime's session that is no agent (DESIGN §11): it writes as a person, and how it joins. */
+export function unjoinedSession(runtime: 'claude-code' | 'codex'): string {
+  return `This session has not joined the fleet (FLEET_AS is not set, and no agent joined through this session's MCP bridge), so it writes as a person: files no agent holds are free, held ones are refused. To work here as an agent, join first (MCP tool fleet_agent_join with the callsign the operator gave you, runtime "${runtime}"), then claim before writing.`;
 }
 
 function why(holders: Holder[], self: string | undefined, now: number): string {

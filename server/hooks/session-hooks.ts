@@ -1,10 +1,9 @@
-import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import type { Handoff } from '../../contracts/handoff.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { connectToPlane } from '../client/connect.js';
 import { loadSession, saveSession } from '../home/sessions.js';
-import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
+import { hookEnvironment, payloadSessionId, writerHints } from './hook-check-request.js';
 import { worktreeRoot } from './git.js';
 
 /** The fields of Claude Code's and Codex's SessionStart (and Claude Code's SessionEnd) input the fleet reads: common fields, plus source or reason. */
@@ -92,32 +91,22 @@ export const MCP_JOIN_TOOL = /^mcp__.+__fleet_agent_join$/;
 
 /**
  * After the model joined through the fleet's MCP tool (PostToolUse on mcp__…__fleet_agent_join): its
- * SessionStart came before the join and bound nothing, so this binds the session to the agent the
- * join named — only when that agent is live and registered at this session's worktree, as the
- * bridge registers every agent it joins (a refused join of another worktree's callsign binds nothing).
+ * SessionStart came before the join and bound nothing, so this binds the session to the agent this
+ * runtime's own bridge joined — the live agent whose registered process runs this hook. What the
+ * tool's input named decides nothing: a refused join (the callsign taken), or another server's tool
+ * of that name, leaves no agent registered under this runtime, and binds nothing.
  */
-export async function bindJoinedSession(runtime: SessionRuntime, home: string, event: { tool_input?: unknown; session_id?: unknown; cwd?: unknown }): Promise<void> {
-  const callsign = (event.tool_input as { callsign?: unknown } | undefined)?.callsign;
+export async function bindJoinedSession(runtime: SessionRuntime, home: string, event: { session_id?: unknown }): Promise<void> {
   const sessionId = payloadSessionId(event);
-  const worktree = typeof event.cwd === 'string' ? worktreeRoot(event.cwd) : undefined;
-  if (typeof callsign !== 'string' || sessionId === undefined || worktree === undefined || loadSession(home, callsign) === undefined) return;
+  if (sessionId === undefined) return;
   const client = await connectToPlane({ home, client: `fleet-hook-${runtime.runtime}-post-tool-use` });
   try {
-    const found = await client.call('fleet_hook_writer', { callsign });
-    const live = found.agent !== null && !['left', 'expired'].includes(found.agent.status);
-    if (!live || found.worktree === undefined || !sameDirectory(found.worktree, worktree)) return;
-    await attach(client, home, runtime, callsign, undefined);
+    const found = await client.call('fleet_hook_writer', writerHints({ sessionId }));
+    if (found.by !== 'process' || found.agent === null || loadSession(home, found.agent.callsign) === undefined) return;
+    await attach(client, home, runtime, found.agent.callsign, undefined);
     await client.call('fleet_hook_session', { sessionId, bind: true });
   } finally {
     client.close();
-  }
-}
-
-function sameDirectory(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
   }
 }
 
@@ -126,7 +115,7 @@ async function sessionWriter(client: PlaneClient, env: NodeJS.ProcessEnv, sessio
   const { callsign } = hookEnvironment(env);
   if (callsign !== undefined) return callsign;
   if (sessionId === undefined && worktree === undefined) return undefined;
-  const found = await client.call('fleet_hook_writer', { ...(sessionId !== undefined && { sessionId }), ...(worktree !== undefined && { worktree }) });
+  const found = await client.call('fleet_hook_writer', { ...writerHints({ ...(sessionId !== undefined && { sessionId }) }), ...(worktree !== undefined && { worktree }) });
   return found.agent?.callsign;
 }
 

@@ -283,7 +283,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     try {
       await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'claude-code', worktree: repo });
       assert.equal((await carol.call('fleet_claim_path', { patterns: ['README.md'], root: repo })).granted, true);
-      const verdict = (command: string) => operator.call('fleet_hook_check_command', { command, cwd: repo, hook: 'test', callsign: 'ATLAS', agentOnly: true });
+      const verdict = (command: string) => operator.call('fleet_hook_check_command', { command, cwd: repo, hook: 'test', callsign: 'ATLAS', fromRuntime: true });
       const unseen = ['tar xf evil.tar', 'tar -xzf evil.tgz', 'unzip -o evil.zip', 'apply_patch "$P"', 'cat p.diff | apply_patch', 'apply_patch < p.diff', "cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: README.md\n*** End Patch\nEOF"];
       for (const command of unseen) {
         const { allowed, refused } = await verdict(command);
@@ -332,7 +332,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
   });
 
   test('a command that does not parse is allowed when it names no held path, with a note saying it was not parsed', async () => {
-    const verdict = await operator.call('fleet_hook_check_command', { command: 'echo "oops > src/mine/a.ts', cwd: repo, hook: 'test', callsign: 'ATLAS', agentOnly: true });
+    const verdict = await operator.call('fleet_hook_check_command', { command: 'echo "oops > src/mine/a.ts', cwd: repo, hook: 'test', callsign: 'ATLAS', fromRuntime: true });
     assert.equal(verdict.allowed, true);
     assert.match(verdict.notes.join('\n'), /not parsed/);
     await assert.rejects(operator.call('fleet_hook_check_command', { command: 'ls', cwd: 'relative/dir', hook: 'test' }), /cwd "relative\/dir" must be an absolute path/);
@@ -419,7 +419,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       if (wrap === 1) command = `( ${command} )`;
       if (wrap === 2) command = `for i in 1 2; do ${command.replace(/\n/g, ' ; ')} ; done`;
       if (wrap === 3) command = `sh -c "${command.replace(/"/g, '\\"')}"`;
-      const verdict = await operator.call('fleet_hook_check_command', { command, cwd: repo, hook: 'test', callsign: 'ATLAS', agentOnly: true });
+      const verdict = await operator.call('fleet_hook_check_command', { command, cwd: repo, hook: 'test', callsign: 'ATLAS', fromRuntime: true });
       assert.equal(verdict.allowed, !intrudes, `seed ${seed} round ${round}: ${command}\n${JSON.stringify(verdict.refused)}`);
     }
   });
@@ -432,7 +432,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       const claimsBefore = await held();
       const huge = `${'`echo '.repeat(40_000)} > src/theirs/x.ts`;
       let done = false;
-      const check = operator.call('fleet_hook_check_command', { command: huge, cwd: repo, hook: 'test', callsign: 'ATLAS', agentOnly: true }).finally(() => (done = true));
+      const check = operator.call('fleet_hook_check_command', { command: huge, cwd: repo, hook: 'test', callsign: 'ATLAS', fromRuntime: true }).finally(() => (done = true));
       const latencies: number[] = [];
       while (!done) {
         const started = performance.now();

@@ -19,7 +19,7 @@ import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
 import type { Scope, ScopeResolver } from '../scope-resolver.js';
 import type { Session } from '../session.js';
 import type { PlaneServices } from './handler.js';
-import { findWriter, recordOverrides } from './hook-writer.js';
+import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
 
 type Params = z.infer<typeof spec.params>;
 type Body = Omit<z.infer<typeof spec.result>, 'control'>;
@@ -50,14 +50,14 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
   for (const write of located) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
 
   return core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, { callsign: params.callsign, sessionId: params.sessionId, where: params.cwd });
+    const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.cwd }));
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
-    const identity = agent || params.agentOnly ? refusalsFor(analysis.findings, agent?.callsign) : [];
+    const identity = agent || params.fromRuntime ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
     // Bounded by the analysis (500 writes, 500 tokens), the symlink scan's budget and one glob budget for the command.
     const budget = GlobBudget.forRequest();
     for (const write of located) {
-      const verdict = judge(ctx, write, agent, agent ? { kind: 'agent', agentId: agent.agentId } : session.caller, params.agentOnly === true, budget);
+      const verdict = judge(ctx, write, agent, agent ? { kind: 'agent', agentId: agent.agentId } : session.caller, budget);
       if (verdict) refused.push(verdict);
     }
     const overridden = refused.length > 0 && identity.length === 0 && params.override !== undefined;
@@ -90,14 +90,14 @@ function locate(check: WriteCheck, scopes: ScopeResolver): Located {
   return { ...check, scope, relative: dir === '' ? check.pattern : `${dir}/${check.pattern}` };
 }
 
-function judge(ctx: Ctx, write: Located, agent: AgentRecord | undefined, writer: Caller, agentOnly: boolean, budget: GlobBudget): Refused | undefined {
+function judge(ctx: Ctx, write: Located, agent: AgentRecord | undefined, writer: Caller, budget: GlobBudget): Refused | undefined {
   if (write.scope === undefined || write.kind === 'unknown') return undefined;
   const refusal = (path: string, holders: Refused['holders']): Refused => ({ path, written: write.shown, via: write.via, holders });
   if (write.kind === 'file') {
     const [result] = checkPaths(ctx, writer, write.scope.id, [write.relative!]);
     const othersExclusive = result!.holders.some((h) => h.mode === 'exclusive' && h.callsign !== agent?.callsign);
     // A word of an unparsed command may not be a path at all: only another's exclusive claim refuses it.
-    const allowed = write.fromTokens ? !othersExclusive : agent ? result!.allowed : !agentOnly && result!.allowed;
+    const allowed = write.fromTokens ? !othersExclusive : result!.allowed;
     return allowed ? undefined : refusal(result!.path, result!.holders);
   }
   if (write.kind === 'pattern') {

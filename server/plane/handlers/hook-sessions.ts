@@ -1,8 +1,9 @@
 import { FleetError } from '../../../contracts/index.js';
-import { bindHookSession, unbindHookSession } from '../../core/hook-sessions.js';
+import { agentOfHookSession, bindHookSession, unbindHookSession } from '../../core/hook-sessions.js';
 import { agentStatus } from '../../core/liveness.js';
 import type { HandlerTable } from './handler.js';
-import { findWriterBy } from './hook-writer.js';
+import { findWriterBy, writerHintsFor } from './hook-writer.js';
+import { sessionKey } from './session-key.js';
 
 /** The session hooks' methods: bind a runtime session to the calling agent, and find who a session writes as. */
 export const hookSessionHandlers = {
@@ -10,13 +11,19 @@ export const hookSessionHandlers = {
     core.run(session.caller, (ctx) => {
       const agent = session.caller.kind === 'agent' ? ctx.state.agents.get(session.caller.agentId) : undefined;
       if (!agent) throw new FleetError('NOT_JOINED', 'join first: a session is bound to the agent this connection joined as');
-      const changed = params.bind ? bindHookSession(ctx, agent, params.sessionId) : unbindHookSession(ctx, agent, params.sessionId);
+      const key = sessionKey(params.sessionId);
+      // A session speaks for the agent it joined as: nobody else takes it while that agent lives.
+      const holder = agentOfHookSession(ctx.state, key);
+      if (params.bind && holder && holder.agentId !== agent.agentId) {
+        throw new FleetError('FORBIDDEN', `this runtime session already speaks for ${holder.callsign}, which is live: a session is never rebound to another agent (start a new session, or leave as ${holder.callsign} first)`);
+      }
+      const changed = params.bind ? bindHookSession(ctx, agent, key) : unbindHookSession(ctx, agent, key);
       return { callsign: agent.callsign, sessionId: params.sessionId, bound: params.bind, changed };
     }),
 
   fleet_hook_writer: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {
-      const found = findWriterBy(ctx, { callsign: params.callsign, sessionId: params.sessionId, where: params.worktree });
+      const found = findWriterBy(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }));
       return {
         agent: found ? { callsign: found.agent.callsign, status: agentStatus(found.agent, ctx.now, ctx.config) } : null,
         by: found?.by ?? null,

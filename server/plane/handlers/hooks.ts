@@ -12,7 +12,7 @@ import type { Session } from '../session.js';
 import type { PlaneServices } from './handler.js';
 import { hookCheckCommand } from './hook-command.js';
 import { hookSessionHandlers } from './hook-sessions.js';
-import { findWriter, recordOverrides } from './hook-writer.js';
+import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
 
 type Params = z.infer<typeof hookCheckSpec.params>;
 type Body = Omit<z.infer<typeof hookCheckSpec.result>, 'control'>;
@@ -22,14 +22,14 @@ export const hookCheck = (params: Params, session: Session, { core, scopes }: Pl
   const scope = scopes.forCall(params);
   const located = params.paths.map((p) => locate(scopes, scope, p));
   return core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, { callsign: params.callsign, sessionId: params.sessionId, where: params.worktree });
+    const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }));
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
       // A link out of every repository writes a file that is nobody's territory.
       if (at.outside !== undefined) return { path: at.outside, allowed: true, holders: [] };
-      const [checked] = checkPaths(ctx, writer, at.scope.id, [at.relative]);
-      return !agent && params.agentOnly ? { ...checked!, allowed: false } : checked!;
+      // Nobody found writes as a person: what no agent holds is free, what one holds is refused.
+      return checkPaths(ctx, writer, at.scope.id, [at.relative])[0]!;
     });
     const allowed = results.every((r) => r.allowed);
     const overridden = !allowed && params.override !== undefined;

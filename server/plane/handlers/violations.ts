@@ -3,6 +3,8 @@ import { actorName } from '../../core/authority.js';
 import { agentOfHookSession } from '../../core/hook-sessions.js';
 import { acknowledgeViolations, violationViews } from '../../core/violations.js';
 import type { HandlerTable } from './handler.js';
+import { writerHintsFor } from './hook-writer.js';
+import { sessionKey } from './session-key.js';
 
 export const violationHandlers = {
   fleet_violations: (params, session, { core }) =>
@@ -12,8 +14,9 @@ export const violationHandlers = {
     core.run(session.caller, (ctx) => ({ acknowledged: acknowledgeViolations(ctx, actorName(ctx.state, session.caller), params.all ? 'all' : params.ids!) })),
 
   fleet_worktree_changes: async (params, session, { core, worktrees }) => {
-    // Any call counts as a heartbeat; a hook's session names its bound agent as the writer.
-    const writer = core.run(session.caller, (ctx) => params.writer ?? (params.sessionId !== undefined ? agentOfHookSession(ctx.state, params.sessionId)?.callsign : undefined));
+    // Any call counts as a heartbeat; a hook's session names its bound agent as the writer (a service token only its own).
+    const hints = writerHintsFor(session.credential, { callsign: params.writer, sessionId: params.sessionId });
+    const writer = core.run(session.caller, (ctx) => hints.callsign ?? (hints.sessionId !== undefined ? agentOfHookSession(ctx.state, sessionKey(hints.sessionId))?.callsign : undefined));
     return worktrees.changes(params.worktree, params.since, writer, params.source);
   },
 } satisfies Partial<HandlerTable>;

@@ -274,7 +274,8 @@ describe('Claude Code hooks: the writer is the session, never the target', () =>
     await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: second });
     const atlas = await plane.connect('test-atlas');
     clients.push(atlas);
-    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+    // This test process stands in for ATLAS's Claude Code: the hooks it runs are its children.
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo, pid: process.pid });
     stops.push(keepAlive(bolt, 2000), keepAlive(atlas, 2000));
   });
 

@@ -7,6 +7,7 @@ import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
+import { RuntimeStandIn } from '../../support/runtime-stand-in.js';
 import { keepAlive, runShell } from './support.js';
 
 interface HooksFile {
@@ -40,8 +41,8 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
    * Runs the installed PreToolUse hook exactly as hooks.json tells Codex to: the command through a
    * shell, Codex's payload on stdin; in the background, so ATLAS and BOLT keep answering pings.
    */
-  async function codexPreToolUse(cwd: string, tool_name: string, tool_input: unknown): Promise<{ status: number | null; decision?: Decision; stderr: string }> {
-    const run = await runShell(ourPreToolUseCommand(), {
+  async function codexPreToolUse(cwd: string, tool_name: string, tool_input: unknown, runtime?: RuntimeStandIn): Promise<{ status: number | null; decision?: Decision; stderr: string }> {
+    const run = await (runtime ? runtime.run.bind(runtime) : runShell)(ourPreToolUseCommand(), {
       cwd,
       env: { ...process.env, FLEET_HOME: home, FLEET_PORT: '0', FLEET_AS: '', FLEET_OVERRIDE: '' },
       // The fields of codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json.
@@ -73,7 +74,8 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     assert.equal(installed.code, 0, installed.stderr);
     assert.match(installed.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart\) updated: .*hooks\.json .*trust/);
     atlas = await plane.connect('test-atlas');
-    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'codex', worktree: repo });
+    // This test process stands in for ATLAS's runtime: the hooks it runs are its children, as a runtime's are.
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'codex', worktree: repo, pid: process.pid });
     bolt = await plane.connect('test-bolt');
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: join(codexHome, 'elsewhere') });
     stops.push(keepAlive(atlas, 5000), keepAlive(bolt, 5000));
@@ -137,11 +139,14 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     const added = spawnSync('git', ['-C', repo, 'worktree', 'add', '-q', second], { encoding: 'utf8' });
     assert.equal(added.status, 0, added.stderr);
     const carol = await plane.connect('test-carol');
+    // CAROL's Codex runs these hooks: CAROL registered it at join, as its MCP bridge would.
+    const codex = await RuntimeStandIn.start();
     try {
-      await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'codex', worktree: second });
-      assertDenied(await codexPreToolUse(second, 'apply_patch', { command: patch('*** Add File: src/w.ts', '+w') }), /CAROL[\s\S]*src\/w\.ts[\s\S]*BOLT/);
-      assertDenied(await codexPreToolUse(second, 'Bash', { command: 'echo x > docs/guide.md' }), /docs\/guide\.md[\s\S]*ATLAS/);
+      await carol.call('fleet_agent_join', { callsign: 'CAROL', runtime: 'codex', worktree: second, pid: codex.pid });
+      assertDenied(await codexPreToolUse(second, 'apply_patch', { command: patch('*** Add File: src/w.ts', '+w') }, codex), /CAROL[\s\S]*src\/w\.ts[\s\S]*BOLT/);
+      assertDenied(await codexPreToolUse(second, 'Bash', { command: 'echo x > docs/guide.md' }, codex), /docs\/guide\.md[\s\S]*ATLAS/);
     } finally {
+      await codex.stop();
       carol.close();
       removeHome(join(second, '..'));
     }

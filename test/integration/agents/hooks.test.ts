@@ -61,7 +61,8 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     const installed = await runCli(['install-hooks'], { home, cwd: repo });
     assert.equal(installed.code, 0, installed.stderr);
     atlas = await plane.connect('test-atlas');
-    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+    // This test process stands in for ATLAS's runtime: the hooks it runs are its children, as a runtime's are.
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo, pid: process.pid });
     bolt = await plane.connect('test-bolt');
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: join(outside, 'elsewhere') });
     operator = await plane.connectAsOperator();
@@ -181,16 +182,7 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     assert.equal(claudeHook(repo, home, { tool_name: 'Write', tool_input: { file_path: join(outside, 'scratch.txt'), content: 'x' } }).output, undefined);
   });
 
-  test('Claude Code hook: a session that never joined is told to join; an agent that left is refused', () => {
-    const stranger = makeRepo();
-    try {
-      // The writer is found from the session's cwd (DESIGN §11), never from the file being written.
-      const denied = claudeHook(repo, home, { cwd: stranger, tool_name: 'Write', tool_input: { file_path: join(stranger, 'src/a.ts'), content: 'x' } });
-      assert.equal(denied.output?.hookSpecificOutput.permissionDecision, 'deny');
-      assert.match(denied.output!.hookSpecificOutput.permissionDecisionReason, /No fleet agent is registered for this worktree.*fleet_agent_join/s);
-    } finally {
-      removeHome(stranger);
-    }
+  test('Claude Code hook: an agent that left is refused (a session that never joined: session-identity.test.ts)', () => {
     const gone = claudeHook(repo, home, { tool_name: 'Write', tool_input: { file_path: join(repo, 'notes/n.md'), content: 'x' } }, { FLEET_AS: 'GONE' });
     assert.match(gone.output!.hookSpecificOutput.permissionDecisionReason, /GONE is not on the roster any more/);
   });

@@ -135,8 +135,10 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
       const write = run(claudeHooks, 'PreToolUse', { session_id: 'sess-1', tool_name: 'Write', tool_input: { file_path: join(repo, 'src/a.ts'), content: 'x' }, tool_use_id: 'toolu_1' });
       assert.match(write, /"permissionDecision":"deny"/);
       assert.match(write, /ATLAS may not write this file/);
+      assert.equal((await runCli(['claim', '--as', 'ATLAS', 'src/b.ts'], { home, cwd: repo, env: { ...baseEnv, HOME: userHome } })).code, 0);
       const patch = run(codexHooksFile, 'PreToolUse', { session_id: 'thread-1', turn_id: 't', transcript_path: null, model: 'gpt-5-codex', permission_mode: 'default', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: src/b.ts\n+b\n*** End Patch' }, tool_use_id: 'call-1' });
-      assert.match(patch, /"permissionDecision":"deny"/, 'ATLAS registered this worktree, so a Codex session here is ATLAS, who holds nothing');
+      assert.match(patch, /"permissionDecision":"deny"/, 'a Codex session that never joined writes as a person: not into ATLAS\'s claim');
+      assert.match(patch, /has not joined the fleet[\s\S]*src\/b\.ts: held exclusively by ATLAS/);
       assert.equal((await init(repo, '--remove', '--no-instructions')).code, 0);
       assert.ok(!existsSync(join(repo, '.claude')), 'the hooks and the env init wrote are gone, with the folder it created');
     } finally {

@@ -61,7 +61,8 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
     const atlas = await plane.connect('test-atlas');
     const bolt = await plane.connect('test-bolt');
     clients.push(atlas, bolt);
-    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+    // This test process stands in for ATLAS's runtime: the hooks it runs are its children, as a runtime's are.
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo, pid: process.pid });
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'codex', worktree: join(outside, 'elsewhere') });
     await bolt.call('fleet_claim_path', { patterns: ['src/**'], root: repo, reason: 'parser rewrite' });
     await atlas.call('fleet_claim_path', { patterns: ['docs/**'], root: repo });

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
+import { sessionKey } from '../../../server/plane/handlers/session-key.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
@@ -83,13 +84,16 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
     for (const dir of [home, repo, elsewhere]) removeHome(dir);
   });
 
-  test('both agents registered the same worktree, and their SessionStart hooks recorded each binding', async () => {
+  test('both agents registered the same worktree, and their SessionStart hooks recorded each binding, never the raw session id', async () => {
     const operator = await plane.connectAsOperator();
     clients.push(operator);
     const roster = await operator.call('fleet_roster', {});
     assert.deepEqual(roster.agents.map((a) => a.callsign).sort(), ['ATLAS', 'BOLT']);
-    const bound = (await eventsOf(home)).flatMap((e) => (e.type === 'agent.session_bound' ? [e.sessionId] : []));
-    assert.deepEqual(bound.sort(), ['sess-atlas', 'thread-bolt']);
+    const events = await eventsOf(home);
+    const bound = events.flatMap((e) => (e.type === 'agent.session_bound' ? [e.sessionId] : []));
+    assert.deepEqual(bound.sort(), [sessionKey('sess-atlas'), sessionKey('thread-bolt')].sort());
+    // Whoever reads the events (any token) must not learn an id it could speak as in the hooks' methods.
+    assert.doesNotMatch(JSON.stringify(events), /sess-atlas|thread-bolt/);
   });
 
   test('Claude Code PreToolUse: ATLAS\'s session writes its own claim, and is refused BOLT\'s (file tool and shell)', () => {
@@ -110,10 +114,12 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
     assert.match(reason(refused), /BOLT[\s\S]*src\/atlas\/a\.ts[\s\S]*ATLAS/);
   });
 
-  test('a session bound to nobody falls back to the worktree, where two agents are ambiguous: refused, saying to set FLEET_AS', () => {
+  test('a session bound to nobody is nobody\'s agent (DESIGN §11): it writes as a person — free files yes, held ones refused with how to join', () => {
     const output = claude('PreToolUse', 'sess-stranger', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` });
     assert.equal(decision(output), 'deny');
-    assert.match(reason(output), /several live agents registered the worktree .*\(ATLAS, BOLT\): set FLEET_AS/);
+    assert.match(reason(output), /has not joined the fleet[\s\S]*writes as a person[\s\S]*fleet_agent_join[\s\S]*src\/atlas\/a\.ts: held exclusively by ATLAS/);
+    const free = claude('PreToolUse', 'sess-stranger', { tool_name: 'Write', tool_input: { file_path: join(repo, 'notes/free.md'), content: 'x' }, tool_use_id: `toolu_${++call}` });
+    assert.equal(decision(free), 'allow');
   });
 
   test('PostToolUse, Claude Code and Codex alike: a shell write the parser cannot see, into the other agent\'s claim, is reported for the session\'s own agent', async () => {
@@ -139,24 +145,38 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
     assert.deepEqual(writers, ['ATLAS->src/bolt/b.ts', 'BOLT->src/atlas/a.ts']);
   });
 
-  test('an agent that joined through the MCP tool (no FLEET_AS anywhere) is bound by the PostToolUse of that join, and told apart too', async () => {
-    // A third session in the same worktree: its model calls fleet_agent_join through the real bridge.
+  test('an agent that joined through the MCP tool (no FLEET_AS anywhere) is bound by the PostToolUse of its own bridge\'s join, never by what a join tool\'s input named', async () => {
+    // A third session in the same worktree: its model calls fleet_agent_join through the real bridge,
+    // whose runtime is this test process (FLEET_RUNTIME_PID), as the hooks' shells are its children.
     const mcp = new Client({ name: 'session-identity-test', version: '1.0.0' });
     await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...(process.env as Record<string, string>), FLEET_HOME: home, FLEET_PORT: '0', FLEET_RUNTIME_PID: String(process.pid) }, cwd: repo, stderr: 'ignore' }));
+    const boundTo = async (sessionId: string) => (await eventsOf(home)).filter((e) => e.type === 'agent.session_bound' && e.sessionId === sessionKey(sessionId)).map((e) => e.by);
     try {
+      // A refused join (ATLAS is live elsewhere) and another server's tool of the same name bind nothing.
+      const taken = { tool_name: 'mcp__fleet__fleet_agent_join', tool_input: { callsign: 'ATLAS', runtime: 'claude-code' }, tool_use_id: `toolu_${++call}` };
+      const refused = await mcp.callTool({ name: 'fleet_agent_join', arguments: taken.tool_input });
+      assert.equal(refused.isError, true, JSON.stringify(refused));
+      assert.equal(claude('PostToolUse', 'sess-carol', { ...taken, tool_response: refused.content }), '');
+      const impostor = { tool_name: 'mcp__other__fleet_agent_join', tool_input: { callsign: 'BOLT', runtime: 'claude-code' }, tool_use_id: `toolu_${++call}` };
+      assert.equal(claude('PostToolUse', 'sess-carol', { ...impostor, tool_response: [{ type: 'text', text: '{"ok":true}' }] }), '');
+      assert.deepEqual(await boundTo('sess-carol'), []);
+      assert.match(reason(claude('PreToolUse', 'sess-carol', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/bolt/b.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` })), /has not joined the fleet/);
+
       const joinCall = { tool_name: 'mcp__fleet__fleet_agent_join', tool_input: { callsign: 'CAROL', runtime: 'claude-code' }, tool_use_id: `toolu_${++call}` };
       assert.equal(decision(claude('PreToolUse', 'sess-carol', joinCall)), 'allow');
       const joined = await mcp.callTool({ name: 'fleet_agent_join', arguments: joinCall.tool_input });
       assert.notEqual(joined.isError, true, JSON.stringify(joined));
       assert.equal(claude('PostToolUse', 'sess-carol', { ...joinCall, tool_response: joined.content }), '');
+      assert.deepEqual(await boundTo('sess-carol'), ['CAROL']);
       const write = claude('PreToolUse', 'sess-carol', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` });
       assert.equal(decision(write), 'deny');
       assert.match(reason(write), /CAROL may not write this file[\s\S]*ATLAS/, 'CAROL, not three agents of one worktree');
-      // A join the hook cannot vouch for binds nothing: a callsign (with a saved token) registered in another repository.
-      assert.equal((await runCli(['join', '--callsign', 'MALLORY', '--runtime', 'script'], { home, cwd: elsewhere })).code, 0);
-      claude('PostToolUse', 'sess-mallory', { ...joinCall, tool_input: { callsign: 'MALLORY', runtime: 'claude-code' }, tool_response: [] });
-      assert.ok(!(await eventsOf(home)).some((e) => e.type === 'agent.session_bound' && e.sessionId === 'sess-mallory'));
+      // Bound to CAROL, the session is never rebound to another live agent by another caller.
+      const atlas = await reattach('ATLAS', 'claude-code');
+      await assert.rejects(atlas.call('fleet_hook_session', { sessionId: 'sess-carol', bind: true }), /this runtime session already speaks for CAROL/);
     } finally {
+      // CAROL's registered runtime is this test process: it leaves, so the later tests' hooks are no one's.
+      await mcp.callTool({ name: 'fleet_agent_leave', arguments: {} });
       await mcp.close();
     }
   });
@@ -173,8 +193,8 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
     assert.equal(claude('SessionEnd', 'sess-atlas', { reason: 'prompt_input_exit' }), '');
     const events = await eventsOf(home);
     assert.ok(events.some((e) => e.type === 'claim.escrowed'), 'ATLAS\'s claims went into escrow');
-    assert.ok(events.some((e) => e.type === 'agent.session_unbound' && e.sessionId === 'sess-atlas'));
-    assert.equal(decision(claude('PreToolUse', 'sess-atlas', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` })), 'deny', 'unbound: the worktree is ambiguous again');
+    assert.ok(events.some((e) => e.type === 'agent.session_unbound' && e.sessionId === sessionKey('sess-atlas')));
+    assert.equal(decision(claude('PreToolUse', 'sess-atlas', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` })), 'deny', 'unbound: nobody\'s session, and the claims are in escrow');
     const resumed = context(claude('SessionStart', 'sess-atlas', { source: 'resume' }, { FLEET_AS: 'ATLAS' }));
     assert.match(resumed, /came back out of escrow/);
     assert.equal(decision(claude('PreToolUse', 'sess-atlas', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` })), 'allow');
@@ -186,7 +206,7 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
   });
 });
 
-describe('Session identity: with no FLEET_AS and no binding, the worktree\'s agent', () => {
+describe('Session identity: with no FLEET_AS and no binding, a session is nobody\'s agent', () => {
   let plane: PlaneProcess;
   const repo = makeRepo({ 'a.ts': 'export {};\n' });
   const codexHome = tempHome('fleet-codex-home-');
@@ -227,13 +247,25 @@ describe('Session identity: with no FLEET_AS and no binding, the worktree\'s age
     assert.match(output.hookSpecificOutput.additionalContext, /not on the fleet roster[\s\S]*runtime "codex"[\s\S]*Starting Codex with FLEET_AS/);
   });
 
-  test('SessionStart re-attaches and binds the one agent registered for the worktree; SessionEnd of an unbound session escrows nothing of it', async () => {
-    assert.equal((await runCli(['join', '--callsign', 'ATLAS', '--runtime', 'claude-code'], { home: plane.home, cwd: repo })).code, 0);
-    assert.equal((await runCli(['claim', '--as', 'ATLAS', 'a.ts'], { home: plane.home, cwd: repo })).code, 0);
-    claudeHook('SessionEnd', { session_id: 'sess-other', reason: 'other' });
-    assert.ok(!(await eventsOf(plane.home)).some((e) => e.type === 'claim.escrowed'), 'a guess never takes claims out of use');
+  test('a new session in a checkout where a script agent joined is not that agent: SessionStart says how to join, its writes into the agent\'s files are refused, its SessionEnd escrows nothing', async () => {
+    assert.equal((await runCli(['join', '--callsign', 'THEIRS', '--runtime', 'script'], { home: plane.home, cwd: repo })).code, 0);
+    assert.equal((await runCli(['claim', '--as', 'THEIRS', 'a.ts'], { home: plane.home, cwd: repo })).code, 0);
     const started = JSON.parse(claudeHook('SessionStart', { session_id: 'sess-new', source: 'startup' })) as { hookSpecificOutput: { additionalContext: string } };
-    assert.match(started.hookSpecificOutput.additionalContext, /You are ATLAS in the fleet[\s\S]*- a\.ts \(exclusive/);
-    assert.ok((await eventsOf(plane.home)).some((e) => e.type === 'agent.session_bound' && e.sessionId === 'sess-new'));
+    assert.match(started.hookSpecificOutput.additionalContext, /not on the fleet roster[\s\S]*fleet_agent_join/);
+    assert.doesNotMatch(started.hookSpecificOutput.additionalContext, /You are THEIRS/);
+    const write = JSON.parse(claudeHook('PreToolUse', { session_id: 'sess-new', tool_name: 'Write', tool_input: { file_path: join(repo, 'a.ts'), content: 'x' }, tool_use_id: 'toolu_1' })) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    assert.equal(write.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(write.hookSpecificOutput.permissionDecisionReason, /has not joined the fleet[\s\S]*a\.ts: held exclusively by THEIRS/);
+    assert.equal(claudeHook('SessionEnd', { session_id: 'sess-new', reason: 'prompt_input_exit' }), '');
+    const events = await eventsOf(plane.home);
+    assert.ok(!events.some((e) => e.type === 'claim.escrowed'), 'a session never takes claims out of use that it did not join for');
+    assert.ok(!events.some((e) => e.type === 'agent.session_bound'), 'nothing bound the session to THEIRS');
+    // The git hook has no session: there the worktree's agent is still the writer (DESIGN §16).
+    const reader = await plane.connect('test-writer');
+    try {
+      assert.equal((await reader.call('fleet_hook_writer', { worktree: repo })).agent?.callsign, 'THEIRS');
+    } finally {
+      reader.close();
+    }
   });
 });

@@ -46,6 +46,6 @@ describe('refusals a model or a person can act on', () => {
     const expired = explainRefusal(verdict({ agent: { callsign: 'GONE', status: 'expired' }, results: [{ path: 'a', allowed: false, holders: [] }] }), { hook: 'git-pre-commit', now });
     assert.match(expired, /GONE is not on the roster any more \(expired\): an agent that expired holds no territory/);
     const stranger = explainRefusal(verdict({ results: [{ path: 'a', allowed: false, holders: [] }] }), { hook: 'claude-pre-tool-use', now });
-    assert.match(stranger, /No fleet agent is registered for this worktree.*fleet_agent_join/);
+    assert.match(stranger, /has not joined the fleet.*writes as a person.*fleet_agent_join/);
   });
 });
