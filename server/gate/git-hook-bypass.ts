@@ -23,10 +23,13 @@ const NO_VERIFY = '--no-verify';
 const NO_VERIFY_SHORTEST = '--no-veri'.length;
 /** Aliases expanding to aliases are followed this deep (git stops at a loop). */
 const MAX_ALIAS_DEPTH = 4;
-/** git configuration reads per command: the parser's thread answers within 3 s, or the command is read as tokens only. */
-export const MAX_ALIAS_LOOKUPS = 8;
-/** Reading the repository's alias must not hold the parser: git answers in milliseconds. */
-const GIT_CONFIG_TIMEOUT_MS = 1000;
+/**
+ * Reads of git's configuration per command, and the time they may take in all: the parser's thread
+ * must answer within 3 s, or the command is read as tokens only (and its identity rules with it).
+ * git answers in milliseconds; a read that does not (a config include that never ends) is refused.
+ */
+const MAX_ALIAS_LOOKUPS = 8;
+const ALIAS_LOOKUPS_MS = 1500;
 const HOOKS_PATH = /^core\.hookspath(=|$)/i;
 const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';
 const MOVES_HOOKS: HookBypass = { what: 'changing core.hooksPath (it moves git past the fleet\'s pre-commit hook)', instead: ASK_OPERATOR };
@@ -39,7 +42,17 @@ let builtins: Set<string> | undefined;
  * and an alias hiding any of them (`-c alias.ci='commit -n'`, the environment's,
  * and, when `local`, the repository's and the user's git configuration, as git itself reads it).
  */
-export function gitHookBypasses(argv: readonly ShellWord[], cwd: string, config: CommandConfig, local: boolean, lookups: { left: number }): HookBypass[] {
+/** What one command may spend reading git's configuration, over all the git commands it runs. */
+export interface AliasBudget {
+  left: number;
+  until: number;
+}
+
+export function aliasBudget(): AliasBudget {
+  return { left: MAX_ALIAS_LOOKUPS, until: Date.now() + ALIAS_LOOKUPS_MS };
+}
+
+export function gitHookBypasses(argv: readonly ShellWord[], cwd: string, config: CommandConfig, local: boolean, lookups: AliasBudget): HookBypass[] {
   return gitCommand(argv.map((w) => w.text), cwd, { config, local, lookups }, 0);
 }
 
@@ -51,8 +64,8 @@ export function environmentBypasses(config: CommandConfig): HookBypass[] {
 interface Reading {
   config: CommandConfig;
   local: boolean;
-  /** Reads of git's configuration left for the whole command (MAX_ALIAS_LOOKUPS). */
-  lookups: { left: number };
+  /** Reads of git's configuration left for the whole command. */
+  lookups: AliasBudget;
 }
 
 function gitCommand(texts: readonly string[], cwd: string, reading: Reading, depth: number): HookBypass[] {
@@ -77,13 +90,12 @@ function gitCommand(texts: readonly string[], cwd: string, reading: Reading, dep
     bypasses.push({ what: `git ${sub} --no-verify (it skips the fleet's pre-commit check)`, instead: 'commit without it: the hook names what is refused and how to claim it' });
   }
   if (depth >= MAX_ALIAS_DEPTH || isBuiltin(sub)) return bypasses;
-  if (reading.lookups.left <= 0) {
+  const alias = reading.lookups.left > 0 && Date.now() < reading.lookups.until ? aliasOf(sub, settings, globals, cwd, reading) : 'unread';
+  if (alias === 'unread') {
     // Unread, an alias could hide `commit -n`: refused rather than let through unseen.
-    bypasses.push({ what: `git ${sub}: the command runs more git commands that may be aliases than the gate reads (${MAX_ALIAS_LOOKUPS})`, instead: 'run fewer at once, or spell the git commands out' });
+    bypasses.push({ what: `git ${sub}: the gate could not read whether it is an alias (at most ${MAX_ALIAS_LOOKUPS} reads of git's configuration, ${ALIAS_LOOKUPS_MS / 1000} s, per command)`, instead: 'run fewer git commands at once, or spell the git command out' });
     return bypasses;
   }
-  reading.lookups.left -= 1;
-  const alias = aliasOf(sub, settings, globals, cwd, reading);
   if (alias === undefined) return bypasses;
   const expanded = alias.startsWith('!') ? shellAliasCommands(alias.slice(1)) : [['git', ...globals, ...splitAlias(alias), ...args]];
   for (const found of expanded.flatMap((command) => gitCommand(command, cwd, reading, depth + 1))) {
@@ -95,7 +107,7 @@ function gitCommand(texts: readonly string[], cwd: string, reading: Reading, dep
 /** git's own commands, which no alias replaces (git ignores an alias named as one). */
 function isBuiltin(sub: string): boolean {
   if (builtins === undefined) {
-    const listed = spawnSync('git', ['--list-cmds=builtins'], { encoding: 'utf8', timeout: GIT_CONFIG_TIMEOUT_MS });
+    const listed = spawnSync('git', ['--list-cmds=builtins'], { encoding: 'utf8', timeout: ALIAS_LOOKUPS_MS });
     builtins = new Set(listed.status === 0 ? listed.stdout.split('\n').filter(Boolean) : []);
   }
   return builtins.has(sub);
@@ -106,7 +118,7 @@ function isBuiltin(sub: string): boolean {
  * the repository is the plane's to read, what `git config` answers with the command's own options
  * and configuration (the repository's, the worktree's, the user's and the system's files, includes).
  */
-function aliasOf(sub: string, settings: readonly string[], globals: readonly string[], cwd: string, { config, local }: Reading): string | undefined {
+function aliasOf(sub: string, settings: readonly string[], globals: readonly string[], cwd: string, { config, local, lookups }: Reading): string | 'unread' | undefined {
   const key = `alias.${sub}`.toLowerCase();
   const fromOptions = settings.map((setting) => /^([^=]*)=(.*)$/s.exec(setting)).filter((m) => m !== null && m[1]!.toLowerCase() === key).pop();
   if (fromOptions) return fromOptions[2];
@@ -114,8 +126,11 @@ function aliasOf(sub: string, settings: readonly string[], globals: readonly str
   const fromEnv = envKeys.map(({ name }) => config.find((c) => c.name === name.replace('KEY', 'VALUE'))?.value).filter((v) => v !== undefined).pop();
   if (fromEnv !== undefined) return fromEnv;
   if (!local) return undefined;
+  lookups.left -= 1;
   const env = { ...process.env, ...Object.fromEntries(config.map(({ name, value }) => [name, value])), GIT_TERMINAL_PROMPT: '0' };
-  const read = spawnSync('git', [...globals, 'config', '--get', `alias.${sub}`], { cwd, env, encoding: 'utf8', timeout: GIT_CONFIG_TIMEOUT_MS });
+  const read = spawnSync('git', [...globals, 'config', '--get', `alias.${sub}`], { cwd, env, encoding: 'utf8', timeout: Math.max(1, lookups.until - Date.now()) });
+  // Killed at the deadline: nothing says what it would have answered.
+  if (read.signal !== null) return 'unread';
   return read.status === 0 && read.stdout.trim() !== '' ? read.stdout.trim() : undefined;
 }
 

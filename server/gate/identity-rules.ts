@@ -2,7 +2,7 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { isMethodName, methods, type MethodName } from '../../contracts/method-table.js';
 import { parseCommandLine } from './command-line.js';
 import { fleetCliArguments } from './fleet-cli.js';
-import { environmentBypasses, gitHookBypasses, MAX_ALIAS_LOOKUPS } from './git-hook-bypass.js';
+import { aliasBudget, environmentBypasses, gitHookBypasses } from './git-hook-bypass.js';
 import type { ShellFacts } from './shell-analysis.js';
 import type { ShellWord } from './shell-word.js';
 
@@ -75,7 +75,7 @@ export function identityFindings(facts: ShellFacts, homes: readonly string[], lo
       findings.push({ what: `setting FLEET_AS=${value.text}`, instead: 'act as yourself (FLEET_AS={writer}, or no FLEET_AS at all)', actingAs: value.text });
     }
   }
-  const lookups = { left: MAX_ALIAS_LOOKUPS };
+  const lookups = aliasBudget();
   const gitConfig = facts.assignments.filter(({ name }) => name.startsWith('GIT_CONFIG_')).map(({ name, value }) => ({ name, value: value.text }));
   findings.push(...environmentBypasses(gitConfig));
   for (const { argv, cwd } of facts.commands) {

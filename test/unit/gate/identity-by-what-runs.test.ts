@@ -114,8 +114,16 @@ describe('identity rules read what a command runs', () => {
     assert.ok(refused("git -c alias.ci='commit -n' ci", false).some((r) => /--no-verify/.test(r)));
   });
 
+  test('a read of git\'s configuration that does not end (an include of a pipe nobody writes) is cut at the deadline, and the command refused', () => {
+    const fifo = join(elsewhere, 'never');
+    execFileSync('mkfifo', [fifo]);
+    const started = Date.now();
+    assert.ok(refused(`git -c include.path=${fifo} ci2 -m x`).some((r) => /git ci2: the gate could not read whether it is an alias/.test(r)));
+    assert.ok(Date.now() - started < 2500, 'within the parser thread\'s 3 s');
+  });
+
   test('past eight git commands that may be aliases in one command, the next is refused rather than read', () => {
     const many = Array.from({ length: 9 }, (_, i) => `git nosuch${i}`).join('; ');
-    assert.ok(refused(many).some((r) => /more git commands that may be aliases/.test(r)));
+    assert.ok(refused(many).some((r) => /git nosuch8: the gate could not read whether it is an alias/.test(r)));
   });
 });
