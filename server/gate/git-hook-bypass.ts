@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { parseCommandLine } from './command-line.js';
 import type { ShellWord } from './shell-word.js';
+import { ASK_OPERATOR } from './ask-operator.js';
 
 /** What a git command does past the fleet's pre-commit hook: why, and the command as written. */
 export interface HookBypass {
@@ -31,7 +32,6 @@ const MAX_ALIAS_DEPTH = 4;
 const MAX_ALIAS_LOOKUPS = 8;
 const ALIAS_LOOKUPS_MS = 1500;
 const HOOKS_PATH = /^core\.hookspath(=|$)/i;
-const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';
 const MOVES_HOOKS: HookBypass = { what: 'changing core.hooksPath (it moves git past the fleet\'s pre-commit hook)', instead: ASK_OPERATOR };
 
 let builtins: Set<string> | undefined;

@@ -5,6 +5,7 @@ import { fleetCliArguments } from './fleet-cli.js';
 import { aliasBudget, environmentBypasses, gitHookBypasses } from './git-hook-bypass.js';
 import type { ShellFacts } from './shell-analysis.js';
 import type { ShellWord } from './shell-word.js';
+import { ASK_OPERATOR } from './ask-operator.js';
 
 /** A command refused for who it acts as, not for where it writes. */
 export interface IdentityRefusal {
@@ -57,7 +58,6 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
   token: { create: 'fleet_token_create', list: 'fleet_token_list', revoke: 'fleet_token_revoke' },
 };
 
-const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';
 
 /**
  * What in a command acts as the operator, as another agent, or past the hooks. `homes` is
