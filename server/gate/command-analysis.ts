@@ -22,11 +22,12 @@ export const MAX_TOKENS = 500;
 export const MAX_SCRIPTS = 8;
 
 /**
- * The pure part of the shell gate, all of it (it runs in the parser's thread): the writes a command
- * names and what it does as someone else. Only what needs the file system and the territory is left.
+ * The shell gate's reading of a command (it runs in the parser's thread): the writes a command names
+ * and what it does as someone else (for a local command, what it runs is read from disk: the fleet
+ * CLI by its real path, git's aliases). Only the territory and the writes' places on disk are left.
  */
-export function analyzeCommand(command: string, cwd: string, known: KnownVariables, homes: readonly string[]): CommandAnalysis {
-  return summarize(analyzeShell(command, cwd, known), homes);
+export function analyzeCommand(command: string, cwd: string, known: KnownVariables, homes: readonly string[], local = false): CommandAnalysis {
+  return summarize(analyzeShell(command, cwd, known), homes, local);
 }
 
 /** A command the parser did not read (too slow, or its thread is busy): its tokens are all there is. */
@@ -34,12 +35,13 @@ export function unparsedCommand(command: string, why: string, homes: readonly st
   return summarize({ writes: [], commands: [], assignments: [], words: [], scripts: [], tokens: wordishTokens(command), parseError: why }, homes);
 }
 
-function summarize(facts: ShellFacts, homes: readonly string[]): CommandAnalysis {
+/** `local`: the command runs on the plane's machine, so identity rules may read what it runs (identity-rules.ts). */
+function summarize(facts: ShellFacts, homes: readonly string[], local = false): CommandAnalysis {
   const writes = [...new Map(facts.writes.map((w) => [JSON.stringify(w), w])).values()];
   return {
     writes: writes.slice(0, MAX_WRITES),
     namedWrites: writes.length,
-    findings: identityFindings(facts, homes),
+    findings: identityFindings(facts, homes, local),
     scripts: [...new Map(facts.scripts.map((script) => [`${script.path}\0${script.cwd}`, script])).values()].slice(0, MAX_SCRIPTS),
     tokens: [...new Set(facts.tokens)].slice(0, MAX_TOKENS),
     ...(facts.parseError !== undefined && { parseError: facts.parseError }),

@@ -1,8 +1,11 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { isMethodName, methods, type MethodName } from '../../contracts/method-table.js';
 import { parseCommandLine } from './command-line.js';
+import { fleetCliArguments } from './fleet-cli.js';
+import { aliasBudget, environmentBypasses, gitHookBypasses } from './git-hook-bypass.js';
 import type { ShellFacts } from './shell-analysis.js';
 import type { ShellWord } from './shell-word.js';
+import { ASK_OPERATOR } from './ask-operator.js';
 
 /** A command refused for who it acts as, not for where it writes. */
 export interface IdentityRefusal {
@@ -55,13 +58,14 @@ const VERB_METHODS: Record<string, MethodName | Record<string, MethodName>> = {
   token: { create: 'fleet_token_create', list: 'fleet_token_list', revoke: 'fleet_token_revoke' },
 };
 
-const ASK_OPERATOR = 'ask the operator (fleet_message_send to the operator, or say so in your reply); the operator runs it in their own terminal';
 
 /**
  * What in a command acts as the operator, as another agent, or past the hooks. `homes` is
- * FLEET_HOME as given and as its real path: its credentials are not an agent's to read.
+ * FLEET_HOME as given and as its real path: its credentials are not an agent's to read. `local`:
+ * the command runs on the plane's machine, so the programs it runs and the repository's git
+ * configuration may be read to tell what it does (a remote agent's are judged by their words).
  */
-export function identityFindings(facts: ShellFacts, homes: readonly string[]): IdentityFinding[] {
+export function identityFindings(facts: ShellFacts, homes: readonly string[], local = false): IdentityFinding[] {
   const findings: IdentityFinding[] = [];
   const settings = [...facts.assignments, ...facts.words.flatMap(({ word }) => assignmentWord(word))];
   for (const { name, value } of settings) {
@@ -71,7 +75,13 @@ export function identityFindings(facts: ShellFacts, homes: readonly string[]): I
       findings.push({ what: `setting FLEET_AS=${value.text}`, instead: 'act as yourself (FLEET_AS={writer}, or no FLEET_AS at all)', actingAs: value.text });
     }
   }
-  for (const { argv } of facts.commands) findings.push(...fleetFindings(argv), ...gitFindings(argv));
+  const lookups = aliasBudget();
+  const gitConfig = facts.assignments.filter(({ name }) => name.startsWith('GIT_CONFIG_')).map(({ name, value }) => ({ name, value: value.text }));
+  findings.push(...environmentBypasses(gitConfig));
+  for (const { argv, cwd } of facts.commands) {
+    findings.push(...fleetFindings(fleetCliArguments(argv, cwd, homes, local)));
+    if (basename(argv[0]?.text ?? '') === 'git') findings.push(...gitHookBypasses(argv, cwd, gitConfig, local, lookups));
+  }
   const words = [...facts.words, ...facts.tokens.map((text) => ({ word: { text, literal: true, glob: false, unanchored: false }, cwd: undefined }))];
   for (const { word, cwd } of words) {
     const file = protectedHomeFile(word, cwd, homes);
@@ -87,15 +97,8 @@ function assignmentWord(word: ShellWord): { name: string; value: ShellWord }[] {
   return match ? [{ name: match[1]!, value: { ...word, text: match[2]! } }] : [];
 }
 
-function isFleetCli(argv: ShellWord[]): ShellWord[] | undefined {
-  const base = argv[0]?.text.replace(/.*\//, '');
-  if (base === 'fleet') return argv.slice(1);
-  if ((base === 'node' || base === 'npx') && /(^|\/)(fleet|cli\/main\.js)$/.test(argv[1]?.text ?? '')) return argv.slice(2);
-  return undefined;
-}
-
-function fleetFindings(argv: ShellWord[]): IdentityFinding[] {
-  const args = isFleetCli(argv);
+/** What the fleet CLI run with `args` does as someone else (none when the command is not the CLI). */
+function fleetFindings(args: ShellWord[] | undefined): IdentityFinding[] {
   if (!args) return [];
   const line = parseCommandLine(args, ['--as', '--home', '--reason', '--params', '--json', '--root', '--callsign', '--runtime', '--role']);
   const [verb, sub] = line.positionals.map((w) => w.text);
@@ -117,25 +120,6 @@ function fleetFindings(argv: ShellWord[]): IdentityFinding[] {
       what: `\`${command}\` acts as the operator (no --as): ${method} changes the fleet`,
       instead: verb === 'call' || verb === 'work' || verb === 'build' ? 'add --as YOUR_CALLSIGN (the plane then decides by your role), or use the MCP tool' : `an agent may pull the brake with the fleet_control_set MCP tool (toward pause/stop only); anything else: ${ASK_OPERATOR}`,
     });
-  }
-  return refusals;
-}
-
-const COMMIT_VALUE_OPTIONS = ['-m', '-F', '-C', '-c', '-t', '--message', '--file', '--author', '--date', '--template', '--reuse-message', '--fixup', '--squash', '--cleanup'];
-
-function gitFindings(argv: ShellWord[]): IdentityFinding[] {
-  if (argv[0]?.text.replace(/.*\//, '') !== 'git') return [];
-  const refusals: IdentityFinding[] = [];
-  const texts = argv.map((w) => w.text);
-  if (texts.some((t, i) => /^core\.hookspath/i.test(t) && (texts[i - 1] === '-c' || texts[i - 1] === 'config' || /^core\.hookspath=/i.test(t)))) {
-    refusals.push({ what: 'changing core.hooksPath (it moves git past the fleet\'s pre-commit hook)', instead: ASK_OPERATOR });
-  }
-  let i = 1;
-  while (i < argv.length && texts[i]!.startsWith('-')) i += ['-C', '-c'].includes(texts[i]!) ? 2 : 1;
-  const sub = texts[i];
-  const line = parseCommandLine(argv.slice(i + 1), COMMIT_VALUE_OPTIONS);
-  if (line.options.has('--no-verify') || (sub === 'commit' && line.flags.has('n'))) {
-    refusals.push({ what: `git ${sub} --no-verify (it skips the fleet's pre-commit check)`, instead: 'commit without it: the hook names what is refused and how to claim it' });
   }
   return refusals;
 }

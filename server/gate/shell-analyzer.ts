@@ -10,6 +10,8 @@ export interface AnalysisRequest {
   cwd: string;
   known: KnownVariables;
   homes: string[];
+  /** The command runs on the plane's machine: what it runs may be read from disk. */
+  local: boolean;
 }
 export type AnalysisReply = { id: number; analysis: CommandAnalysis } | { id: number; error: string };
 
@@ -30,9 +32,9 @@ export class ShellAnalyzer {
   private readonly pending = new Map<number, { resolve: (analysis: CommandAnalysis) => void; fallback: CommandAnalysis; timer: NodeJS.Timeout }>();
   private readonly workerFile = ['./shell-worker.js', './shell-worker.cjs'].map((name) => fileURLToPath(new URL(name, import.meta.url))).find((file) => existsSync(file));
 
-  analyze(command: string, cwd: string, known: KnownVariables, homes: string[]): Promise<CommandAnalysis> {
+  analyze(command: string, cwd: string, known: KnownVariables, homes: string[], local: boolean): Promise<CommandAnalysis> {
     if (this.workerFile === undefined) {
-      return Promise.resolve(command.length <= INLINE_LIMIT ? analyzeCommand(command, cwd, known, homes) : unparsedCommand(command, `longer than ${INLINE_LIMIT} characters`, homes));
+      return Promise.resolve(command.length <= INLINE_LIMIT ? analyzeCommand(command, cwd, known, homes, local) : unparsedCommand(command, `longer than ${INLINE_LIMIT} characters`, homes));
     }
     if (this.pending.size >= MAX_PENDING) return Promise.resolve(unparsedCommand(command, 'the shell parser is busy', homes));
     const id = this.nextId++;
@@ -40,7 +42,7 @@ export class ShellAnalyzer {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.abandon(worker), PARSE_TIMEOUT_MS);
       this.pending.set(id, { resolve, fallback: unparsedCommand(command, `parsing took over ${PARSE_TIMEOUT_MS / 1000} s`, homes), timer });
-      worker.postMessage({ id, command, cwd, known, homes } satisfies AnalysisRequest);
+      worker.postMessage({ id, command, cwd, known, homes, local } satisfies AnalysisRequest);
     });
   }
 

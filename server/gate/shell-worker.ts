@@ -6,7 +6,7 @@ import type { AnalysisRequest, AnalysisReply } from './shell-analyzer.js';
 parentPort?.on('message', (request: AnalysisRequest) => {
   let reply: AnalysisReply;
   try {
-    reply = { id: request.id, analysis: analyzeCommand(request.command, request.cwd, request.known, request.homes) };
+    reply = { id: request.id, analysis: analyzeCommand(request.command, request.cwd, request.known, request.homes, request.local) };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,15 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { homePaths } from '../home/paths.js';
-import { CLAUDE_WRITE_TOOLS } from './claude-write-check.js';
-import { CODEX_PATCH_TOOL } from './codex-patch-paths.js';
+import { writesUnseen } from './claude-write-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
 
 /** A tool call whose PostToolUse never comes (interrupted) leaves its mark behind: past this many, the oldest go. */
 const MAX_MARKS = 256;
-
-/** The file tools (Claude Code's, Codex's apply_patch): checked exactly before they write, so they take no mark. */
-const CHECKED_EXACTLY: readonly string[] = [...CLAUDE_WRITE_TOOLS, CODEX_PATCH_TOOL];
 
 // Builtin-only (no zod): the lean hook runner takes marks too.
 export interface ToolMark {
@@ -19,12 +15,12 @@ export interface ToolMark {
 
 /**
  * What PreToolUse asks the watcher (fleet_worktree_changes) once it allows a tool call, so PostToolUse
- * can tell what the call changed: undefined for the file tools (checked exactly before they write,
- * their allow path stays lean) and for events without a tool_use_id or an absolute cwd.
+ * can tell what the call changed: only for the tools whose writes no check saw exactly (writesUnseen:
+ * the file tools' allow path stays lean), and never for events without a tool_use_id or an absolute cwd.
  */
 export function markRequest(event: { tool_name: string; tool_use_id?: unknown; cwd?: unknown; session_id?: unknown }, env: NodeJS.ProcessEnv): { toolUseId: string; params: { worktree: string; writer?: string; sessionId?: string; source?: string } } | undefined {
   const { tool_name: tool, tool_use_id: toolUseId, cwd } = event;
-  if (typeof toolUseId !== 'string' || typeof cwd !== 'string' || !isAbsolute(cwd) || CHECKED_EXACTLY.includes(tool)) return undefined;
+  if (typeof toolUseId !== 'string' || typeof cwd !== 'string' || !isAbsolute(cwd) || !writesUnseen(tool)) return undefined;
   const { callsign } = hookEnvironment(env);
   const sessionId = payloadSessionId(event);
   // The writer as every hook decides it: FLEET_AS, else the agent the plane has bound to the session.

@@ -1,8 +1,10 @@
 // The decisions of the Claude Code PreToolUse hook, from node builtins only: the full CLI verb
 // (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { existingDirectory, realPath } from '../gate/real-path.js';
 import { repositoryDirectory } from '../gate/repository-directory.js';
+import { patchedPaths } from './codex-patch-paths.js';
 import { explainCommandRefusal } from './command-refusal.js';
 import type { CommandVerdict, HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
@@ -20,6 +22,21 @@ const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths',
 const MCP_PROJECT_PATH_FIELDS = ['relative_path', 'pathInProject'];
 /** MCP tools that run a shell command in the project (Serena's, JetBrains'): judged as the shell's. */
 const MCP_SHELL_TOOLS = ['execute_shell_command', 'execute_terminal_command'];
+/**
+ * VS Code agent mode (Copilot) runs the hooks of .claude/settings*.json on its own tools, matchers
+ * ignored. Its terminal tool, whose `command` runs in the workspace's terminal: run_in_terminal as
+ * the payload names it (VS Code's RunInTerminalToolData id), runInTerminal (its reference name),
+ * runTerminalCommand (the name VS Code's hooks docs use in their example).
+ */
+export const VSCODE_TERMINAL_TOOLS = ['run_in_terminal', 'runInTerminal', 'runTerminalCommand'];
+/**
+ * Where VS Code's own file tools name what they write, beside the MCP fields (camelCase; absolute
+ * paths or file URIs): filePath (create_file, replace_string_in_file, insert_edit_into_file,
+ * edit_notebook_file), dirPath (create_directory), files and path (the docs' editFiles and
+ * createFile examples), replacements[].filePath (multi_replace_string_in_file), and the patch text
+ * of apply_patch in `input`.
+ */
+const EDITOR_PATH_FIELDS = ['dirPath', 'files'];
 
 /** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
 export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };
@@ -76,7 +93,7 @@ export interface ShellCall {
 /** The shell command of a tool call, if it runs one: the shell tool's, in the session's cwd; an MCP shell tool's, in the project root (Serena's `cwd` relative to it). */
 export function shellCall(tool: string, input: Record<string, unknown>, cwd: string): ShellCall | undefined {
   const command = typeof input.command === 'string' ? input.command : '';
-  if (tool === CLAUDE_SHELL_TOOL) return { command, cwd };
+  if (tool === CLAUDE_SHELL_TOOL || VSCODE_TERMINAL_TOOLS.includes(tool)) return { command, cwd };
   const mcp = mcpToolName(tool);
   if (mcp === undefined || !MCP_SHELL_TOOLS.includes(mcp)) return undefined;
   const root = projectRoot(cwd);
@@ -86,6 +103,16 @@ export function shellCall(tool: string, input: Record<string, unknown>, cwd: str
 /** The project an MCP server works on, as it sees it: the repository cwd is in (cwd itself outside one). */
 function projectRoot(cwd: string): string {
   return repositoryDirectory(cwd) ?? cwd;
+}
+
+/**
+ * A tool call whose writes no check before it sees exactly (a shell's, an MCP tool's): PreToolUse
+ * marks the worktree for it, so PostToolUse can tell what it changed. A file tool is checked exactly,
+ * and VS Code runs the hook on every tool it has (reads too): those take no mark.
+ */
+export function writesUnseen(tool: string): boolean {
+  // MCP tools: Claude Code names them mcp__<server>__<tool>, VS Code mcp_<server>_<tool>.
+  return tool === CLAUDE_SHELL_TOOL || VSCODE_TERMINAL_TOOLS.includes(tool) || tool.startsWith('mcp_');
 }
 
 /** An MCP tool's own name, without its mcp__<server>__ prefix; undefined for a runtime's own tool. */
@@ -122,16 +149,47 @@ export function deny(reason: string): ClaudeHookAnswer {
   return { decision: 'deny', reason };
 }
 
-/** The files a tool call writes (absolute, or relative to cwd): a file tool's file_path, or the path fields of an MCP write tool (best effort). Codex's hook reads MCP tools through it too. */
+/**
+ * The files a tool call writes (absolute, or relative to cwd): a Claude Code file tool's file_path,
+ * else, for a tool whose name says it writes (an MCP tool's, VS Code agent mode's own), its path
+ * fields, each replacement's filePath and the files its patch text names (best effort). Codex's
+ * hook reads MCP tools through it too.
+ */
 export function writtenPaths(tool: string, input: Record<string, unknown>, cwd: string): string[] {
   if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
     const target = input.file_path ?? input.notebook_path;
     return typeof target === 'string' && target !== '' ? [target] : [];
   }
-  const mcp = mcpToolName(tool);
-  // The fleet's own tools name paths to check or claim, not to write.
-  if (mcp === undefined || mcp.startsWith('fleet_') || !MCP_WRITE_VERB.test(mcp)) return [];
-  const named = (fields: string[]) => fields.flatMap((field) => [input[field]].flat()).filter((value): value is string => typeof value === 'string' && value !== '');
-  const inProject = named(MCP_PROJECT_PATH_FIELDS);
-  return [...named(MCP_PATH_FIELDS), ...inProject.map((path) => resolve(projectRoot(cwd), path))];
+  const name = mcpToolName(tool) ?? tool;
+  // The fleet's own tools (mcp__fleet__fleet_…, VS Code's mcp_fleet_fleet_…) name paths to check or claim, not to write.
+  if (/(^|_)fleet_/.test(name) || !MCP_WRITE_VERB.test(name)) return [];
+  const replacements = [input.replacements].flat().filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
+  const patch = typeof input.input === 'string' ? patchedPaths(input.input).flatMap((path) => diskPath(path) ?? []) : [];
+  const inProject = named(input, MCP_PROJECT_PATH_FIELDS);
+  return [
+    ...named(input, [...MCP_PATH_FIELDS, ...EDITOR_PATH_FIELDS]),
+    ...replacements.flatMap((r) => named(r, ['filePath'])),
+    ...patch,
+    ...inProject.map((path) => resolve(projectRoot(cwd), path)),
+  ];
+}
+
+/** The non-empty strings of these fields (a field may hold a list), as paths on disk. */
+function named(input: Record<string, unknown>, fields: string[]): string[] {
+  return fields.flatMap((field) => [input[field]].flat()).flatMap((value) => (typeof value === 'string' && value !== '' ? (diskPath(value) ?? []) : []));
+}
+
+/**
+ * A path as a tool named it: VS Code's tools take file URIs as well as paths (a remote window's
+ * vscode-remote URI is a path where the hook runs); undefined for a URI that is no file on disk.
+ */
+function diskPath(named: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]+:\/\//i.test(named)) return named;
+  try {
+    const url = new URL(named);
+    if (url.protocol === 'file:') return fileURLToPath(url);
+    return url.protocol === 'vscode-remote:' ? decodeURIComponent(url.pathname) : undefined;
+  } catch {
+    return undefined;
+  }
 }

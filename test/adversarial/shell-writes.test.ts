@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import { eventsOf, keepAlive } from '../integration/agents/support.js';
-import { makeRepo } from '../support/git-repo.js';
-import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
+import { git, makeRepo } from '../support/git-repo.js';
+import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../support/plane-process.js';
 import { runCli } from '../support/run-cli.js';
 import { SeededRandom, testSeed } from '../support/seeded-random.js';
 
@@ -324,6 +324,29 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
       assert.match(reason, /Instead: /);
     }
     assert.equal(readFileSync(join(repo, 'src/mine/a.ts'), 'utf8'), before);
+  });
+
+  test('the fleet CLI run by what it is (its script by path, a link to the launcher) and git past the pre-commit hook (abbreviations, the environment, aliases in the repository) are refused', async () => {
+    // The CLI this plane runs: out/server/cli/main.js of this checkout, whose bin/fleet.js starts it too.
+    const checkout = join(CLI, '..', '..', '..', '..');
+    symlinkSync(join(home, 'bin', 'fleet'), join(outside, 'f'));
+    symlinkSync(CLI, join(outside, 'm.js'));
+    git(repo, 'config', 'alias.ci', 'commit -n');
+    const cases: [command: string, what: RegExp][] = [
+      [`node ${join(checkout, 'bin', 'fleet.js')} resume`, /acts as the operator .*fleet_control_set/],
+      [`node ${join(outside, 'm.js')} call fleet_claim_force_release --json '{"claimIds":["x"]}'`, /fleet_claim_force_release/],
+      [`${join(outside, 'f')} release --as BOLT src/theirs/x.ts`, /acts as BOLT: you are ATLAS/],
+      ['git commit --no-verif -m x', /--no-verify/],
+      ['GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git commit -m x', /core\.hooksPath/],
+      ["git -c alias.c2='commit -n' c2 -m x", /alias of `commit -n`/],
+      ['git ci -m x', /git ci, an alias of `commit -n`/],
+    ];
+    for (const [command, what] of cases) {
+      const output = await bash(command);
+      assert.equal(output?.hookSpecificOutput.permissionDecision, 'deny', `${command} was allowed`);
+      assert.match(output.hookSpecificOutput.permissionDecisionReason, what, command);
+    }
+    for (const command of [`node ${CLI} status --json`, 'git config user.name', 'git commit -m x', 'git log --oneline -n 1']) assert.equal(await bash(command), undefined, `${command} is allowed`);
   });
 
   test('$FLEET_HOME in a command is the plane\'s own home: reading its token through the variable is refused', async () => {

@@ -36,10 +36,10 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
   if (!isAbsolute(params.cwd)) throw new FleetError('INVALID_PARAMS', `cwd "${params.cwd}" must be an absolute path: the directory the command runs in (the hook payload's cwd)`, { cwd: params.cwd });
   const homes = [...new Set([home, realPath(home)])];
   const known = { HOME: homedir(), FLEET_HOME: home };
-  const command = await shell.analyze(params.command, params.cwd, known, homes);
-  // A remote agent's scripts are on its own machine: the plane never reads its own disk for one (nor says what is there).
+  // A remote agent's scripts, programs and git configuration are on its own machine: the plane never reads its own disk for one (nor says what is there).
   const remote = typeof session.credential === 'object';
-  const { analysis, notes } = remote ? { analysis: command, notes: [] } : await withScriptFiles(command, (script, cwd) => shell.analyze(script, cwd, known, homes));
+  const command = await shell.analyze(params.command, params.cwd, known, homes, !remote);
+  const { analysis, notes } = remote ? { analysis: command, notes: [] } : await withScriptFiles(command, (script, cwd) => shell.analyze(script, cwd, known, homes, true));
   if (analysis.parseError !== undefined) notes.push(`The command was not parsed (${analysis.parseError}): only the paths its words name were checked, and one another agent holds exclusively is refused.`);
   if (analysis.namedWrites > analysis.writes.length) notes.push(`The command names ${analysis.namedWrites} writes: the first ${analysis.writes.length} were checked.`);
   const located: Located[] = concreteWrites(analysis.writes).map((check) => locate(check, scopes));
