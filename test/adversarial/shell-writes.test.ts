@@ -105,7 +105,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     hookCommand = entry.hooks[0]!.command;
 
     atlas = await plane.connect('test-atlas');
-    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+    await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo, pid: process.pid }); // this test process stands in for ATLAS's runtime: the hooks it runs are its children
     bolt = await plane.connect('test-bolt');
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'claude-code', worktree: boltTree });
     operator = await plane.connect('test-operator');

@@ -46,8 +46,9 @@ describe('Copilot in VS Code: the fleet PreToolUse hook on VS Code agent-mode pa
       tool_input: toolInput,
       tool_use_id: `call_${calls}__vscode-${calls}`,
     };
-    const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: plane.home };
-    delete env.FLEET_AS;
+    // VS Code's bridge registers no process (a window is never an agent's runtime), so a Copilot
+    // session is its agent through FLEET_AS in VS Code's environment; without it, a person.
+    const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: plane.home, FLEET_AS: 'ATLAS' };
     delete env.FLEET_OVERRIDE;
     return new Promise((resolve, reject) => {
       const child = execFile('sh', ['-c', hookCommand], { cwd: repo, env, timeout: 60_000 }, (error, stdout, stderr) => {
@@ -80,7 +81,7 @@ describe('Copilot in VS Code: the fleet PreToolUse hook on VS Code agent-mode pa
     const atlas = await plane.connect('test-atlas');
     const bolt = await plane.connect('test-bolt');
     clients.push(atlas, bolt);
-    // ATLAS is the Copilot session's agent: it registered the workspace folder as its worktree.
+    // ATLAS is the Copilot session's agent (FLEET_AS); it registered the workspace folder as its worktree.
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'copilot', worktree: repo });
     await bolt.call('fleet_agent_join', { callsign: 'BOLT', runtime: 'claude-code', worktree: join(outside, 'bolt-tree') });
     stops.push(keepAlive(atlas, 5000), keepAlive(bolt, 5000));
