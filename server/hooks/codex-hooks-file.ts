@@ -92,22 +92,33 @@ export function installCodexHooks(root: string, home: string, launcher: string, 
   return { path, outcome: before === undefined ? 'created' : 'updated', createdFile: before === undefined };
 }
 
-/** Takes out exactly this repository's fleet hooks; a file the install created goes when nothing else is left in it. */
-export function uninstallCodexHooks(root: string, env: NodeJS.ProcessEnv, createdFile: boolean): { path: string; outcome: 'removed' | 'absent' } {
+/**
+ * Takes out exactly this repository's fleet hooks; a file the install created goes when nothing
+ * else is left in it. `moved` counts the other hooks that now stand at another place: Codex keys
+ * the trust it keeps by place, so it will ask to trust those again.
+ */
+export function uninstallCodexHooks(root: string, env: NodeJS.ProcessEnv, createdFile: boolean): { path: string; outcome: 'removed' | 'absent'; moved: number } {
   const path = codexHooksPath(env);
-  if (!existsSync(path)) return { path, outcome: 'absent' };
+  if (!existsSync(path)) return { path, outcome: 'absent', moved: 0 };
   const file = parseHooksFile(path, readFileSync(path, 'utf8'));
   const events = file.hooks ?? {};
-  if (!Object.values(events).some((groups) => groups.some((group) => group.hooks?.some(oursFor(root))))) return { path, outcome: 'absent' };
+  if (!Object.values(events).some((groups) => groups.some((group) => group.hooks?.some(oursFor(root))))) return { path, outcome: 'absent', moved: 0 };
+  let moved = 0;
   for (const [event, groups] of Object.entries(events)) {
     const kept = withoutOurs(groups, root);
+    moved += [...places(kept)].filter(([hook, place]) => places(groups).get(hook) !== place).length;
     if (kept.length > 0) events[event] = kept;
     else delete events[event];
   }
   if (Object.keys(events).length === 0) delete file.hooks;
   if (createdFile && Object.keys(file).length === 0) unlinkSync(path);
   else writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
-  return { path, outcome: 'removed' };
+  return { path, outcome: 'removed', moved };
+}
+
+/** Each hook entry with its place, `group:index`, as Codex's trust key names it. */
+function places(groups: Group[]): Map<unknown, string> {
+  return new Map(groups.flatMap((group, at) => (group.hooks ?? []).map((hook, index) => [hook, `${at}:${index}`] as const)));
 }
 
 /** The groups with our hooks taken out; a group left with none goes. */

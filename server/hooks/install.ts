@@ -84,8 +84,9 @@ export function uninstallHooks(root: string, selection: HookSelection, env: Node
     manifest.claudeDirCreated = false;
   }
   if (selection.codex) {
-    const { path, outcome } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
+    const { path, outcome, moved } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
     report.push(`Codex hooks ${outcome === 'removed' ? 'removed' : 'were not installed'}: ${path}`);
+    if (moved > 0) report.push(`${moved} other Codex hook(s) in ${path} moved up into the place of the fleet's: Codex keys trust by place, so open Codex and run /hooks to trust them again`);
     manifest.codexHooksCreated = false;
   }
   writeManifest(root, manifest);

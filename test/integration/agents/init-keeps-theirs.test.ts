@@ -165,7 +165,9 @@ describe('fleet init keeps what it did not write, and says whether Codex trusts 
       assert.equal(readFileSync(mcpPath, 'utf8'), mcpBefore, '.mcp.json: the env added to our entry stays');
       assert.ok(readFileSync(agentsPath, 'utf8').endsWith(`<!-- fleet-coordination:end -->\n${note}\n`), 'AGENTS.md: the line written inside our block now follows it');
 
-      assert.equal((await fleet(repo, 'init', '--remove')).code, 0);
+      const removed = await fleet(repo, 'init', '--remove');
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.match(removed.stdout, /^1 other Codex hook\(s\) in .*hooks\.json moved up into the place of the fleet's: Codex keys trust by place, so open Codex and run \/hooks to trust them again$/m, 'the user hook beside ours now stands where ours stood');
       assert.ok(readFileSync(agentsPath, 'utf8').includes(note), 'AGENTS.md keeps the line after --remove');
       const left = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
       assert.deepEqual(left.hooks.PreToolUse!.flatMap((g) => g.hooks.map((h) => h.command)), ['echo audit']);
