@@ -55,9 +55,9 @@ const FLEET_KEY = /^\s*(command|args|env)\s*=/;
 
 /**
  * What someone else wrote inside our config.toml block. Codex edits this file with toml_edit, which
- * puts a new table before the document's trailing comments: when our block ends the file, that is
- * before our end marker, and so `/hooks` writes its `[hooks.state."…"] trusted_hash` tables inside
- * the block. Such tables (any but `[mcp_servers.fleet]` and its sub-tables) move after the end
+ * prints every table and then the document's trailing comments (`Display for DocumentMut`,
+ * toml_edit's encode.rs): when our block ends the file, our end marker is that trailing comment, and
+ * so `/hooks` writes its `[hooks.state."…"] trusted_hash` tables inside the block. Such tables (any but `[mcp_servers.fleet]` and its sub-tables) move after the end
  * marker, byte for byte, where Codex's next tables then follow them. Settings added to our table
  * (`enabled = false`, `startup_timeout_sec`, `[mcp_servers.fleet.tools.…]`) stay in the block, after
  * our keys: they belong to the fleet server and go with it on `--remove`.
