@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseConfigJson } from './config-json.js';
 import { CLAUDE_MCP_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
+import { placeOurHook, type MatcherGroup as MatcherEntry } from './hook-groups.js';
 import { hookLauncherBeside } from './launcher.js';
 
 /** In both the command installed now (bin/fleet-hook claude-pre-tool-use --home …) and the one before it (bin/fleet hook claude-pre-tool-use --home …). */
@@ -77,15 +78,7 @@ export function installClaudeHooks(root: string, home: string, launcher: string,
   const settings = before !== undefined ? parseSettings(path, before) : {};
   const hooks = (settings.hooks ??= {});
   for (const { event, verb, entry } of fleetEntries(home, launcher)) {
-    const entries = (hooks[event] ??= []);
-    const at = entries.findIndex((e) => e.hooks?.some((hook) => isOurs(hook, [verb])));
-    if (at >= 0) {
-      const others = (entries[at]!.hooks ?? []).filter((hook) => !isOurs(hook, [verb]));
-      // Our entry is ours alone; a hook someone added beside ours keeps an entry of its own.
-      entries.splice(at, 1, entry, ...(others.length > 0 ? [{ ...entries[at]!, hooks: others }] : []));
-    } else {
-      entries.push(entry);
-    }
+    hooks[event] = placeOurHook(hooks[event] ?? [], (hook) => isOurs(hook, [verb]), entry.matcher, entry.hooks![0]!);
   }
   const next = `${JSON.stringify(settings, null, 2)}\n`;
   if (next === before) return { path, outcome: 'unchanged', createdFile: false, createdDir: false };
@@ -120,15 +113,6 @@ export function uninstallClaudeHooks(root: string, scope: ClaudeSettingsScope, c
   return { path, outcome: 'removed' };
 }
 
-interface HookEntry {
-  command?: string;
-  [key: string]: unknown;
-}
-interface MatcherEntry {
-  matcher?: string;
-  hooks?: HookEntry[];
-  [key: string]: unknown;
-}
 interface Settings {
   hooks?: Record<string, MatcherEntry[]>;
   [key: string]: unknown;

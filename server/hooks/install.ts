@@ -2,6 +2,7 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CLAUDE_SETTINGS_SCOPES, installClaudeHooks, uninstallClaudeHooks, type ClaudeSettingsScope } from './claude-settings.js';
+import { codexHooksTrust } from './codex-hook-trust.js';
 import { installCodexHooks, uninstallCodexHooks } from './codex-hooks-file.js';
 import { commonDirectory, worktreeRoot } from './git.js';
 import { installGitHook, uninstallGitHook } from './git-hook-install.js';
@@ -58,7 +59,9 @@ export function installHooks(root: string, home: string, selection: HookSelectio
   if (selection.codex) {
     const result = installCodexHooks(root, home, launcher.path, env);
     if (result.createdFile) manifest.codexHooksCreated = true;
-    report.push(`Codex hooks (PreToolUse, PostToolUse, SessionStart) ${result.outcome}: ${result.path} (Codex runs them only once you trust them: review them in Codex's /hooks)`);
+    report.push(`Codex hooks (PreToolUse, PostToolUse, SessionStart) ${result.outcome}: ${result.path}`);
+    const trust = codexHooksTrust((hookRoot) => hookRoot === root, env);
+    if (trust) report.push(trust.summary);
   }
   writeManifest(root, manifest);
   return report;
@@ -81,8 +84,9 @@ export function uninstallHooks(root: string, selection: HookSelection, env: Node
     manifest.claudeDirCreated = false;
   }
   if (selection.codex) {
-    const { path, outcome } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
+    const { path, outcome, moved } = uninstallCodexHooks(root, env, manifest.codexHooksCreated);
     report.push(`Codex hooks ${outcome === 'removed' ? 'removed' : 'were not installed'}: ${path}`);
+    if (moved > 0) report.push(`${moved} other Codex hook(s) in ${path} moved up into the place of the fleet's: Codex keys trust by place, so open Codex and run /hooks to trust them again`);
     manifest.codexHooksCreated = false;
   }
   writeManifest(root, manifest);

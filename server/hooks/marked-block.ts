@@ -10,7 +10,33 @@ export interface Markers {
 
 export type Placement = 'top' | 'bottom';
 
-export function findBlock(content: string, markers: Markers): { start: number; end: number } | undefined {
+/**
+ * Lines someone else wrote between our markers (a user, or the runtime editing its own config):
+ * `kept` stays in the block after our body, `moved` goes right after the end marker. Both are
+ * whole lines, byte for byte. Nothing found inside is ever dropped unless a reader says it is ours.
+ */
+export interface ForeignLines {
+  kept: string;
+  moved: string;
+}
+
+/** Sorts the text between the markers (whole lines) into ours and someone else's. */
+export type ForeignReader = (inner: string) => ForeignLines;
+
+/** The default: everything between the markers is ours. */
+const ALL_OURS: ForeignReader = () => ({ kept: '', moved: '' });
+
+/** Whole lines back into text (each with its newline). */
+export function joinLines(lines: string[]): string {
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+/** The lines of a block's inner text (which ends with a newline, or is empty). */
+export function innerLines(inner: string): string[] {
+  return inner === '' ? [] : inner.replace(/\n$/, '').split('\n');
+}
+
+export function findBlock(content: string, markers: Markers): { start: number; end: number; innerStart: number; innerEnd: number } | undefined {
   const lines = content.split('\n');
   const first = lines.findIndex((line) => line.trim() === markers.begin);
   if (first < 0) return undefined;
@@ -20,13 +46,14 @@ export function findBlock(content: string, markers: Markers): { start: number; e
   const endLineStart = lines.slice(0, last).reduce((n, line) => n + line.length + 1, 0);
   // The block ends with its end marker's newline, when it has one.
   const end = Math.min(content.length, endLineStart + lines[last]!.length + 1);
-  return { start, end };
+  return { start, end, innerStart: start + lines[first]!.length + 1, innerEnd: endLineStart };
 }
 
-/** The file with the block set to `body` (replaced in place, or added at the top or the bottom). */
-export function upsertBlock(content: string, markers: Markers, body: string, placement: Placement = 'bottom'): string {
-  const block = `${markers.begin}\n${body.replace(/\n+$/, '')}\n${markers.end}\n`;
+/** The file with the block set to `body` (replaced in place, or added at the top or the bottom); what `foreign` finds inside is kept. */
+export function upsertBlock(content: string, markers: Markers, body: string, placement: Placement = 'bottom', foreign: ForeignReader = ALL_OURS): string {
   const found = findBlock(content, markers);
+  const { kept, moved } = found ? foreign(content.slice(found.innerStart, found.innerEnd)) : ALL_OURS('');
+  const block = `${markers.begin}\n${body.replace(/\n+$/, '')}\n${kept}${markers.end}\n${moved}`;
   if (found) return content.slice(0, found.start) + block + content.slice(found.end);
   if (content === '') return block;
   if (placement === 'top') {
@@ -41,12 +68,12 @@ export function upsertBlock(content: string, markers: Markers, body: string, pla
   return `${content.endsWith('\n') ? content : `${content}\n`}\n${block}`;
 }
 
-/** The file without the block, and the blank line that set it apart at the bottom. */
-export function removeBlock(content: string, markers: Markers): { content: string; found: boolean } {
+/** The file without the block, and the blank line that set it apart at the bottom; what `foreign` moves out of it stays where the block was. */
+export function removeBlock(content: string, markers: Markers, foreign: ForeignReader = ALL_OURS): { content: string; found: boolean } {
   const found = findBlock(content, markers);
   if (!found) return { content, found: false };
   let before = content.slice(0, found.start);
-  const after = content.slice(found.end);
+  const after = foreign(content.slice(found.innerStart, found.innerEnd)).moved + content.slice(found.end);
   if (after === '' && before.endsWith('\n\n')) before = before.slice(0, -1);
   return { content: before + after, found: true };
 }

@@ -5,10 +5,10 @@ import { claudeSettingsPath } from '../hooks/claude-settings.js';
 import { commonDirectory } from '../hooks/git.js';
 import { installHooks, uninstallHooks, type HookSelection } from '../hooks/install.js';
 import { ensureLauncher } from '../hooks/launcher.js';
-import { findBlock, removeBlock, upsertBlock, type Markers } from '../hooks/marked-block.js';
+import { findBlock, innerLines, joinLines, removeBlock, upsertBlock, type ForeignReader, type Markers } from '../hooks/marked-block.js';
 import { onPath, removeLocalHome, writeLocalHome } from './claude-local-env.js';
 import { AGENT_INSTRUCTIONS, INSTRUCTION_FILES, INSTRUCTIONS_MARKERS } from './agent-instructions.js';
-import { bridgeCommand, claudeMcpPath, CODEX_MARKERS, codexBlock, codexConfigPath, hasHandWrittenCodexEntry, type BridgeCommand } from './runtime-config.js';
+import { bridgeCommand, claudeMcpPath, CODEX_MARKERS, codexBlock, codexBlockForeign, codexConfigPath, hasHandWrittenCodexEntry, type BridgeCommand } from './runtime-config.js';
 
 export interface InitOptions {
   root: string;
@@ -30,6 +30,8 @@ const manifestSchema = z.object({
   localHomeWritten: z.boolean().default(false),
   /** Writing it created settings.local.json (the hooks' install had not). */
   localSettingsCreated: z.boolean().default(false),
+  /** The instructions text last written into AGENTS.md and CLAUDE.md: any other line found in the block is someone else's. */
+  instructionsWritten: z.string().max(64 * 1024).optional(),
 });
 type Manifest = z.infer<typeof manifestSchema>;
 
@@ -60,10 +62,12 @@ export function initRepository(options: InitOptions): string[] {
     report.push(line('Codex MCP server [mcp_servers.fleet]', writeCodex(path, bridgeCommand(launcher.path, options.home)), path));
   }
   if (options.instructions) {
+    const foreign = instructionsForeign(manifest);
     for (const file of INSTRUCTION_FILES) {
       const path = join(options.root, file);
-      report.push(line(`agent instructions block`, writeBlock(path, INSTRUCTIONS_MARKERS, AGENT_INSTRUCTIONS), path));
+      report.push(line(`agent instructions block`, writeBlock(path, INSTRUCTIONS_MARKERS, AGENT_INSTRUCTIONS, foreign), path));
     }
+    manifest.instructionsWritten = AGENT_INSTRUCTIONS;
   }
   writeManifest(options.root, manifest);
   return report;
@@ -83,13 +87,15 @@ export function removeFromRepository(options: InitOptions): string[] {
   if (options.hooks) report.push(...uninstallHooks(options.root, hookSelection(options), options.env));
   if (options.codex) {
     const path = codexConfigPath(options.env);
-    report.push(line('Codex MCP server [mcp_servers.fleet]', takeBlockOut(path, CODEX_MARKERS), path));
+    report.push(line('Codex MCP server [mcp_servers.fleet]', takeBlockOut(path, CODEX_MARKERS, codexBlockForeign), path));
   }
   if (options.instructions) {
+    const foreign = instructionsForeign(manifest);
     for (const file of INSTRUCTION_FILES) {
       const path = join(options.root, file);
-      report.push(line('agent instructions block', takeBlockOut(path, INSTRUCTIONS_MARKERS), path));
+      report.push(line('agent instructions block', takeBlockOut(path, INSTRUCTIONS_MARKERS, foreign), path));
     }
+    manifest.instructionsWritten = undefined;
   }
   if (options.claude) {
     manifest.mcpJsonCreated = false;
@@ -120,7 +126,9 @@ function writeClaudeMcp(root: string, bridge: BridgeCommand, manifest: Manifest)
   }
   const servers = config.mcpServers;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new Error(`${path}: "mcpServers" is not an object; fix it, then run fleet init again`);
-  (servers as JsonObject).fleet = { command: bridge.command, args: bridge.args, ...(Object.keys(bridge.env).length > 0 && { env: bridge.env }) };
+  // Fields someone added to the entry (an `env`, a `type`) stay, in their place.
+  const theirs = (servers as JsonObject).fleet;
+  (servers as JsonObject).fleet = { ...(isObject(theirs) ? theirs : {}), command: bridge.command, args: bridge.args, ...(Object.keys(bridge.env).length > 0 && { env: bridge.env }) };
   const next = `${JSON.stringify(config, null, 2)}\n`;
   if (next === before) return 'unchanged';
   if (before === undefined) manifest.mcpJsonCreated = true;
@@ -144,13 +152,36 @@ function removeClaudeMcp(root: string, manifest: Manifest): Outcome {
 function writeCodex(path: string, bridge: BridgeCommand): Outcome {
   const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
   if (hasHandWrittenCodexEntry(removeBlock(before, CODEX_MARKERS).content)) return 'left as it is';
-  return writeBlock(path, CODEX_MARKERS, codexBlock(bridge));
+  return writeBlock(path, CODEX_MARKERS, codexBlock(bridge), codexBlockForeign);
 }
 
-function writeBlock(path: string, markers: Markers, body: string): Outcome {
+/**
+ * Someone else's lines in an instructions block: those that are in neither the text init writes
+ * now nor the text it last wrote; they move after the end marker. Before init has recorded what it
+ * wrote (a repository set up by an older fleet) it cannot tell an older text of its own from a
+ * user's, and takes the whole block as its own, as it always did.
+ */
+function instructionsForeign(manifest: Manifest): ForeignReader | undefined {
+  const written = manifest.instructionsWritten;
+  if (written === undefined) return undefined;
+  const ours = new Set([...innerLines(`${AGENT_INSTRUCTIONS}\n`), ...innerLines(`${written}\n`)]);
+  return (inner) => {
+    const moved: string[] = [];
+    let blanks: string[] = [];
+    for (const text of innerLines(inner)) {
+      if (text.trim() === '') blanks.push(text);
+      else if (!ours.has(text)) moved.push(...(moved.length > 0 ? blanks : []), text);
+      // Blank lines count only between someone else's lines.
+      if (text.trim() !== '') blanks = [];
+    }
+    return { kept: '', moved: joinLines(moved) };
+  };
+}
+
+function writeBlock(path: string, markers: Markers, body: string, foreign?: ForeignReader): Outcome {
   const exists = existsSync(path);
   const before = exists ? readFileSync(path, 'utf8') : '';
-  const next = upsertBlock(before, markers, body, 'bottom');
+  const next = upsertBlock(before, markers, body, 'bottom', foreign);
   if (next === before) return 'unchanged';
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, next);
@@ -158,14 +189,16 @@ function writeBlock(path: string, markers: Markers, body: string): Outcome {
 }
 
 /** A file that held nothing but the block is deleted: it did not exist before init wrote it. */
-function takeBlockOut(path: string, markers: Markers): Outcome {
+function takeBlockOut(path: string, markers: Markers, foreign?: ForeignReader): Outcome {
   if (!existsSync(path)) return 'absent';
-  const { content, found } = removeBlock(readFileSync(path, 'utf8'), markers);
+  const { content, found } = removeBlock(readFileSync(path, 'utf8'), markers, foreign);
   if (!found) return 'absent';
   if (content === '') unlinkSync(path);
   else writeFileSync(path, content);
   return 'removed';
 }
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parseObject(path: string, text: string): JsonObject {
   let value: unknown;

@@ -10,12 +10,18 @@ export interface ToolCallResult {
   isError?: boolean;
 }
 
-/** A plane result: the control notice first when the switch is not `run`, then the JSON itself. */
+/**
+ * A plane result: the control notice first when the switch is not `run`, then the JSON itself.
+ * Claude Code and Codex hand the model only `structuredContent` when a result has one (Codex:
+ * codex-rs/protocol/src/models.rs, `From<&CallToolResult> for FunctionCallOutputPayload`; Claude
+ * Code: anthropics/claude-code#55677, #79944), so the notice is also its first field, `notice`.
+ * Errors carry no structuredContent: there both clients forward `content`, where toolError puts it.
+ */
 export function toolResult(result: Record<string, unknown>): ToolCallResult {
   const notice = controlNotice(result.control as ControlBrief | undefined);
   return {
     content: [...(notice ? [{ type: 'text' as const, text: notice }] : []), { type: 'text', text: JSON.stringify(result) }],
-    structuredContent: result,
+    structuredContent: notice ? { notice, ...result } : result,
   };
 }
 

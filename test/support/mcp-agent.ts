@@ -10,8 +10,8 @@ export type Loose = Record<string, any>;
 export interface McpAgent {
   /** A tool call that must succeed: its structured result. */
   ok(name: string, args?: Record<string, unknown>): Promise<Loose>;
-  /** A tool call that may fail: whether it did and its text. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; text: string; result: Loose }>;
+  /** A tool call that may fail: whether it did, its text, and what Claude Code and Codex hand the model. */
+  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; text: string; result: Loose; forwarded: string }>;
   close(): Promise<void>;
 }
 
@@ -30,7 +30,8 @@ export async function startMcpAgent(home: string, cwd: string, env: Record<strin
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const reply = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[]; structuredContent?: Loose };
-    return { isError: reply.isError === true, text: reply.content.map((c) => c.text).join('\n'), result: reply.structuredContent ?? {} };
+    const text = reply.content.map((c) => c.text).join('\n');
+    return { isError: reply.isError === true, text, result: reply.structuredContent ?? {}, forwarded: forwardedToModel(reply.structuredContent, text) };
   };
   return {
     call,
@@ -41,4 +42,13 @@ export async function startMcpAgent(home: string, cwd: string, env: Record<strin
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * What Claude Code and Codex put before the model for a tool result: the JSON of `structuredContent`
+ * when there is one, the content's text only when there is none (Codex: codex-rs/protocol/src/models.rs,
+ * `From<&CallToolResult> for FunctionCallOutputPayload`; Claude Code: anthropics/claude-code#55677, #79944).
+ */
+function forwardedToModel(structuredContent: Loose | undefined, text: string): string {
+  return structuredContent !== undefined && structuredContent !== null ? JSON.stringify(structuredContent) : text;
 }

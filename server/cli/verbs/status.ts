@@ -1,5 +1,7 @@
 import { EVENTS_GAP_NOTIFICATION, scopeName, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
+import { codexHooksTrust, type CodexHooksTrust } from '../../hooks/codex-hook-trust.js';
+import { inRepository } from '../../hooks/git.js';
 import { pageLimit, parseVerbArgs } from '../args.js';
 import { connectUnjoined, using } from '../connection.js';
 import { relativeTime } from '../../format/relative-time.js';
@@ -22,10 +24,11 @@ export async function statusVerb(argv: string[]): Promise<number> {
   const fetch = (client: PlaneClient) => fetchLists(limit, (page) => client.call('fleet_status', { includeGone: values.all ?? false, ...page }));
   if (!values.watch) {
     const [status, violations] = await using(connectUnjoined(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
+    const codexHooks = codexTrustHere();
     emit(
       values.json,
-      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations },
-      () => `${render(status)}${renderViolations(violations)}`,
+      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations, ...(codexHooks && { codexHooks }) },
+      () => `${render(status)}${codexHooks ? `\n\ncodex hooks: ${codexHooks.summary}` : ''}${renderViolations(violations)}`,
     );
     return 0;
   }
@@ -56,6 +59,23 @@ async function watch(client: PlaneClient, fetch: (client: PlaneClient) => Promis
   clearInterval(timer);
   client.close();
   return 0;
+}
+
+/**
+ * Whether Codex runs the fleet's hooks for the repository of the working directory (Codex skips
+ * untrusted hooks without a word); undefined outside one, or when it has no fleet Codex hooks.
+ */
+function codexTrustHere(): Partial<CodexHooksTrust> & { summary: string } | undefined {
+  const inThisRepository = new Map<string, boolean>();
+  const here = (root: string) => {
+    if (!inThisRepository.has(root)) inThisRepository.set(root, inRepository(process.cwd(), root));
+    return inThisRepository.get(root)!;
+  };
+  try {
+    return codexHooksTrust(here, process.env);
+  } catch (error) {
+    return { summary: `could not check them: ${(error as Error).message}` };
+  }
 }
 
 /** Each claim with the readable name of its repository (`org/repo`), for people and scripts alike. */
