@@ -21,11 +21,10 @@ import { isFleetHook, trustCodexHooks, type ListedHook } from './harness/codex-h
 import { fleetCheckout, type FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
 import { startModelServer, type ModelServer } from './harness/model-server.js';
-import { lastAgentRequest, resultOf, scriptOf } from './harness/model-turn.js';
+import { FLEET_TOOLS, lastAgentRequest, resultOf, scriptOf } from './harness/model-turn.js';
 
 const { client, skip } = clientOrSkip('codex');
 const THEIRS_TEXT = 'export const theirs = 1;\n';
-const FLEET_TOOLS = ['fleet_agent_join', 'fleet_claim_path', 'fleet_check_path', 'fleet_release_path', 'fleet_work_pull', 'fleet_control_get', 'fleet_agent_handoff'];
 
 function patch(body: string): string {
   return `*** Begin Patch\n${body}*** End Patch\n`;
@@ -39,11 +38,7 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
   before(async () => {
     server = await startModelServer();
     checkout = await fleetCheckout({ 'src/theirs.ts': THEIRS_TEXT, 'src/mine.ts': 'export const mine = 0;\n', 'README.md': '# repo\n' });
-    const theirsTree = checkout.linkedWorktree('theirs');
-    for (const args of [['join', '--callsign', 'THEIRS', '--runtime', 'script'], ['claim', '--as', 'THEIRS', 'src/theirs.ts']]) {
-      const done = await checkout.fleetAt(theirsTree, ...args);
-      assert.equal(done.code, 0, `fleet ${args.join(' ')}: ${done.stderr}`);
-    }
+    await checkout.scriptAgentClaims('THEIRS', checkout.linkedWorktree('theirs'), ['src/theirs.ts']);
     trusted = await trustCodexHooks(client!.bin, checkout.repo, codexEnv(checkout, server));
   });
   after(async () => {

@@ -19,6 +19,8 @@ export interface FleetCheckout {
   fleetAt(cwd: string, ...args: string[]): Promise<CliResult>;
   /** A linked worktree of the repository on a branch of its own: where another agent works. */
   linkedWorktree(branch: string): string;
+  /** Another agent, a script run from `cwd` as a person would run it: `fleet join --runtime script`, then `fleet claim`. */
+  scriptAgentClaims(callsign: string, cwd: string, patterns: string[]): Promise<void>;
   /** The environment a client starts with: the user's PATH with the fleet launcher on it, HOME, nothing of this process. */
   clientEnv(): NodeJS.ProcessEnv;
   dispose(): Promise<void>;
@@ -44,6 +46,12 @@ export async function fleetCheckout(files: Record<string, string>): Promise<Flee
     plane,
     fleet,
     fleetAt,
+    scriptAgentClaims: async (callsign, cwd, patterns) => {
+      for (const args of [['join', '--callsign', callsign, '--runtime', 'script'], ['claim', '--as', callsign, ...patterns]]) {
+        const done = await fleetAt(cwd, ...args);
+        if (done.code !== 0) throw new Error(`fleet ${args.join(' ')} failed (${done.code}): ${done.stderr}`);
+      }
+    },
     linkedWorktree: (branch) => {
       const path = join(worktrees, branch);
       git(repo, 'worktree', 'add', '-q', path, '-b', branch, 'main');

@@ -89,3 +89,6 @@ export function lastAgentRequest(requests: ModelRequest[]): ModelRequest {
   if (!last) throw new Error(`the model server received no request of the agent's loop (${requests.length} requests in all)`);
   return last;
 }
+
+/** Fleet tools every client must offer the model (the lean profile's core, by their MCP names). */
+export const FLEET_TOOLS = ['fleet_agent_join', 'fleet_claim_path', 'fleet_check_path', 'fleet_release_path', 'fleet_work_pull', 'fleet_control_get', 'fleet_agent_handoff'];
