@@ -9,7 +9,7 @@
 //     the scripted server with NO_PROXY=127.0.0.1,localhost (anything past loopback is recorded and refused).
 //   - Not needed: project MCP approval (-p starts .mcp.json's servers), IS_SANDBOX (no --dangerously-skip-permissions).
 // Another agent, THEIRS, works in a linked worktree of the same repository (joined with `fleet join
-// --runtime script`, claim by `fleet claim --as THEIRS`): the session never shares its worktree.
+// --runtime script`, claims by `fleet claim --as THEIRS`): the session never shares its worktree.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,13 +17,13 @@ import { after, before, describe, test } from 'node:test';
 import { eventsOf } from '../integration/agents/support.js';
 import { runClaude } from './harness/claude-code.js';
 import { describeRun, type ClientRun } from './harness/client-run.js';
-import { fleetCheckout, type FleetCheckout } from './harness/fleet-checkout.js';
+import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
+import type { FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
 import { startModelServer, type ModelServer } from './harness/model-server.js';
-import { FLEET_TOOLS, lastAgentRequest, resultOf, scriptOf } from './harness/model-turn.js';
+import { FLEET_TOOLS, lastAgentRequest, readAfterResult, resultOf, scriptOf } from './harness/model-turn.js';
 
 const { client, skip } = clientOrSkip('claude-code');
-const THEIRS_TEXT = 'export const theirs = 1;\n';
 
 describe('Claude Code in a repository set up by fleet init', { skip }, () => {
   let server: ModelServer;
@@ -31,8 +31,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
 
   before(async () => {
     server = await startModelServer();
-    checkout = await fleetCheckout({ 'src/theirs.ts': THEIRS_TEXT, 'src/mine.ts': 'export const mine = 0;\n', 'README.md': '# repo\n' });
-    await checkout.scriptAgentClaims('THEIRS', checkout.linkedWorktree('theirs'), ['src/theirs.ts']);
+    checkout = await checkoutBesideTheirs();
   });
   after(async () => {
     await checkout?.dispose();
@@ -80,6 +79,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
           { calls: [{ name: 'Write', input: { file_path: join(repo, 'src/theirs.ts'), content: 'overwritten by MINE\n' } }] },
           { calls: [{ name: 'Bash', input: { command: 'echo overwritten > src/theirs.ts', description: 'overwrite theirs' } }] },
           { calls: [{ name: 'Write', input: { file_path: join(repo, 'src/mine.ts'), content: 'export const mine = 1;\n' } }] },
+          { calls: [{ name: 'Bash', input: { command: 'node scripts/regenerate.mjs', description: 'regenerate' } }] },
           { text: 'done' },
         ]),
       );
@@ -105,7 +105,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PreToolUse refuses a Bash write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const bash = resultOf(lastAgentRequest(server.requests), 'Bash');
+      const bash = lastAgentRequest(server.requests).results.find((result) => result.name === 'Bash');
       assert.equal(bash?.isError, true, bash?.text);
       assert.match(bash!.text, /src\/theirs\.ts/);
       assert.match(bash!.text, /THEIRS/);
@@ -116,6 +116,16 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
       const write = lastAgentRequest(server.requests).results.filter((result) => result.name === 'Write').at(-1);
       assert.equal(write?.isError, false, write?.text);
       assert.equal(readFileSync(join(checkout.repo, 'src/mine.ts'), 'utf8'), 'export const mine = 1;\n');
+    });
+
+    test('PostToolUse: a script that wrote into THEIRS\'s claim by a computed path is reported to the model after the result, nothing reverted', () => {
+      const request = lastAgentRequest(server.requests);
+      const bash = request.results.filter((result) => result.name === 'Bash').at(-1);
+      assert.ok(bash, 'the script\'s Bash call came back');
+      const read = readAfterResult(request, bash);
+      assert.match(read, /PostToolUse:Bash hook blocking error/, read);
+      assert.match(read, /src\/theirs-too\.ts: held by THEIRS/);
+      assert.equal(readFileSync(join(checkout.repo, 'src/theirs-too.ts'), 'utf8'), 'changed by a script\n');
     });
 
     test('SessionEnd escrows MINE\'s claims for its next session, and only MINE\'s', async () => {

@@ -10,7 +10,7 @@
 //     apply_patch and tool_search as in a real session; no bubblewrap sandbox here, the hooks are the gate).
 //   - env: HOME and CODEX_HOME in a temp folder, the user's PATH with FLEET_HOME/bin first,
 //     HTTPS_PROXY/HTTP_PROXY at the scripted server with NO_PROXY=127.0.0.1,localhost.
-// Another agent, THEIRS, works in a linked worktree of the same repository.
+// Another agent, THEIRS, works in a linked worktree of the same repository (harness/beside-theirs.ts).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,13 +18,13 @@ import { after, before, describe, test } from 'node:test';
 import { describeRun, type ClientRun } from './harness/client-run.js';
 import { codexEnv, runCodex, searchFleetTools } from './harness/codex.js';
 import { isFleetHook, trustCodexHooks, type ListedHook } from './harness/codex-hook-trust.js';
-import { fleetCheckout, type FleetCheckout } from './harness/fleet-checkout.js';
+import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
+import type { FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
 import { startModelServer, type ModelServer } from './harness/model-server.js';
 import { FLEET_TOOLS, lastAgentRequest, resultOf, scriptOf } from './harness/model-turn.js';
 
 const { client, skip } = clientOrSkip('codex');
-const THEIRS_TEXT = 'export const theirs = 1;\n';
 
 function patch(body: string): string {
   return `*** Begin Patch\n${body}*** End Patch\n`;
@@ -37,8 +37,7 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
 
   before(async () => {
     server = await startModelServer();
-    checkout = await fleetCheckout({ 'src/theirs.ts': THEIRS_TEXT, 'src/mine.ts': 'export const mine = 0;\n', 'README.md': '# repo\n' });
-    await checkout.scriptAgentClaims('THEIRS', checkout.linkedWorktree('theirs'), ['src/theirs.ts']);
+    checkout = await checkoutBesideTheirs();
     trusted = await trustCodexHooks(client!.bin, checkout.repo, codexEnv(checkout, server));
   });
   after(async () => {
@@ -96,6 +95,7 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
           { calls: [{ name: 'apply_patch', input: patch('*** Update File: src/theirs.ts\n@@\n-export const theirs = 1;\n+export const theirs = 2;\n') }] },
           { calls: [{ name: 'exec_command', input: { cmd: 'echo overwritten > src/theirs.ts' } }] },
           { calls: [{ name: 'apply_patch', input: patch('*** Update File: src/mine.ts\n@@\n-export const mine = 0;\n+export const mine = 1;\n') }] },
+          { calls: [{ name: 'exec_command', input: { cmd: 'node scripts/regenerate.mjs' } }] },
           { text: 'done' },
         ]),
       );
@@ -117,11 +117,18 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PreToolUse refuses a shell write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const refused = resultOf(lastAgentRequest(server.requests), 'exec_command');
+      const refused = lastAgentRequest(server.requests).results.find((result) => result.name === 'exec_command');
       assert.match(refused?.text ?? '', /blocked by PreToolUse hook/, describeRun(run));
       assert.match(refused!.text, /src\/theirs\.ts/);
       assert.match(refused!.text, /THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs.ts'), 'utf8'), THEIRS_TEXT);
+    });
+
+    test('PostToolUse: a script that wrote into THEIRS\'s claim by a computed path is reported to the model, nothing reverted', () => {
+      const shell = lastAgentRequest(server.requests).results.filter((result) => result.name === 'exec_command').at(-1);
+      assert.match(shell?.text ?? '', /src\/theirs-too\.ts/, shell?.text);
+      assert.match(shell!.text, /THEIRS/);
+      assert.equal(readFileSync(join(checkout.repo, 'src/theirs-too.ts'), 'utf8'), 'changed by a script\n');
     });
 
     test('an apply_patch inside MINE\'s own claim happens', () => {

@@ -92,3 +92,12 @@ export function lastAgentRequest(requests: ModelRequest[]): ModelRequest {
 
 /** Fleet tools every client must offer the model (the lean profile's core, by their MCP names). */
 export const FLEET_TOOLS = ['fleet_agent_join', 'fleet_claim_path', 'fleet_check_path', 'fleet_release_path', 'fleet_work_pull', 'fleet_control_get', 'fleet_agent_handoff'];
+
+/**
+ * What the model read from a call's result on: the result and every message the client added after it
+ * (Claude Code gives a PostToolUse hook's block reason as a system message after the tool_result), as
+ * the request's JSON text.
+ */
+export function readAfterResult(request: ModelRequest, result: ToolResult): string {
+  return request.text.slice(request.text.lastIndexOf(result.callId));
+}
