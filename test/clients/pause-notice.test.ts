@@ -18,7 +18,7 @@ import { lastAgentRequest, resultOf, scriptOf } from './harness/model-turn.js';
 const claude = clientOrSkip('claude-code');
 const codex = clientOrSkip('codex');
 
-describe('after fleet pause, a fleet tool\'s result as the model receives it', () => {
+describe('after fleet pause, a fleet tool\'s result as the model receives it', { skip: claude.skip && codex.skip }, () => {
   let server: ModelServer;
   let checkout: FleetCheckout;
   before(async () => {
