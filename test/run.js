@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const allTiers = ['unit', 'integration', 'adversarial', 'vscode'];
+const allTiers = ['unit', 'integration', 'adversarial', 'vscode', 'clients'];
 const args = process.argv.slice(2);
 // `npm run test:vscode -- --desktop`: the same in-host tests in a desktop VS Code (@vscode/test-electron),
 // where one can be downloaded or is installed; the code-server tier is what runs without internet.
