@@ -2,7 +2,7 @@
 // fleet's hooks (/hooks) as `[hooks.state."…"] trusted_hash` tables in $CODEX_HOME/config.toml — and
 // appends them where fleet's marked block ends. Running `fleet init` again must leave them: Codex skips
 // an untrusted hook without a word, so a dropped trust turns the Codex gate off.
-// EXPECTED TO FAIL on main as of 0aec80a: the second `fleet init` rewrites its block and the trust with it.
+// Failed on main as of 0aec80a: the second `fleet init` rewrote its block and the trust with it.
 // Pre-written for the headless run: as in codex.test.ts (see its header).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -22,10 +22,27 @@ const A_TEXT = 'export const a = 1;\n';
 describe('fleet init run again after the person trusted fleet\'s Codex hooks', { skip }, () => {
   let server: ModelServer;
   let checkout: FleetCheckout;
+  let fleetReportedTrust: [string, string];
+  let codexListedTrust: [string, string];
+  /** Each fleet hook's key and trust, as `fleet status --json` reports them (fleet computes Codex's hash itself). */
+  const fleetTrust = async () => {
+    const status = await checkout.fleet('status', '--json');
+    const report = (JSON.parse(status.stdout) as { codexHooks: { hooks: { key: string; trust: string }[] } }).codexHooks;
+    return report.hooks.map((hook) => `${hook.key}=${hook.trust}`).sort().join('\n');
+  };
+  /** The same, as Codex itself lists them. */
+  const codexTrust = async () =>
+    (await listCodexHooks(client!.bin, checkout.repo, codexEnv(checkout, server))).filter(isFleetHook).map((hook) => `${hook.key}=${hook.trustStatus}`).sort().join('\n');
   before(async () => {
     server = await startModelServer();
     checkout = await fleetCheckout({ 'src/a.ts': A_TEXT });
+    // An unjoined session writes as a person (DESIGN §11): the file it edits is another agent's.
+    await checkout.scriptAgentClaims('THEIRS', checkout.linkedWorktree('theirs'), ['src/a.ts']);
+    fleetReportedTrust = [await fleetTrust(), ''];
+    codexListedTrust = [await codexTrust(), ''];
     const trusted = await trustCodexHooks(client!.bin, checkout.repo, codexEnv(checkout, server));
+    fleetReportedTrust[1] = await fleetTrust();
+    codexListedTrust[1] = await codexTrust();
     assert.deepEqual(trusted.filter(isFleetHook).map((hook) => hook.trustStatus), ['trusted', 'trusted', 'trusted']);
     const again = await checkout.fleet('init');
     assert.equal(again.code, 0, again.stderr);
@@ -33,6 +50,12 @@ describe('fleet init run again after the person trusted fleet\'s Codex hooks', {
   after(async () => {
     await checkout?.dispose();
     await server?.close();
+  });
+
+  test('fleet status says what Codex says of its hooks: untrusted after init, trusted once trusted in Codex (the same keys, the same hash)', () => {
+    assert.deepEqual(fleetReportedTrust, codexListedTrust);
+    assert.match(codexListedTrust[0], /=untrusted/);
+    assert.doesNotMatch(codexListedTrust[1], /=(untrusted|modified)/);
   });
 
   test('Codex still lists the three hooks as trusted', async () => {
