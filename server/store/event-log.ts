@@ -9,6 +9,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { fdatasyncAsync, fsyncDirectory, writeAllSync } from './durable-write.js';
 import { GroupCommit } from './group-commit.js';
+import { sealRecord } from './record-checksum.js';
 import { segmentPath, type Segment } from './segment-files.js';
 import type { StoreStats } from './store.js';
 
@@ -82,7 +83,7 @@ export class EventLog<E extends { seq: number }> {
       }
     }
     if (events.length === 0) return Promise.resolve();
-    const data = Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(''));
+    const data = Buffer.from(events.map((event) => `${sealRecord(JSON.stringify(event))}\n`).join(''));
     const last = events[events.length - 1]!.seq;
     this.#lastSeq = last;
     this.stats.appends++;

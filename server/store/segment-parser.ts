@@ -1,6 +1,7 @@
 // Decodes one JSON Lines segment in a single pass over a buffer read whole: at 100k events a
 // line-by-line stream costs more in per-line overhead than the parsing itself.
 import { z } from 'zod';
+import { openRecord } from './record-checksum.js';
 import { StoreCorruptError } from './store.js';
 
 const NEWLINE = 0x0a;
@@ -51,17 +52,20 @@ function parseRecords<E>(path: string, bytes: Buffer, schema: z.ZodType<E>, torn
     throw new StoreCorruptError(path, 'the last record is incomplete (no trailing newline)', lines.length + 1);
   }
   const events: E[] = [];
+  // A segment whose first record is sealed was written with checksums throughout: an unsealed record in it is damage.
+  const first = lines.length > 0 ? openRecord(lines[0]!) : undefined;
+  const sealedSegment = first !== undefined && 'sealed' in first && first.sealed;
   for (let i = 0; i < lines.length; i++) {
     let json: unknown;
     try {
-      json = JSON.parse(lines[i]!);
+      json = recordJson(lines[i]!, sealedSegment);
     } catch (error) {
       const isLast = i === lines.length - 1 && !unterminated;
       if (isLast && tornTailAllowed) {
         return { events, intactBytes: i === 0 ? 0 : bytes.lastIndexOf(NEWLINE, end - 2) + 1 };
       }
       const where = isLast ? '' : ', and further records follow it';
-      throw new StoreCorruptError(path, `record is not valid JSON (${(error as Error).message})${where}`, i + 1);
+      throw new StoreCorruptError(path, `record is ${(error as Error).message}${where}`, i + 1);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -70,6 +74,18 @@ function parseRecords<E>(path: string, bytes: Buffer, schema: z.ZodType<E>, torn
     events.push(parsed.data);
   }
   return { events, intactBytes: end };
+}
+
+/** A line's record, parsed; throws saying what is wrong with it (the caller decides torn tail or damage). */
+function recordJson(line: string, sealedSegment: boolean): unknown {
+  const record = openRecord(line);
+  if ('damaged' in record) throw new Error(`changed on disk (${record.damaged})`);
+  if (sealedSegment && !record.sealed) throw new Error('missing its checksum (every record of this segment carries one)');
+  try {
+    return JSON.parse(record.json);
+  } catch (error) {
+    throw new Error(`not valid JSON (${(error as Error).message})`);
+  }
 }
 
 const ZERO_CHUNK = Buffer.alloc(64 * 1024);

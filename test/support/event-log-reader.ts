@@ -1,8 +1,9 @@
 // Reads a plane's event log straight from disk (FLEET_HOME/state/events/*.jsonl), independently of
-// the plane's own store code, so that what the tests replay is what a restart would replay.
+// the plane's own store code (but for the records' checksum format), so that what the tests replay is what a restart would replay.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fleetEventSchema, type FleetEvent } from '../../contracts/index.js';
+import { openRecord } from '../../server/store/record-checksum.js';
 
 const SEGMENT = /^(\d{12})\.jsonl$/;
 
@@ -46,7 +47,9 @@ export function readEventLog(home: string, options: ReadLogOptions = {}): FleetE
       if (!(options.tolerateTornTail && i === segments.length - 1)) throw new Error(`${segment.path}: last line is unterminated: ${tail.slice(0, 120)}`);
     }
     for (const [n, line] of lines.entries()) {
-      const json = JSON.parse(line) as unknown;
+      const record = openRecord(line);
+      if ('damaged' in record) throw new Error(`${segment.path}:${n + 1}: ${record.damaged}`);
+      const json = JSON.parse(record.json) as unknown;
       const event = options.validate === false ? (json as FleetEvent) : parseEvent(json, segment.path, n + 1);
       if (event.seq !== expected) throw new Error(`${segment.path}:${n + 1}: expected seq ${expected}, found ${event.seq}`);
       if (options.upToSeq !== undefined && event.seq > options.upToSeq) return events;

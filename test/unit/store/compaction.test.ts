@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { sealRecord } from '../../../server/store/record-checksum.js';
 import { collect, createTestStore, recover, snapshotText, testEvents, withTempDir } from '../../support/store-fixtures.js';
 
 const seqs = (events: readonly { seq: number }[]) => events.map((event) => event.seq);
@@ -15,7 +16,7 @@ test('compaction writes the snapshot and rotates; recovery returns snapshot plus
     await store.compact({ count: 10 }, 10);
     await store.append(testEvents(11, 15));
     // Only the live segment keeps zeros reserved ahead of its records; history ends at its last record.
-    const lines = (events: readonly object[]) => events.map((event) => `${JSON.stringify(event)}\n`).join('');
+    const lines = (events: readonly object[]) => events.map((event) => `${sealRecord(JSON.stringify(event))}\n`).join('');
     assert.equal(await readFile(join(dir, 'events', '000000000001.jsonl'), 'utf8'), lines(testEvents(1, 10)));
     await store.close();
 

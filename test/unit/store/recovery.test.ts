@@ -3,6 +3,7 @@ import { appendFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { RESERVE_BYTES } from '../../../server/store/event-log.js';
+import { sealRecord } from '../../../server/store/record-checksum.js';
 import { StoreCorruptError } from '../../../server/store/store.js';
 import { createTestStore, recover, snapshotText, testEvents, withTempDir } from '../../support/store-fixtures.js';
 
@@ -16,8 +17,9 @@ async function storeWithEvents(dir: string, last: number): Promise<string> {
   return join(dir, FIRST_SEGMENT);
 }
 
+/** Records as the log writes them (sealed with their checksum); a string is a line as given. */
 function jsonl(lines: unknown[]): string {
-  return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
+  return lines.map((line) => (typeof line === 'string' ? line : sealRecord(JSON.stringify(line)))).join('\n') + '\n';
 }
 
 /**
@@ -135,7 +137,7 @@ test('a zero byte in an archived segment is damage, not a reserve', () =>
     const [one, two] = testEvents(1, 2);
     await writeFile(segment, Buffer.concat([Buffer.from(jsonl([one])), Buffer.alloc(16), Buffer.from('\n')]));
     await writeFile(join(dir, 'events', '000000000002.jsonl'), jsonl([two]));
-    await assertRefused(dir, segment, 2, /not valid JSON/);
+    await assertRefused(dir, segment, 2, /missing its checksum/);
   }));
 
 test('a torn record on a fresh store (the very first line) is cut off too', () =>
@@ -151,6 +153,8 @@ test('an unparsable line with records after it is corruption, named by file and 
     const segment = await storeWithEvents(dir, 0);
     const [one, , three] = testEvents(1, 3);
     await writeFile(segment, jsonl([one, '{"seq":2,"at":1,"ty', three]));
+    await assertRefused(dir, segment, 2, /missing its checksum.*further records follow it/);
+    await writeFile(segment, jsonl([one, sealRecord('{"seq":2,"at":1,"ty'), three]));
     await assertRefused(dir, segment, 2, /not valid JSON.*further records follow it/);
   }));
 
@@ -158,7 +162,26 @@ test('an unparsable line followed by a torn fragment is corruption, not a torn w
   withTempDir(async (dir) => {
     const segment = await storeWithEvents(dir, 1);
     await appendFile(segment, 'garbage\n{"seq":3');
-    await assertRefused(dir, segment, 2, /not valid JSON/);
+    await assertRefused(dir, segment, 2, /missing its checksum/);
+  }));
+
+test('a byte changed on disk inside a record is refused by its checksum, though the record still parses and fits the schema', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 3);
+    const text = (await readFile(segment)).toString('utf8');
+    const second = text.split('\n')[1]!;
+    // "seq":2 → "seq":2 with its "at" time moved by one digit: still JSON, still an event.
+    const changed = second.replace(/"at":(\d)/, (_, digit: string) => `"at":${(Number(digit) + 1) % 10}`);
+    assert.notEqual(changed, second);
+    await writeFile(segment, text.replace(second, changed));
+    await assertRefused(dir, segment, 2, /changed on disk \(its checksum is [0-9a-f]{8}, its content's [0-9a-f]{8}\).*further records follow it/);
+  }));
+
+test('a log written before records carried checksums still loads', () =>
+  withTempDir(async (dir) => {
+    const segment = await storeWithEvents(dir, 0);
+    await writeFile(segment, testEvents(1, 3).map((event) => `${JSON.stringify(event)}\n`).join(''));
+    assert.deepEqual((await recover(dir)).tail.map((event) => event.seq), [1, 2, 3]);
   }));
 
 test('a record that is valid JSON but fails the schema is corruption, even as the last line', () =>

@@ -5,10 +5,11 @@ import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { RESERVE_BYTES } from '../../../server/store/event-log.js';
+import { sealRecord } from '../../../server/store/record-checksum.js';
 import { createTestStore, recover, testEvents, withTempDir, type TestEvent } from '../../support/store-fixtures.js';
 
 const SEGMENT = join('events', '000000000001.jsonl');
-const lines = (events: readonly TestEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join('');
+const lines = (events: readonly TestEvent[]) => events.map((event) => `${sealRecord(JSON.stringify(event))}\n`).join('');
 const withNotes = (events: TestEvent[], bytes: number) => events.map((event) => ({ ...event, note: 'n'.repeat(bytes) }));
 
 test('records land right after each other across renewals of the reserve, in one batch larger than it and in many small ones', () =>
