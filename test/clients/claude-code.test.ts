@@ -21,7 +21,7 @@ import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
 import type { FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
 import { startModelServer, type ModelServer } from './harness/model-server.js';
-import { FLEET_TOOLS, lastAgentRequest, readAfterResult, resultOf, scriptOf } from './harness/model-turn.js';
+import { FLEET_TOOLS, lastAgentRequest, readAfterResult, resultOf, resultOfCallNaming, scriptOf } from './harness/model-turn.js';
 
 const { client, skip } = clientOrSkip('claude-code');
 
@@ -97,7 +97,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PreToolUse refuses a Write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const write = lastAgentRequest(server.requests).results.find((result) => result.name === 'Write' && result.text.includes('theirs.ts'));
+      const write = resultOfCallNaming(lastAgentRequest(server.requests), 'Write', 'src/theirs.ts');
       assert.ok(write, 'the Write on src/theirs.ts came back');
       assert.equal(write.isError, true, write.text);
       assert.match(write.text, /src\/theirs\.ts: held exclusively by THEIRS/);
@@ -105,7 +105,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PreToolUse refuses a Bash write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const bash = lastAgentRequest(server.requests).results.find((result) => result.name === 'Bash');
+      const bash = resultOfCallNaming(lastAgentRequest(server.requests), 'Bash', 'src/theirs.ts');
       assert.equal(bash?.isError, true, bash?.text);
       assert.match(bash!.text, /src\/theirs\.ts/);
       assert.match(bash!.text, /THEIRS/);
@@ -113,14 +113,14 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
     });
 
     test('a Write inside MINE\'s own claim happens', () => {
-      const write = lastAgentRequest(server.requests).results.filter((result) => result.name === 'Write').at(-1);
+      const write = resultOfCallNaming(lastAgentRequest(server.requests), 'Write', 'src/mine.ts');
       assert.equal(write?.isError, false, write?.text);
       assert.equal(readFileSync(join(checkout.repo, 'src/mine.ts'), 'utf8'), 'export const mine = 1;\n');
     });
 
     test('PostToolUse: a script that wrote into THEIRS\'s claim by a computed path is reported to the model after the result, nothing reverted', () => {
       const request = lastAgentRequest(server.requests);
-      const bash = request.results.filter((result) => result.name === 'Bash').at(-1);
+      const bash = resultOfCallNaming(request, 'Bash', 'regenerate.mjs');
       assert.ok(bash, 'the script\'s Bash call came back');
       const read = readAfterResult(request, bash);
       assert.match(read, /PostToolUse:Bash hook blocking error/, read);
