@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { eventsOf } from '../integration/agents/support.js';
 import { runClaude } from './harness/claude-code.js';
 import { describeRun, type ClientRun } from './harness/client-run.js';
+import { toolCallWaits } from './harness/hook-timing.js';
 import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
 import type { FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
@@ -126,6 +127,13 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
       assert.match(read, /PostToolUse:Bash hook blocking error/, read);
       assert.match(read, /src\/theirs-too\.ts: held by THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs-too.ts'), 'utf8'), 'changed by a script\n');
+    });
+
+    test('the hook-timing building block sees each call\'s round trip through the client', (t) => {
+      const waits = toolCallWaits(server.requests).filter((wait) => wait.name !== 'tool_search');
+      assert.deepEqual(waits.slice(-7).map((wait) => wait.name), ['ToolSearch', 'mcp__fleet__fleet_agent_join', 'mcp__fleet__fleet_claim_path', 'Write', 'Bash', 'Write', 'Bash']);
+      for (const wait of waits) assert.ok(wait.ms >= 0 && wait.ms < 90_000, `${wait.name}: ${wait.ms} ms`);
+      t.diagnostic(waits.map((wait) => `${wait.name} ${wait.ms} ms`).join(', '));
     });
 
     test('SessionEnd escrows MINE\'s claims for its next session, and only MINE\'s', async () => {

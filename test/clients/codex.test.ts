@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { describeRun, type ClientRun } from './harness/client-run.js';
+import { toolCallWaits } from './harness/hook-timing.js';
 import { codexEnv, runCodex, searchFleetTools } from './harness/codex.js';
 import { isFleetHook, trustCodexHooks, type ListedHook } from './harness/codex-hook-trust.js';
 import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
@@ -129,6 +130,13 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
       assert.match(shell?.text ?? '', /src\/theirs-too\.ts/, shell?.text);
       assert.match(shell!.text, /THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs-too.ts'), 'utf8'), 'changed by a script\n');
+    });
+
+    test('the hook-timing building block sees each call\'s round trip through the client', (t) => {
+      const waits = toolCallWaits(server.requests).filter((wait) => wait.name !== 'tool_search');
+      assert.deepEqual(waits.slice(-6).map((wait) => wait.name), ['mcp__fleet__fleet_agent_join', 'mcp__fleet__fleet_claim_path', 'apply_patch', 'exec_command', 'apply_patch', 'exec_command']);
+      for (const wait of waits) assert.ok(wait.ms >= 0 && wait.ms < 90_000, `${wait.name}: ${wait.ms} ms`);
+      t.diagnostic(waits.map((wait) => `${wait.name} ${wait.ms} ms`).join(', '));
     });
 
     test('an apply_patch inside MINE\'s own claim happens', () => {
