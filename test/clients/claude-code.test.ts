@@ -78,6 +78,8 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
           { calls: [{ name: 'mcp__fleet__fleet_agent_join', input: { callsign: 'MINE', runtime: 'claude-code' } }] },
           { calls: [{ name: 'mcp__fleet__fleet_claim_path', input: { patterns: ['src/mine.ts'] } }] },
           { calls: [{ name: 'Write', input: { file_path: join(repo, 'src/theirs.ts'), content: 'overwritten by MINE\n' } }] },
+          { calls: [{ name: 'Read', input: { file_path: join(repo, 'src/theirs.ts') } }] },
+          { calls: [{ name: 'Edit', input: { file_path: join(repo, 'src/theirs.ts'), old_string: 'theirs = 1', new_string: 'theirs = 2' } }] },
           { calls: [{ name: 'Bash', input: { command: 'echo overwritten > src/theirs.ts', description: 'overwrite theirs' } }] },
           { calls: [{ name: 'Write', input: { file_path: join(repo, 'src/mine.ts'), content: 'export const mine = 1;\n' } }] },
           { calls: [{ name: 'Bash', input: { command: 'node scripts/regenerate.mjs', description: 'regenerate' } }] },
@@ -102,6 +104,15 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
       assert.ok(write, 'the Write on src/theirs.ts came back');
       assert.equal(write.isError, true, write.text);
       assert.match(write.text, /src\/theirs\.ts: held exclusively by THEIRS/);
+      assert.equal(readFileSync(join(checkout.repo, 'src/theirs.ts'), 'utf8'), THEIRS_TEXT);
+    });
+
+    test('PreToolUse refuses an Edit of THEIRS\'s file (after a Read, which passes): the model reads why, the file is unchanged', () => {
+      const request = lastAgentRequest(server.requests);
+      assert.equal(resultOfCallNaming(request, 'Read', 'src/theirs.ts')?.isError, false);
+      const edit = resultOfCallNaming(request, 'Edit', 'src/theirs.ts');
+      assert.equal(edit?.isError, true, edit?.text);
+      assert.match(edit!.text, /src\/theirs\.ts: held exclusively by THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs.ts'), 'utf8'), THEIRS_TEXT);
     });
 
@@ -131,7 +142,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
 
     test('the hook-timing building block sees each call\'s round trip through the client', (t) => {
       const waits = toolCallWaits(server.requests).filter((wait) => wait.name !== 'tool_search');
-      assert.deepEqual(waits.slice(-7).map((wait) => wait.name), ['ToolSearch', 'mcp__fleet__fleet_agent_join', 'mcp__fleet__fleet_claim_path', 'Write', 'Bash', 'Write', 'Bash']);
+      assert.deepEqual(waits.slice(-9).map((wait) => wait.name), ['ToolSearch', 'mcp__fleet__fleet_agent_join', 'mcp__fleet__fleet_claim_path', 'Write', 'Read', 'Edit', 'Bash', 'Write', 'Bash']);
       for (const wait of waits) assert.ok(wait.ms >= 0 && wait.ms < 90_000, `${wait.name}: ${wait.ms} ms`);
       t.diagnostic(waits.map((wait) => `${wait.name} ${wait.ms} ms`).join(', '));
     });
