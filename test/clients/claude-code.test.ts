@@ -17,11 +17,12 @@ import { after, before, describe, test } from 'node:test';
 import { eventsOf } from '../integration/agents/support.js';
 import { runClaude } from './harness/claude-code.js';
 import { describeRun, type ClientRun } from './harness/client-run.js';
+import { toolCallWaits } from './harness/hook-timing.js';
 import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
 import type { FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
 import { startModelServer, type ModelServer } from './harness/model-server.js';
-import { FLEET_TOOLS, lastAgentRequest, readAfterResult, resultOf, scriptOf } from './harness/model-turn.js';
+import { FLEET_TOOLS, lastAgentRequest, readAfterResult, resultOf, resultOfCallNaming, scriptOf } from './harness/model-turn.js';
 
 const { client, skip } = clientOrSkip('claude-code');
 
@@ -77,6 +78,8 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
           { calls: [{ name: 'mcp__fleet__fleet_agent_join', input: { callsign: 'MINE', runtime: 'claude-code' } }] },
           { calls: [{ name: 'mcp__fleet__fleet_claim_path', input: { patterns: ['src/mine.ts'] } }] },
           { calls: [{ name: 'Write', input: { file_path: join(repo, 'src/theirs.ts'), content: 'overwritten by MINE\n' } }] },
+          { calls: [{ name: 'Read', input: { file_path: join(repo, 'src/theirs.ts') } }] },
+          { calls: [{ name: 'Edit', input: { file_path: join(repo, 'src/theirs.ts'), old_string: 'theirs = 1', new_string: 'theirs = 2' } }] },
           { calls: [{ name: 'Bash', input: { command: 'echo overwritten > src/theirs.ts', description: 'overwrite theirs' } }] },
           { calls: [{ name: 'Write', input: { file_path: join(repo, 'src/mine.ts'), content: 'export const mine = 1;\n' } }] },
           { calls: [{ name: 'Bash', input: { command: 'node scripts/regenerate.mjs', description: 'regenerate' } }] },
@@ -97,15 +100,24 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PreToolUse refuses a Write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const write = lastAgentRequest(server.requests).results.find((result) => result.name === 'Write' && result.text.includes('theirs.ts'));
+      const write = resultOfCallNaming(lastAgentRequest(server.requests), 'Write', 'src/theirs.ts');
       assert.ok(write, 'the Write on src/theirs.ts came back');
       assert.equal(write.isError, true, write.text);
       assert.match(write.text, /src\/theirs\.ts: held exclusively by THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs.ts'), 'utf8'), THEIRS_TEXT);
     });
 
+    test('PreToolUse refuses an Edit of THEIRS\'s file (after a Read, which passes): the model reads why, the file is unchanged', () => {
+      const request = lastAgentRequest(server.requests);
+      assert.equal(resultOfCallNaming(request, 'Read', 'src/theirs.ts')?.isError, false);
+      const edit = resultOfCallNaming(request, 'Edit', 'src/theirs.ts');
+      assert.equal(edit?.isError, true, edit?.text);
+      assert.match(edit!.text, /src\/theirs\.ts: held exclusively by THEIRS/);
+      assert.equal(readFileSync(join(checkout.repo, 'src/theirs.ts'), 'utf8'), THEIRS_TEXT);
+    });
+
     test('PreToolUse refuses a Bash write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const bash = lastAgentRequest(server.requests).results.find((result) => result.name === 'Bash');
+      const bash = resultOfCallNaming(lastAgentRequest(server.requests), 'Bash', 'src/theirs.ts');
       assert.equal(bash?.isError, true, bash?.text);
       assert.match(bash!.text, /src\/theirs\.ts/);
       assert.match(bash!.text, /THEIRS/);
@@ -113,19 +125,26 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
     });
 
     test('a Write inside MINE\'s own claim happens', () => {
-      const write = lastAgentRequest(server.requests).results.filter((result) => result.name === 'Write').at(-1);
+      const write = resultOfCallNaming(lastAgentRequest(server.requests), 'Write', 'src/mine.ts');
       assert.equal(write?.isError, false, write?.text);
       assert.equal(readFileSync(join(checkout.repo, 'src/mine.ts'), 'utf8'), 'export const mine = 1;\n');
     });
 
     test('PostToolUse: a script that wrote into THEIRS\'s claim by a computed path is reported to the model after the result, nothing reverted', () => {
       const request = lastAgentRequest(server.requests);
-      const bash = request.results.filter((result) => result.name === 'Bash').at(-1);
+      const bash = resultOfCallNaming(request, 'Bash', 'regenerate.mjs');
       assert.ok(bash, 'the script\'s Bash call came back');
       const read = readAfterResult(request, bash);
       assert.match(read, /PostToolUse:Bash hook blocking error/, read);
       assert.match(read, /src\/theirs-too\.ts: held by THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs-too.ts'), 'utf8'), 'changed by a script\n');
+    });
+
+    test('the hook-timing building block sees each call\'s round trip through the client', (t) => {
+      const waits = toolCallWaits(server.requests).filter((wait) => wait.name !== 'tool_search');
+      assert.deepEqual(waits.slice(-9).map((wait) => wait.name), ['ToolSearch', 'mcp__fleet__fleet_agent_join', 'mcp__fleet__fleet_claim_path', 'Write', 'Read', 'Edit', 'Bash', 'Write', 'Bash']);
+      for (const wait of waits) assert.ok(wait.ms >= 0 && wait.ms < 90_000, `${wait.name}: ${wait.ms} ms`);
+      t.diagnostic(waits.map((wait) => `${wait.name} ${wait.ms} ms`).join(', '));
     });
 
     test('SessionEnd escrows MINE\'s claims for its next session, and only MINE\'s', async () => {

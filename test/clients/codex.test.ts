@@ -16,13 +16,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { describeRun, type ClientRun } from './harness/client-run.js';
+import { toolCallWaits } from './harness/hook-timing.js';
 import { codexEnv, runCodex, searchFleetTools } from './harness/codex.js';
 import { isFleetHook, trustCodexHooks, type ListedHook } from './harness/codex-hook-trust.js';
 import { checkoutBesideTheirs, THEIRS_TEXT } from './harness/beside-theirs.js';
 import type { FleetCheckout } from './harness/fleet-checkout.js';
 import { clientOrSkip } from './harness/installed-clients.js';
 import { startModelServer, type ModelServer } from './harness/model-server.js';
-import { FLEET_TOOLS, lastAgentRequest, resultOf, scriptOf } from './harness/model-turn.js';
+import { FLEET_TOOLS, lastAgentRequest, resultOf, resultOfCallNaming, scriptOf } from './harness/model-turn.js';
 
 const { client, skip } = clientOrSkip('codex');
 
@@ -110,14 +111,14 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PreToolUse refuses an apply_patch into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const refused = lastAgentRequest(server.requests).results.find((result) => result.name === 'apply_patch' && result.text.includes('theirs.ts'));
+      const refused = resultOfCallNaming(lastAgentRequest(server.requests), 'apply_patch', 'src/theirs.ts');
       assert.match(refused?.text ?? '', /blocked by PreToolUse hook/, describeRun(run));
       assert.match(refused!.text, /src\/theirs\.ts: held exclusively by THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs.ts'), 'utf8'), THEIRS_TEXT);
     });
 
     test('PreToolUse refuses a shell write into THEIRS\'s claim: the model reads why, the file is unchanged', () => {
-      const refused = lastAgentRequest(server.requests).results.find((result) => result.name === 'exec_command');
+      const refused = resultOfCallNaming(lastAgentRequest(server.requests), 'exec_command', 'src/theirs.ts');
       assert.match(refused?.text ?? '', /blocked by PreToolUse hook/, describeRun(run));
       assert.match(refused!.text, /src\/theirs\.ts/);
       assert.match(refused!.text, /THEIRS/);
@@ -125,14 +126,21 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
     });
 
     test('PostToolUse: a script that wrote into THEIRS\'s claim by a computed path is reported to the model, nothing reverted', () => {
-      const shell = lastAgentRequest(server.requests).results.filter((result) => result.name === 'exec_command').at(-1);
+      const shell = resultOfCallNaming(lastAgentRequest(server.requests), 'exec_command', 'regenerate.mjs');
       assert.match(shell?.text ?? '', /src\/theirs-too\.ts/, shell?.text);
       assert.match(shell!.text, /THEIRS/);
       assert.equal(readFileSync(join(checkout.repo, 'src/theirs-too.ts'), 'utf8'), 'changed by a script\n');
     });
 
+    test('the hook-timing building block sees each call\'s round trip through the client', (t) => {
+      const waits = toolCallWaits(server.requests).filter((wait) => wait.name !== 'tool_search');
+      assert.deepEqual(waits.slice(-6).map((wait) => wait.name), ['mcp__fleet__fleet_agent_join', 'mcp__fleet__fleet_claim_path', 'apply_patch', 'exec_command', 'apply_patch', 'exec_command']);
+      for (const wait of waits) assert.ok(wait.ms >= 0 && wait.ms < 90_000, `${wait.name}: ${wait.ms} ms`);
+      t.diagnostic(waits.map((wait) => `${wait.name} ${wait.ms} ms`).join(', '));
+    });
+
     test('an apply_patch inside MINE\'s own claim happens', () => {
-      const applied = lastAgentRequest(server.requests).results.filter((result) => result.name === 'apply_patch').at(-1);
+      const applied = resultOfCallNaming(lastAgentRequest(server.requests), 'apply_patch', 'src/mine.ts');
       assert.doesNotMatch(applied?.text ?? '', /blocked/, applied?.text);
       assert.equal(readFileSync(join(checkout.repo, 'src/mine.ts'), 'utf8'), 'export const mine = 1;\n');
     });

@@ -12,6 +12,7 @@ interface ContentBlock {
   content?: string | ContentBlock[];
   is_error?: boolean;
   tool_name?: string;
+  input?: unknown;
 }
 interface MessagesBody {
   model?: string;
@@ -23,14 +24,15 @@ interface MessagesBody {
 export function readMessagesRequest(body: MessagesBody): Pick<ModelRequest, 'main' | 'modelTurns' | 'toolNames' | 'results'> {
   const toolNames = (body.tools ?? []).map((tool) => tool.name ?? '');
   const messages = body.messages ?? [];
-  const names = new Map<string, string>();
+  const calls = new Map<string, { name: string; input: unknown }>();
   const results: ToolResult[] = [];
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
     for (const block of message.content) {
-      if (block.type === 'tool_use' && block.id) names.set(block.id, block.name ?? '');
+      if (block.type === 'tool_use' && block.id) calls.set(block.id, { name: block.name ?? '', input: block.input });
       if (block.type === 'tool_result' && block.tool_use_id) {
-        results.push({ callId: block.tool_use_id, name: names.get(block.tool_use_id) ?? '', text: blockText(block.content), isError: block.is_error === true });
+        const call = calls.get(block.tool_use_id);
+        results.push({ callId: block.tool_use_id, name: call?.name ?? '', input: call?.input, text: blockText(block.content), isError: block.is_error === true });
       }
     }
   }

@@ -12,8 +12,9 @@ export type Turn = { text: string } | { calls: ToolCall[] };
 /** A tool's result as the client sent it back to the model. */
 export interface ToolResult {
   callId: string;
-  /** The tool the call named (found by its id in the history). */
+  /** The tool the call named, and the input it was called with (found by its id in the history). */
   name: string;
+  input: unknown;
   /** The text the model reads: every text part joined; other parts as JSON. */
   text: string;
   isError: boolean;
@@ -92,6 +93,11 @@ export function lastAgentRequest(requests: ModelRequest[]): ModelRequest {
 
 /** Fleet tools every client must offer the model (the lean profile's core, by their MCP names). */
 export const FLEET_TOOLS = ['fleet_agent_join', 'fleet_claim_path', 'fleet_check_path', 'fleet_release_path', 'fleet_work_pull', 'fleet_control_get', 'fleet_agent_handoff'];
+
+/** The result of the (first) call to `name` whose input mentions `needle` (a file it writes, say). */
+export function resultOfCallNaming(request: ModelRequest, name: string, needle: string): ToolResult | undefined {
+  return request.results.find((result) => result.name === name && JSON.stringify(result.input ?? '').includes(needle));
+}
 
 /**
  * What the model read from a call's result on: the result and every message the client added after it

@@ -14,6 +14,8 @@ interface InputItem {
   call_id?: string;
   output?: unknown;
   tools?: unknown;
+  arguments?: unknown;
+  input?: string;
 }
 interface ResponsesBody {
   tools?: Array<{ name?: string; type?: string }>;
@@ -25,18 +27,34 @@ const CALLS = new Set(['function_call', 'custom_tool_call', 'tool_search_call'])
 export function readResponsesRequest(body: ResponsesBody): Pick<ModelRequest, 'main' | 'modelTurns' | 'toolNames' | 'results'> {
   const toolNames = (body.tools ?? []).map((tool) => tool.name ?? tool.type ?? '');
   const input = body.input ?? [];
-  const names = new Map<string, string>();
+  const calls = new Map<string, { name: string; input: unknown }>();
   const results: ToolResult[] = [];
   let modelTurns = 0;
   for (const item of input) {
     if (CALLS.has(item.type ?? '') || (item.type === 'message' && item.role === 'assistant')) modelTurns += 1;
-    if (CALLS.has(item.type ?? '') && item.call_id) names.set(item.call_id, item.type === 'tool_search_call' ? 'tool_search' : item.namespace ? `${item.namespace}__${item.name ?? ''}` : item.name ?? '');
+    if (CALLS.has(item.type ?? '') && item.call_id) calls.set(item.call_id, { name: callName(item), input: callInput(item) });
     if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'tool_search_output') {
-      const callId = item.call_id ?? '';
-      results.push({ callId, name: names.get(callId) ?? '', text: outputText(item.type === 'tool_search_output' ? item.tools : item.output), isError: false });
+      const call = calls.get(item.call_id ?? '');
+      results.push({ callId: item.call_id ?? '', name: call?.name ?? '', input: call?.input, text: outputText(item.type === 'tool_search_output' ? item.tools : item.output), isError: false });
     }
   }
   return { main: toolNames.includes('exec_command'), modelTurns, toolNames, results };
+}
+
+function callName(item: InputItem): string {
+  if (item.type === 'tool_search_call') return 'tool_search';
+  return item.namespace ? `${item.namespace}__${item.name ?? ''}` : item.name ?? '';
+}
+
+/** A function call's arguments travel as a JSON string; a freeform call's input as it is. */
+function callInput(item: InputItem): unknown {
+  if (item.type === 'custom_tool_call') return item.input;
+  if (typeof item.arguments !== 'string') return item.arguments;
+  try {
+    return JSON.parse(item.arguments) as unknown;
+  } catch {
+    return item.arguments;
+  }
 }
 
 function outputText(output: unknown): string {
