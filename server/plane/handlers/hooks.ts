@@ -18,10 +18,10 @@ type Params = z.infer<typeof hookCheckSpec.params>;
 type Body = Omit<z.infer<typeof hookCheckSpec.result>, 'control'>;
 
 /** Typed from the spec itself, so it compiles before and after the method joins the table. */
-export const hookCheck = (params: Params, session: Session, { core, scopes }: PlaneServices): Body => {
+export const hookCheck = (params: Params, session: Session, { core, scopes, worktrees }: PlaneServices): Body => {
   const scope = scopes.forCall(params);
   const located = params.paths.map((p) => locate(scopes, scope, p));
-  return core.run(session.caller, (ctx) => {
+  const verdict = core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }));
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
@@ -41,6 +41,10 @@ export const hookCheck = (params: Params, session: Session, { core, scopes }: Pl
       results,
     };
   });
+  // A runtime's file tool writes what it was allowed next: the watcher then knows whose change that is.
+  const writer = verdict.agent && core.indexes.liveCallsigns.get(verdict.agent.callsign);
+  if (writer && verdict.allowed && params.fromRuntime && params.hook.endsWith('pre-tool-use')) worktrees.expectWrites(writer, params.paths.filter((path) => isAbsolute(path)).map(realPath));
+  return verdict;
 };
 
 /**

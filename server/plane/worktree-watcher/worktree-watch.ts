@@ -22,8 +22,8 @@ export interface WorktreeWatchOptions {
   startMark: number;
   now(): number;
   nextMark(): number;
-  /** Who may be writing in this worktree now: asked when the change is seen, not when it is judged. */
-  writersNow(): Writers;
+  /** Who may be writing `path` (relative to the root) now: asked when the change is seen, not when it is judged. */
+  writersNow(path: string): Writers;
   /** Changes that are neither git's nor ignored, a debounce window at a time. */
   onWrites(writes: SeenWrite[]): Promise<void>;
   log(message: string): void;
@@ -96,7 +96,8 @@ export class WorktreeWatch {
       return;
     }
     if (this.pending.size === 0) this.firstPendingAt = now;
-    this.pending.set(path, this.options.writersNow());
+    // Who wrote it is asked once a burst, when the change is first seen (a file tool's word is used up by it).
+    if (!this.pending.has(path)) this.pending.set(path, this.options.writersNow(path));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.judge(), Math.max(0, Math.min(QUIET_MS, this.firstPendingAt + MAX_DELAY_MS - now)));
   }

@@ -15,6 +15,8 @@ const MAX_VIOLATIONS_PER_SECOND = 20;
 const MAX_ATTRIBUTIONS = 1000;
 /** A hook that took a mark and never came back stops attributing after this long. */
 const ATTRIBUTION_MS = 10 * 60_000;
+/** A file tool writes right after its PreToolUse allowed it: the check speaks for that one write, for this long at most. */
+const FILE_TOOL_ATTRIBUTION_MS = 10_000;
 const MAX_CACHED_WORKTREES = 1024;
 
 interface Watched {
@@ -32,6 +34,8 @@ interface Attribution {
   until: number;
   /** The tool the hook's call writes with, recorded as a violation's source. */
   source?: string;
+  /** A file tool's: the one path (relative to the root) it was allowed to write; a mark's covers the worktree. */
+  path?: string;
 }
 
 /**
@@ -45,6 +49,8 @@ export class WorktreeWatchers {
   private readonly attributions = new Map<number, Attribution>();
   private readonly worktrees = new Map<string, { root: string; scope: string }>();
   private mark = 0;
+  /** File tools' attributions are keyed below zero: they end by time, never by a hook's next call with a mark. */
+  private fileToolMark = 0;
   private reconciling = false;
   private closed = false;
 
@@ -106,7 +112,7 @@ export class WorktreeWatchers {
     if (since !== undefined) this.attributions.delete(since);
     const found = since === undefined ? { changes: [], truncated: false } : await watched.watch.changesSince(since, MAX_WORKTREE_CHANGES);
     const mark = this.mark;
-    if (writer !== undefined) this.attribute(root, writer, mark, source);
+    if (writer !== undefined) this.attributeCallsign(root, writer, mark, source);
     return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated };
   }
 
@@ -123,7 +129,7 @@ export class WorktreeWatchers {
       startMark: this.mark,
       now: this.now,
       nextMark: () => ++this.mark,
-      writersNow: () => this.writersNow(root),
+      writersNow: (path) => this.writersNow(root, path),
       onWrites: (writes) => this.judge(root, writes),
       log: this.log,
     });
@@ -132,27 +138,60 @@ export class WorktreeWatchers {
     return { watch, scope, agents, cap };
   }
 
-  /** A hook's attribution wins; else the agents that registered the worktree (one of them is the writer). */
-  private writersNow(root: string): Writers {
-    const now = this.now();
-    const attributed = new Set<string>();
-    const sources = new Set<string>();
-    for (const [mark, attribution] of this.attributions) {
-      if (attribution.until < now) this.attributions.delete(mark);
-      else if (attribution.root === root) {
-        attributed.add(attribution.agentId);
-        sources.add(attribution.source ?? 'watcher');
+  /**
+   * A file tool's PreToolUse allowed `paths` for `agentId`: the change that follows in their
+   * worktrees is that agent's (a file tool takes no mark, so this is the only word for it).
+   */
+  expectWrites(agentId: string, paths: readonly string[]): void {
+    for (const path of paths) {
+      for (const root of this.watched.keys()) {
+        if (path.startsWith(`${root}/`)) this.attribute({ root, agentId, path: path.slice(root.length + 1) }, --this.fileToolMark, FILE_TOOL_ATTRIBUTION_MS);
       }
     }
-    if (attributed.size === 0) return { writers: [...(this.watched.get(root)?.agents ?? [])], source: 'watcher' };
-    // One hook's call in flight names its tool; several at once leave it to the watcher.
-    return { writers: [...attributed], source: sources.size === 1 ? [...sources][0]! : 'watcher' };
   }
 
-  private attribute(root: string, callsign: string, mark: number, source: string | undefined): void {
+  /**
+   * Who may have written `path` in the worktree at `root`: the agents whose hooked calls are in
+   * flight there (their marks), else the file tool whose PreToolUse allowed this path just now,
+   * else the agents that registered the worktree (one of them is the writer) — unless their
+   * runtimes run hooks and another agent's call is in flight elsewhere: then a writer in another
+   * worktree may have made it, and nobody can say who (DESIGN §16: recorded as by `unknown`, never
+   * as the holder's own write).
+   */
+  private writersNow(root: string, path: string): Writers {
+    const now = this.now();
+    const marked = new Map<string, string>();
+    const expected = new Set<string>();
+    const elsewhere = new Set<string>();
+    for (const [mark, attribution] of this.attributions) {
+      if (attribution.until < now) this.attributions.delete(mark);
+      else if (attribution.root !== root) elsewhere.add(attribution.agentId);
+      else if (attribution.path === undefined) marked.set(attribution.agentId, attribution.source ?? 'watcher');
+      else if (attribution.path === path) {
+        expected.add(attribution.agentId);
+        this.attributions.delete(mark); // a file tool writes its file once
+      }
+    }
+    if (marked.size > 0) {
+      const sources = new Set(marked.values());
+      // One hook's call in flight names its tool; several at once leave it to the watcher.
+      return { writers: [...marked.keys()], source: sources.size === 1 ? [...sources][0]! : 'watcher' };
+    }
+    if (expected.size > 0) return { writers: [...expected], source: 'watcher' };
+    const registered = this.watched.get(root)?.agents ?? [];
+    const hooked = registered.length > 0 && registered.every((agentId) => this.core.state.agents.get(agentId)?.hooksSeen !== undefined);
+    const strangers = [...elsewhere].some((agentId) => !registered.includes(agentId));
+    return { writers: hooked && strangers ? [] : [...registered], source: 'watcher' };
+  }
+
+  private attributeCallsign(root: string, callsign: string, mark: number, source: string | undefined): void {
     const agentId = this.core.indexes.liveCallsigns.get(callsign);
     if (agentId === undefined) throw new FleetError('NOT_FOUND', `no live agent ${callsign}: the writer must be on the roster`, { callsign });
-    this.attributions.set(mark, { root, agentId, until: this.now() + ATTRIBUTION_MS, ...(source !== undefined && { source }) });
+    this.attribute({ root, agentId, ...(source !== undefined && { source }) }, mark, ATTRIBUTION_MS);
+  }
+
+  private attribute(attribution: Omit<Attribution, 'until'>, mark: number, lasting: number): void {
+    this.attributions.set(mark, { ...attribution, until: this.now() + lasting });
     if (this.attributions.size > MAX_ATTRIBUTIONS) this.attributions.delete(this.attributions.keys().next().value!);
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -98,6 +98,7 @@ describe('Session identity: hooks of two agents sharing one worktree act for the
 
   test('Claude Code PreToolUse: ATLAS\'s session writes its own claim, and is refused BOLT\'s (file tool and shell)', () => {
     assert.equal(decision(claude('PreToolUse', 'sess-atlas', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/atlas/a.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` })), 'allow');
+    writeFileSync(join(repo, 'src/atlas/a.ts'), 'x'); // as Claude Code writes once its hook allowed
     const write = claude('PreToolUse', 'sess-atlas', { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/bolt/b.ts'), content: 'x' }, tool_use_id: `toolu_${++call}` });
     assert.equal(decision(write), 'deny');
     assert.match(reason(write), /ATLAS may not write this file[\s\S]*BOLT/);
