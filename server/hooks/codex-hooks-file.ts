@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseConfigJson } from './config-json.js';
+import { failClosed, hookCommand, shellQuote as quote } from './hook-command.js';
 import { codexConfigPath } from '../mcp/runtime-config.js';
 import { CODEX_MATCHER, CODEX_POST_MATCHER } from './codex-pre-tool-use.js';
 
@@ -16,10 +17,10 @@ export function codexHooksPath(env: NodeJS.ProcessEnv): string {
   return join(dirname(codexConfigPath(env)), 'hooks.json');
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-export function codexHookCommand(launcher: string, home: string, root: string, verb = 'codex-pre-tool-use'): string {
-  return `${quote(launcher)} hook ${verb} --home ${quote(home)} --root ${quote(root)}`;
+/** The lean runner (bin/fleet-hook VERB --home H --root R); PreToolUse refuses when it cannot run at all (hook-command.ts). */
+export function codexHookCommand(launcher: string, home: string, root: string, verb: string, path: string): string {
+  const command = hookCommand(launcher, verb, `--home ${quote(home)} --root ${quote(root)}`);
+  return verb === 'codex-pre-tool-use' ? failClosed(command, launcher, path) : command;
 }
 
 /** The fleet's Codex hooks, each on its event (SessionStart with no matcher: startup, resume and clear alike). */
@@ -35,8 +36,10 @@ const fileSchema = z.looseObject({ hooks: z.record(z.string(), z.array(groupSche
 type HooksFile = z.infer<typeof fileSchema>;
 type Group = z.infer<typeof groupSchema>;
 
-/** Ours for this repository: the fleet's Codex hook verb with this `--root` (another repository's entry is left alone). */
-const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command?.includes(' hook codex-') === true && hook.command.endsWith(` --root ${quote(root)}`);
+/** The fleet's Codex hook verbs, as the lean runner's command names them and the `fleet hook` one before it. */
+const CODEX_VERB = / codex-(pre-tool-use|post-tool-use|session-start) --home /;
+/** Ours for this repository: a fleet Codex hook verb with this `--root` (another repository's entry is left alone). */
+const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command !== undefined && CODEX_VERB.test(hook.command) && hook.command.endsWith(` --root ${quote(root)}`);
 
 /** Adds (or replaces in place) this repository's entries (PreToolUse, PostToolUse, SessionStart), keeping every other hook in the file. */
 export function installCodexHooks(root: string, home: string, launcher: string, env: NodeJS.ProcessEnv): { path: string; outcome: 'created' | 'updated' | 'unchanged'; createdFile: boolean } {
@@ -45,7 +48,7 @@ export function installCodexHooks(root: string, home: string, launcher: string, 
   const file = before !== undefined ? parseHooksFile(path, before) : {};
   const events = (file.hooks ??= {});
   for (const hook of CODEX_HOOKS) {
-    const entry: Group = { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: codexHookCommand(launcher, home, root, hook.verb), timeout: 30 }] };
+    const entry: Group = { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: codexHookCommand(launcher, home, root, hook.verb, path), timeout: 30 }] };
     const groups = events[hook.event] ?? [];
     const kept = withoutOurs(groups, root);
     const at = groups.findIndex((group) => group.hooks?.some(oursFor(root)));
