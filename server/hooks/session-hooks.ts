@@ -45,6 +45,7 @@ export async function sessionStart(runtime: SessionRuntime, stdin: string, home:
     );
   const resumed = async () => {
     try {
+      callsign = hookEnvironment(env).callsign; // known before the plane answers anything
       plane = await open(`fleet-hook-${runtime.runtime}-session-start`);
       callsign = await sessionWriter(plane, env, sessionId, worktree);
       if (callsign === undefined) return sessionContext(howToJoin(runtime, worktree));
