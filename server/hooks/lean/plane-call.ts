@@ -20,22 +20,24 @@ export async function openLeanPlane(home: string, client: string): Promise<HookP
   const token = readFileSync(join(home, 'token'), 'utf8').trim();
   const socket = await openSocket(discovery).catch(() => openSocket({ port: discovery.port }));
   const replies = frameReader(socket);
-  let nextId = 1;
-  // One call at a time: every hook awaits each answer before its next question.
+  const hello = 1;
+  let nextId = hello + 1;
+  // One call at a time: every hook awaits each answer before its next question. The hello goes
+  // with the first call (no round trip of its own); a refused hello fails that call.
   const call = async (method: string, params: unknown): Promise<unknown> => {
     const id = nextId++;
     socket.write(textFrame({ jsonrpc: '2.0', id, method, params }));
     for (;;) {
       const reply = JSON.parse(await replies.next()) as { id?: number; result?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> } };
-      if (reply.id !== id) continue; // a notification
-      if (reply.error) throw new PlaneCallError(reply.error.code, reply.error.message, errorNameForCode(reply.error.code), reply.error.data);
-      return reply.result;
+      const error = reply.error && (reply.id === id || reply.id === hello) ? reply.error : undefined;
+      if (error) throw new PlaneCallError(error.code, error.message, errorNameForCode(error.code), error.data);
+      if (reply.id === id) return reply.result;
     }
   };
   try {
     socket.write(upgradeRequest(token));
     await replies.upgraded;
-    await call('fleet_plane_hello', { protocolVersion: PROTOCOL_VERSION, client });
+    socket.write(textFrame({ jsonrpc: '2.0', id: hello, method: 'fleet_plane_hello', params: { protocolVersion: PROTOCOL_VERSION, client } }));
   } catch (error) {
     socket.destroy();
     throw error;
