@@ -6,6 +6,7 @@
 // runs, and arguments it does not know.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { HookPlane, OpenHookPlane } from '../hook-plane.js';
 import { hookInput, isHookVerb, runHook, takesRoot, type HookVerb } from '../hook-verbs.js';
 import { openLeanPlane, planeRuns } from './plane-call.js';
 
@@ -19,7 +20,7 @@ void (async () => {
   const stdin = await hookInput(call?.verb ?? (isHookVerb(args[0]) ? args[0] : 'claude-pre-tool-use'));
   if (!call || !planeRuns(call.home)) return finish('', '', runFullVerb(stdin, call?.verb));
   try {
-    const outcome = await runHook(call.verb, { ...call, stdin, env: process.env, cwd: process.cwd(), open: (client) => openLeanPlane(call.home, client) });
+    const outcome = await runHook(call.verb, { ...call, stdin, env: process.env, cwd: process.cwd(), open: oneConnection(call.home) });
     finish(outcome.stdout, outcome.stderr, outcome.code);
   } catch (error) {
     // As the CLI reports a verb's failure (server/cli/main.ts).
@@ -33,6 +34,19 @@ function leanCall(argv: string[]): { verb: HookVerb; home: string; root: string 
   if (!isHookVerb(verb) || homeFlag !== '--home' || home === undefined) return undefined;
   if (!takesRoot(verb)) return argv.length === 3 ? { verb, home, root: '' } : undefined;
   return argv.length === 5 && rootFlag === '--root' && root !== undefined ? { verb, home, root } : undefined;
+}
+
+/**
+ * Every connection the hook asks for is the first one (a hook asks one question after another, and
+ * a PreToolUse asks twice: the check, then the watcher's mark): one upgrade and hello per run. It is
+ * closed when the runner exits.
+ */
+function oneConnection(home: string): OpenHookPlane {
+  let plane: Promise<HookPlane> | undefined;
+  return async (client) => {
+    const { call } = await (plane ??= openLeanPlane(home, client));
+    return { call, close: () => undefined };
+  };
 }
 
 /** Exits once what the hook says has been handed to the OS: a socket left waiting must not keep the hook alive. */
