@@ -23,5 +23,6 @@ export function failClosed(command: string, launcher: string, settings: string):
   const lean = hookLauncherBeside(launcher);
   const runner = existsSync(lean) ? lean : launcher;
   const why = `fleet: the fleet hook ${runner} cannot be run by this user (FLEET_HOME removed, or owned by another user), so this tool call is refused. Run fleet install-hooks again, or remove the fleet hooks (fleet uninstall-hooks, or delete the entries naming ${runner} from ${settings}).`;
-  return `[ -x ${shellQuote(runner)} ] || { echo ${shellQuote(why)} >&2; exit 2; }; exec ${command}`;
+  // The event is read first (cat): a runtime still writing it must not meet a closed pipe.
+  return `[ -x ${shellQuote(runner)} ] || { cat >/dev/null; echo ${shellQuote(why)} >&2; exit 2; }; exec ${command}`;
 }

@@ -201,3 +201,30 @@ test('after one hook missed the deadline, the next ones fail fast while the plan
     await fleet.cleanUp();
   }
 });
+
+test('with FLEET_HOME gone, the installed PreToolUse hooks of both runtimes refuse the tool call (exit 2), saying how to remove the hooks', async () => {
+  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const codexHome = tempHome('fleet-codex-home-');
+  const home = tempHome('fleet-gone-home-');
+  try {
+    const installed = await runCli(['install-hooks'], { home, cwd: repo, env: { CODEX_HOME: codexHome } });
+    assert.equal(installed.code, 0, installed.stderr);
+    const { claude, codex } = installedPreToolUse(repo, codexHome);
+    removeHome(home);
+    const env = { ...process.env, FLEET_HOME: home, CODEX_HOME: codexHome };
+    const input = JSON.stringify({ session_id: 's1', cwd: repo, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(repo, 'src', 'a.ts'), content: 'x' }, tool_use_id: 'toolu_1' });
+    for (const [name, command, settings] of [
+      ['Claude Code', claude, join(repo, '.claude', 'settings.local.json')],
+      ['Codex', codex, join(codexHome, 'hooks.json')],
+    ] as const) {
+      const ran = await runShell(command, { cwd: repo, env, input });
+      // Exit 2 is the one failure both runtimes treat as a refusal (126/127 would let the write through).
+      assert.equal(ran.status, 2, `${name}: ${ran.stdout}${ran.stderr}`);
+      assert.match(ran.stderr, /cannot be run by this user \(FLEET_HOME removed, or owned by another user\), so this tool call is refused/, name);
+      assert.ok(ran.stderr.includes(`fleet uninstall-hooks, or delete the entries naming ${join(home, 'bin', 'fleet-hook')} from ${settings}`), `${name}: ${ran.stderr}`);
+    }
+  } finally {
+    removeHome(repo);
+    removeHome(codexHome);
+  }
+});

@@ -77,7 +77,7 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
 
   test('install-hooks installs the lean runner: FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home …, refusing when it cannot run', () => {
     const runner = quote(join(plane.home, 'bin', 'fleet-hook'));
-    assert.ok(lean.startsWith(`[ -x ${runner} ] || { echo `), lean);
+    assert.ok(lean.startsWith(`[ -x ${runner} ] || { cat >/dev/null; echo `), lean);
     assert.ok(lean.endsWith(`; exit 2; }; exec ${runner} claude-pre-tool-use --home ${quote(plane.home)}`), lean);
   });
 
