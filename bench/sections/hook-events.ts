@@ -5,17 +5,16 @@
 // claims, interleaved with a bare `node -e 0` in the same run, so the figures are ratios to what a
 // `node -e 0` hook at the same matchers would add. The commands installed before (bin/fleet hook VERB,
 // the full CLI) are timed beside them.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PlaneClient } from '../../server/client/plane-client.js';
 import { claudeSettingsPath } from '../../server/hooks/claude-settings.js';
-import { makeRepo } from '../../test/support/git-repo.js';
-import { removeHome, startPlaneProcess, tempHome } from '../../test/support/plane-process.js';
-import { track } from '../lib/children.js';
+import { removeHome, tempHome } from '../../test/support/plane-process.js';
+import { claimedPlane } from '../lib/claimed-plane.js';
 import { ms, times, type Report } from '../lib/report.js';
 import { summarize } from '../lib/stats.js';
+import { timeHook } from '../lib/time-hook.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const OTHER_AGENTS = 20;
@@ -35,26 +34,12 @@ interface HookCase {
 
 type HookFile = { hooks: Record<string, { hooks: { command: string }[] }[]> };
 
-/** Milliseconds from spawn to exit of `sh -c command` fed `input`, checking the answer: a hook that answered wrong was not measured. */
-function timeRun(name: string, { command, expect }: HookCase, input: string, cwd: string, env: NodeJS.ProcessEnv): number {
-  const start = process.hrtime.bigint();
-  const run = spawnSync('sh', ['-c', command], { input, cwd, env, encoding: 'utf8' });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  const right = typeof expect === 'string' ? run.stdout === expect : expect.test(run.stdout);
-  if (run.status !== 0 || !right) throw new Error(`${name}: ${command} answered ${run.status}: ${run.stdout}${run.stderr}`);
-  return elapsed;
-}
-
 export async function hookEvents(options: Options, report: Report): Promise<void> {
   const n = options.quick ? 8 : 20;
   execFileSync(process.execPath, [join(ROOT, 'tools', 'bundle.mjs')], { cwd: ROOT, stdio: 'ignore' });
-  // Agents that outlive the run without heartbeats: the claims stay live however long it takes.
-  const plane = await startPlaneProcess({ home: tempHome('fleet-bench-hooks-'), env: { FLEET_AGENT_TTL: '3600' } });
-  track(plane.child);
-  const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' });
+  const fleet = await claimedPlane('hooks', OTHER_AGENTS);
+  const { plane, repo } = fleet;
   const codexHome = tempHome('fleet-bench-codex-');
-  const elsewhere = tempHome('fleet-bench-hooks-others-');
-  const clients: PlaneClient[] = [];
   // Agents started with FLEET_AS (docs/runtimes.md); the session hooks' own agent is SESSIONER.
   const env = { ...process.env, FLEET_HOME: plane.home, CODEX_HOME: codexHome, FLEET_AS: 'WRITER', FLEET_OVERRIDE: '' };
   try {
@@ -65,16 +50,6 @@ export async function hookEvents(options: Options, report: Report): Promise<void
     const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
     const before = (verb: string, root?: string) => `${quote(join(plane.home, 'bin', 'fleet'))} hook ${verb} --home ${quote(plane.home)}${root ? ` --root ${quote(root)}` : ''}`;
 
-    const writer = await plane.connect('bench-hooks-writer');
-    clients.push(writer);
-    await writer.call('fleet_agent_join', { callsign: 'WRITER', runtime: 'claude-code', worktree: repo });
-    await writer.call('fleet_claim_path', { patterns: ['src/**'], root: repo });
-    for (let i = 0; i < OTHER_AGENTS; i++) {
-      const other = await plane.connect(`bench-hooks-other-${i}`);
-      clients.push(other);
-      await other.call('fleet_agent_join', { callsign: `OTHER-${i}`, runtime: 'codex', worktree: join(elsewhere, `wt-${i}`) });
-      await other.call('fleet_claim_path', { patterns: [`lib/area-${i}/**`, `docs/part-${i}.md`], root: repo });
-    }
     // The pre-commit hook checks what is staged: one file of WRITER's.
     writeFileSync(join(repo, 'src', 'a.ts'), 'export const a = 2;\n');
     execFileSync('git', ['add', 'src/a.ts'], { cwd: repo });
@@ -106,7 +81,7 @@ export async function hookEvents(options: Options, report: Report): Promise<void
     const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, [] as number[]]));
     for (let i = 0; i < n; i++) {
       // In the order a session runs them: PostToolUse right after its PreToolUse (it takes the mark PreToolUse left).
-      for (const [name, each] of Object.entries(cases)) samples[name]!.push(timeRun(name, each, each.input(i), repo, env));
+      for (const [name, each] of Object.entries(cases)) samples[name]!.push(timeHook(each.command, each.input(i), each.expect, repo, env));
     }
     const p50 = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values).p50])) as Record<keyof typeof cases, number>;
     report.set('hookEvents', { runs: n, otherAgents: OTHER_AGENTS, samplesMs: samples });
@@ -135,11 +110,7 @@ export async function hookEvents(options: Options, report: Report): Promise<void
     alone('before: Codex PreToolUse, Bash, as `bin/fleet hook`', p50.beforeCodexPreBash);
     alone('before: Codex PreToolUse, apply_patch, as `bin/fleet hook`', p50.beforeCodexPrePatch);
   } finally {
-    for (const client of clients) client.close();
-    await plane.stop();
-    removeHome(plane.home);
-    removeHome(repo);
+    await fleet.close();
     removeHome(codexHome);
-    removeHome(elsewhere);
   }
 }
