@@ -23,7 +23,7 @@ export const UNANSWERED_PLANE_DEADLINE_MS = 1_500;
  * plane.json) and when. It holds for that plane only: a plane started since gets the full deadline.
  */
 interface Unanswered {
-  pid: number | undefined;
+  pid: number;
   at: string;
 }
 
@@ -43,7 +43,7 @@ export function answerWithin<T>(home: string, work: Promise<T>, late: (why: stri
   const deadline = new Promise<T>((resolve, reject) => {
     timer = setTimeout(() => {
       passed = true;
-      noteMiss(home, { pid: plane, at: missed?.at ?? new Date().toISOString() });
+      if (plane !== undefined) noteMiss(home, { pid: plane, at: missed?.at ?? new Date().toISOString() });
       try {
         resolve(late(silence(ms, missed)));
       } catch (error) {
@@ -64,12 +64,23 @@ function silence(ms: number, missed: Unanswered | undefined): string {
   return `the plane did not answer within ${ms / 1000} s${since}; it may be stopped or overloaded: \`fleet status\` shows whether it answers`;
 }
 
+/** The pid plane.json names, while that process lives: a plane that is gone is no silent plane (the hook starts another). */
 function planePid(home: string): number | undefined {
+  let pid: unknown;
   try {
-    const pid = (JSON.parse(readFileSync(homePaths(home).discovery, 'utf8')) as { pid?: unknown }).pid;
-    return typeof pid === 'number' ? pid : undefined;
+    pid = (JSON.parse(readFileSync(homePaths(home).discovery, 'utf8')) as { pid?: unknown }).pid;
   } catch {
     return undefined;
+  }
+  return typeof pid === 'number' && alive(pid) ? pid : undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // another user's plane
   }
 }
 
@@ -77,7 +88,7 @@ function planePid(home: string): number | undefined {
 function lastMiss(home: string, plane: number | undefined): Unanswered | undefined {
   try {
     const note = JSON.parse(readFileSync(homePaths(home).planeUnanswered, 'utf8')) as Partial<Unanswered> | null;
-    return note?.pid === plane && typeof note?.at === 'string' ? { pid: plane, at: note.at } : undefined;
+    return plane !== undefined && note?.pid === plane && typeof note?.at === 'string' ? { pid: plane, at: note.at } : undefined;
   } catch {
     return undefined;
   }
