@@ -28,7 +28,7 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   token: { run: lazy(() => import('./verbs/token.js'), (m) => m.tokenVerb), summary: 'service tokens for remote agents on the --listen endpoint: token create --callsign X --role R [--ttl D] | list | revoke (operator only)' },
   call: { run: lazy(() => import('./verbs/call.js'), (m) => m.callVerb), summary: "call any method of the table: fleet call METHOD --json '{…}'" },
   mcp: { run: lazy(() => import('./verbs/mcp.js'), (m) => m.mcpVerb), summary: 'the MCP bridge over stdio: the agent-facing methods as MCP tools (configured by fleet init)' },
-  hook: { run: lazy(() => import('./verbs/hook.js'), (m) => m.hookVerb), summary: 'the write gates: hook claude-pre-tool-use | git-pre-commit (called by the installed hooks)' },
+  hook: { run: lazy(() => import('./verbs/hook.js'), (m) => m.hookVerb), summary: 'the hooks of Claude Code, Codex and git (claude-pre-tool-use, codex-session-start, git-pre-commit…; the installed ones run bin/fleet-hook)' },
   'install-hooks': { run: lazy(() => import('./verbs/install-hooks.js'), (m) => m.installHooksVerb), summary: 'install the git pre-commit and Claude Code PreToolUse hooks in this repository' },
   'uninstall-hooks': { run: lazy(() => import('./verbs/install-hooks.js'), (m) => m.uninstallHooksVerb), summary: 'remove exactly what install-hooks installed' },
   demo: { run: lazy(() => import('./verbs/demo.js'), (m) => m.demoVerb), help: DEMO_HELP, summary: 'a simulated fleet on a sample repository, to watch (fleet status --watch) and steer (pause, drain, resume)' },
