@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,mcp-tools,jetstream] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,hook-events,mcp-tools,jetstream] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { coldStart } from './sections/cold-start.js';
 import { editor, editorChurn } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
+import { hookEvents } from './sections/hook-events.js';
 import { jetStreamSection } from './sections/jetstream.js';
 import { latencyAndScale } from './sections/latency.js';
 import { limits } from './sections/limits.js';
@@ -29,6 +30,7 @@ const SECTIONS = {
   'non-reading': nonReading,
   limits,
   hook,
+  'hook-events': hookEvents,
   'mcp-tools': mcpTools,
   jetstream: jetStreamSection,
 } as const;

@@ -9,5 +9,4 @@ export const callsignRule = `a callsign is 1-${limits.callsign.max} letters, dig
 /** `@ATLAS` in a message body notifies ATLAS. A new RegExp per use: a global regex keeps state. */
 export const mentionPattern = (): RegExp => new RegExp(`@(${CALLSIGN})`, 'g');
 
-/** Characters no callsign contains, to strip from a user name or a file name. */
-export const nonCallsignChars = (): RegExp => /[^A-Za-z0-9_-]/g;
+export { nonCallsignChars } from './callsign-chars.js';

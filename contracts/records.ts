@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { callsignPattern, callsignRule } from './callsign.js';
 import { boundedText, limits } from './limits.js';
+import { ROLES, type Role } from './roles.js';
 
 export const callsignSchema = boundedText(limits.callsign).regex(callsignPattern, callsignRule);
 
-export const roleSchema = z.enum(['worker', 'builder', 'verifier', 'rte', 'operator']);
-export type Role = z.infer<typeof roleSchema>;
+export const roleSchema = z.enum(ROLES);
+export type { Role };
 
 export const tierSchema = z.enum(['local', 'edge']);
 export type Tier = z.infer<typeof tierSchema>;

@@ -3,17 +3,61 @@
 // tokens per definition (name, description, input schema), for both profiles. The reference is
 // the same tools as the contracts state them, untrimmed (summaries and full JSON Schemas), counted
 // in the same run.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countTokens } from '@anthropic-ai/tokenizer';
 import { z } from 'zod';
 import { methodList } from '../../contracts/index.js';
 import { makeRepo } from '../../test/support/git-repo.js';
 import { listBridgeTools, toolListTokens } from '../../test/support/mcp-tool-list.js';
 import { removeHome, tempHome } from '../../test/support/plane-process.js';
-import { count, times, type Report } from '../lib/report.js';
+import { CLI } from '../../test/support/plane-process.js';
+import { count, ms, times, type Report } from '../lib/report.js';
+import { summarize } from '../lib/stats.js';
 
 const DEFAULT_TARGET = 4000;
 
-export async function mcpTools(_options: unknown, report: Report): Promise<void> {
+const BUNDLED_CLI = fileURLToPath(new URL('../../../dist/fleet.cjs', import.meta.url));
+
+/** Milliseconds from spawning `fleet mcp` (script `cli`) to its answer to tools/list, asked right after initialize as Codex does. */
+function timeToToolList(cli: string, home: string, cwd: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, 'mcp', '--home', home], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/list', params: {} });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      if (!buffered.split('\n').some((line) => line.startsWith('{') && (JSON.parse(line) as { id?: number }).id === 2)) return;
+      resolve(performance.now() - started);
+      child.kill();
+    });
+    child.once('exit', () => reject(new Error('fleet mcp exited before answering tools/list')));
+  });
+}
+
+/** Spawn to tools/list answered, for the compiled CLI (a checkout's `fleet init`) and the bundle (the extension's launcher), interleaved with `node -e 0`. */
+async function toolListStart(quick: boolean, home: string, cwd: string, report: Report): Promise<void> {
+  const n = quick ? 5 : 20;
+  const samples = { bare: [] as number[], compiled: [] as number[], bundled: [] as number[] };
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    samples.bare.push(performance.now() - start);
+    samples.compiled.push(await timeToToolList(CLI, home, cwd));
+    samples.bundled.push(await timeToToolList(BUNDLED_CLI, home, cwd));
+  }
+  const [bare, compiled, bundled] = [samples.bare, samples.compiled, samples.bundled].map((values) => summarize(values).p50) as [number, number, number];
+  report.set('mcpStart', { runs: n, samplesMs: samples });
+  report.add({ section: 'mcp-tools', figure: `fleet mcp, spawn to tools/list answered (compiled CLI, p50 of ${n})`, value: ms(compiled), reference: `node -e 0 ${ms(bare)}`, ratio: times(compiled / bare) });
+  report.add({ section: 'mcp-tools', figure: 'same, bundled CLI (dist/fleet.cjs, as the extension installs it)', value: ms(bundled), reference: `node -e 0 ${ms(bare)}`, ratio: times(bundled / bare) });
+}
+
+export async function mcpTools(options: { quick?: boolean }, report: Report): Promise<void> {
   const home = tempHome('fleet-bench-mcp-');
   const repo = makeRepo({ 'README.md': '# repo\n' });
   try {
@@ -28,6 +72,8 @@ export async function mcpTools(_options: unknown, report: Report): Promise<void>
     report.target({ section: 'mcp-tools', figure: `default profile: ${full.tools.length} tools`, value: `${count(fullTokens)} tokens`, reference, ratio: times(fullTokens / untrimmed) }, fullTokens, DEFAULT_TARGET, `< ${count(DEFAULT_TARGET)} tokens`);
     report.add({ section: 'mcp-tools', figure: `lean profile (FLEET_MCP_TOOLS=lean): ${lean.tools.length} tools`, value: `${count(leanTokens)} tokens`, reference, ratio: times(leanTokens / untrimmed) });
     report.add({ section: 'mcp-tools', figure: 'server instructions, once per session (default / lean)', value: `${count(countTokens(full.instructions))} / ${count(countTokens(lean.instructions))} tokens` });
+    spawnSync(process.execPath, [join(fileURLToPath(new URL('../../../', import.meta.url)), 'tools', 'bundle.mjs')], { stdio: 'ignore' });
+    await toolListStart(options.quick === true, home, repo, report);
   } finally {
     removeHome(home);
     removeHome(repo);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { boundedText, limits } from '../limits.js';
 import { MAX_FRAME_BYTES } from '../protocol.js';
+import { MAX_PAGE_SIZE } from '../page-size.js';
 
 /** Items of each list in one reply when the caller names no `limit`, and the most it may name. */
 export const DEFAULT_PAGE_SIZE = 500;
-export const MAX_PAGE_SIZE = 2000;
+export { MAX_PAGE_SIZE };
 
 /**
  * Bytes of items one list may put in a reply before the page ends (a page holds at least one item):

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { MAX_PAGE_SIZE } from '../../contracts/index.js';
-import { defaultHome } from '../plane/config.js';
+import { MAX_PAGE_SIZE } from '../../contracts/page-size.js';
+import { defaultHome } from '../home/default-home.js';
 import { UsageError } from './cli-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

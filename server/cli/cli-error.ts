@@ -1,5 +1,5 @@
-import { errorTable } from '../../contracts/index.js';
-import { PlaneCallError } from '../client/plane-client.js';
+import { errorTable } from '../../contracts/errors.js';
+import { PlaneCallError } from '../client/plane-call-error.js';
 import { RemotePlaneError } from '../client/remote-plane.js';
 
 /** Exit codes of every verb (DESIGN §3); `fleet hook …` speaks its caller's protocol instead. */

@@ -1,24 +1,15 @@
 import { WebSocket } from 'ws';
 import { doorsOf, type Door } from '../transport/unix-socket.js';
 import type { RemotePlane } from './remote-plane.js';
-import { errorNameForCode, MAX_FRAME_BYTES, methods, PROTOCOL_VERSION, type ErrorName, type MethodName, type Params, type Result } from '../../contracts/index.js';
+import { PlaneCallError } from './plane-call-error.js';
+import { errorNameForCode, MAX_FRAME_BYTES, methods, PROTOCOL_VERSION, type MethodName, type Params, type Result } from '../../contracts/index.js';
+
+export { PlaneCallError };
 
 /** Where a plane listens, as plane.json announces it. */
 export interface PlaneAddress {
   port: number;
   socket?: string;
-}
-
-/** A JSON-RPC error the plane answered with; `errorName` comes from the contracts' error table. */
-export class PlaneCallError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly errorName: ErrorName | undefined,
-    readonly data: Record<string, unknown> | undefined,
-  ) {
-    super(message);
-  }
 }
 
 interface Pending {

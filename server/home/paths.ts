@@ -18,6 +18,8 @@ export function homePaths(home: string) {
     bridgeSessions: join(home, 'bridge-sessions'),
     /** Claude Code hooks: the watcher's mark PreToolUse took, kept per tool call until PostToolUse asks what changed since. */
     toolMarks: join(home, 'tool-marks'),
+    /** A hook's note that the plane missed its deadline (hooks/plane-deadline.ts): the next hooks wait less until it answers. */
+    planeUnanswered: join(home, 'plane-unanswered.json'),
     log: join(home, 'plane.log'),
     /** The TLS listener's service tokens, hashed (DESIGN §13); only the plane writes it. */
     serviceTokens: join(home, 'service-tokens.json'),

@@ -3,11 +3,9 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseConfigJson } from './config-json.js';
 import { CLAUDE_MCP_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_WRITE_TOOLS } from './claude-pre-tool-use.js';
+import { failClosed, hookCommand, shellQuote as quote } from './hook-command.js';
 import { placeOurHook, type MatcherGroup as MatcherEntry } from './hook-groups.js';
-import { hookLauncherBeside } from './launcher.js';
 
-/** In both the command installed now (bin/fleet-hook claude-pre-tool-use --home …) and the one before it (bin/fleet hook claude-pre-tool-use --home …). */
-const HOOK_VERB = ' claude-pre-tool-use --home ';
 /** The file tools, the shell, and every MCP tool (the hook checks those whose input names a path to write). */
 export const CLAUDE_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
@@ -19,10 +17,13 @@ export const CLAUDE_POST_MATCHER = [CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|
 
 /** The hooks after PreToolUse, each on its Claude Code event (the session ones with no matcher: every source, every reason). */
 const LATER_HOOKS = [
-  { event: 'PostToolUse', verb: ' hook claude-post-tool-use', matcher: CLAUDE_POST_MATCHER },
-  { event: 'SessionStart', verb: ' hook claude-session-start' },
-  { event: 'SessionEnd', verb: ' hook claude-session-end' },
+  { event: 'PostToolUse', verb: 'claude-post-tool-use', matcher: CLAUDE_POST_MATCHER },
+  { event: 'SessionStart', verb: 'claude-session-start' },
+  { event: 'SessionEnd', verb: 'claude-session-end' },
 ] as const;
+
+/** How an installed command names its verb, in the lean runner's form and the `fleet hook` form before it. */
+const named = (verb: string) => ` ${verb} --home `;
 
 const hookEntrySchema = z.looseObject({ command: z.string().optional() });
 const matcherEntrySchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(hookEntrySchema).optional() });
@@ -36,27 +37,24 @@ export function claudeSettingsPath(root: string, scope: ClaudeSettingsScope): st
   return join(root, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** The lean hook runner's launcher beside `launcher` (it decides through the plane itself, without loading the CLI), else `fleet hook`. */
-export function claudeHookCommand(home: string, launcher: string): string {
-  const lean = hookLauncherBeside(launcher);
-  return existsSync(lean) ? `${quote(lean)}${HOOK_VERB}${quote(home)}` : `${quote(launcher)} hook${HOOK_VERB}${quote(home)}`;
-}
-
-/** Every entry the fleet writes: event, matcher (if any) and the hook command. */
-function fleetEntries(home: string, launcher: string): { event: string; verb: string; entry: MatcherEntry }[] {
+/** Every entry the fleet writes: event, matcher (if any) and the hook command (the lean runner's, for every event). */
+function fleetEntries(root: string, home: string, launcher: string, scope: ClaudeSettingsScope): { event: string; verb: string; entry: MatcherEntry }[] {
+  const command = (verb: string) => hookCommand(launcher, verb, `--home ${quote(home)}`);
   return [
-    { event: 'PreToolUse', verb: HOOK_VERB, entry: { matcher: CLAUDE_MATCHER, hooks: [{ type: 'command', command: claudeHookCommand(home, launcher), timeout: 30 }] } },
+    {
+      event: 'PreToolUse',
+      verb: named('claude-pre-tool-use'),
+      entry: { matcher: CLAUDE_MATCHER, hooks: [{ type: 'command', command: failClosed(command('claude-pre-tool-use'), launcher, claudeSettingsPath(root, scope)), timeout: 30 }] },
+    },
     ...LATER_HOOKS.map((hook) => ({
       event: hook.event,
-      verb: hook.verb,
-      entry: { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: `${quote(launcher)}${hook.verb} --home ${quote(home)}`, timeout: 30 }] },
+      verb: named(hook.verb),
+      entry: { ...('matcher' in hook && { matcher: hook.matcher }), hooks: [{ type: 'command', command: command(hook.verb), timeout: 30 }] },
     })),
   ];
 }
 
-const FLEET_VERBS = [HOOK_VERB, ...LATER_HOOKS.map((hook) => hook.verb)];
+const FLEET_VERBS = [named('claude-pre-tool-use'), ...LATER_HOOKS.map((hook) => named(hook.verb))];
 const isOurs = (hook: { command?: string | undefined }, verbs: readonly string[] = FLEET_VERBS) => verbs.some((verb) => hook.command?.includes(verb) === true);
 
 export interface ClaudeInstallResult {
@@ -77,7 +75,7 @@ export function installClaudeHooks(root: string, home: string, launcher: string,
   const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const settings = before !== undefined ? parseSettings(path, before) : {};
   const hooks = (settings.hooks ??= {});
-  for (const { event, verb, entry } of fleetEntries(home, launcher)) {
+  for (const { event, verb, entry } of fleetEntries(root, home, launcher, scope)) {
     hooks[event] = placeOurHook(hooks[event] ?? [], (hook) => isOurs(hook, [verb]), entry.matcher, entry.hooks![0]!);
   }
   const next = `${JSON.stringify(settings, null, 2)}\n`;

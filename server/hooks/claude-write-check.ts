@@ -7,7 +7,7 @@ import { repositoryDirectory } from '../gate/repository-directory.js';
 import { patchedPaths } from './codex-patch-paths.js';
 import { explainCommandRefusal } from './command-refusal.js';
 import type { CommandVerdict, HookVerdict } from './hook-check.js';
-import { hookEnvironment, payloadSessionId, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
+import { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 import { explainRefusal } from './refusal-message.js';
 
 /** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
@@ -71,17 +71,6 @@ export function planFileCheck(writer: Writer, cwd: string, targets: string[]): {
 export function planShellCheck(writer: Writer, cwd: string, command: unknown): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
   if (typeof command !== 'string' || command.trim() === '') return { answer: { decision: 'allow' } };
   return { request: { ...writer, command, cwd } };
-}
-
-/** Claude Code's tool call that is not the shell's: the files it writes. */
-export function planWriteCheck(event: ToolEvent, home: string, env: NodeJS.ProcessEnv): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
-  const cwd = event.cwd ?? process.cwd();
-  return planFileCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), cwd, writtenPaths(event.tool_name, event.tool_input ?? {}, cwd));
-}
-
-/** Claude Code's shell tool call (or an MCP shell tool's, see shellCall): its command. */
-export function planCommandCheck(event: ToolEvent, shell: ShellCall, home: string, env: NodeJS.ProcessEnv): { request: CommandCheckRequest } | { answer: ClaudeHookAnswer } {
-  return planShellCheck(toolCallWriter('claude-pre-tool-use', home, env, payloadSessionId(event)), shell.cwd, shell.command);
 }
 
 /** A shell command a tool call runs, and the directory it runs in. */

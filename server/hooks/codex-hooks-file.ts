@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseConfigJson } from './config-json.js';
+import { failClosed, hookCommand, shellQuote as quote } from './hook-command.js';
 import { codexConfigPath } from '../mcp/runtime-config.js';
 import { CODEX_MATCHER, CODEX_POST_MATCHER } from './codex-pre-tool-use.js';
 import { placeOurHook } from './hook-groups.js';
@@ -17,10 +18,10 @@ export function codexHooksPath(env: NodeJS.ProcessEnv): string {
   return join(dirname(codexConfigPath(env)), 'hooks.json');
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-export function codexHookCommand(launcher: string, home: string, root: string, verb = 'codex-pre-tool-use'): string {
-  return `${quote(launcher)} hook ${verb} --home ${quote(home)} --root ${quote(root)}`;
+/** The lean runner (bin/fleet-hook VERB --home H --root R); PreToolUse refuses when it cannot run at all (hook-command.ts). */
+export function codexHookCommand(launcher: string, home: string, root: string, verb: string, path: string): string {
+  const command = hookCommand(launcher, verb, `--home ${quote(home)} --root ${quote(root)}`);
+  return verb === 'codex-pre-tool-use' ? failClosed(command, launcher, path) : command;
 }
 
 /** The fleet's Codex hooks, each on its event (SessionStart with no matcher: startup, resume and clear alike). */
@@ -36,12 +37,14 @@ const fileSchema = z.looseObject({ hooks: z.record(z.string(), z.array(groupSche
 type HooksFile = z.infer<typeof fileSchema>;
 type Group = z.infer<typeof groupSchema>;
 
-/** Ours for this repository: the fleet's Codex hook verb with this `--root` (another repository's entry is left alone). */
-const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command?.includes(' hook codex-') === true && hook.command.endsWith(` --root ${quote(root)}`);
+/** The fleet's Codex hook verbs, as the lean runner's command names them and the `fleet hook` one before it. */
+const CODEX_VERB = / codex-(pre-tool-use|post-tool-use|session-start) --home /;
+/** Ours for this repository: a fleet Codex hook verb with this `--root` (another repository's entry is left alone). */
+const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command !== undefined && CODEX_VERB.test(hook.command) && hook.command.endsWith(` --root ${quote(root)}`);
 
 /** The repository a fleet Codex hook command answers for (its `--root`), or undefined for any other command. */
 function fleetHookRoot(command: string | undefined): string | undefined {
-  if (command?.includes(' hook codex-') !== true) return undefined;
+  if (command === undefined || !CODEX_VERB.test(command)) return undefined;
   const quoted = / --root '((?:[^']|'\\'')*)'$/.exec(command)?.[1];
   return quoted?.replace(/'\\''/g, "'");
 }
@@ -82,7 +85,7 @@ export function installCodexHooks(root: string, home: string, launcher: string, 
   const file = before !== undefined ? parseHooksFile(path, before) : {};
   const events = (file.hooks ??= {});
   for (const hook of CODEX_HOOKS) {
-    const command = { type: 'command', command: codexHookCommand(launcher, home, root, hook.verb), timeout: 30 };
+    const command = { type: 'command', command: codexHookCommand(launcher, home, root, hook.verb, path), timeout: 30 };
     events[hook.event] = placeOurHook(events[hook.event] ?? [], oursFor(root), 'matcher' in hook ? hook.matcher : undefined, command);
   }
   const next = `${JSON.stringify(file, null, 2)}\n`;

@@ -1,4 +1,5 @@
 import { inRepository } from './git.js';
+import type { OpenHookPlane } from './hook-plane.js';
 import { postToolUse, type PostToolAnswer } from './post-tool-use.js';
 import { SESSION_RUNTIMES, sessionStart } from './session-hooks.js';
 
@@ -9,13 +10,13 @@ import { SESSION_RUNTIMES, sessionStart } from './session-hooks.js';
  */
 
 /** `fleet hook codex-session-start --root REPO`: as Claude Code's (join or re-attach, bind the session, resume as additionalContext). */
-export async function codexSessionStart(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return inSessionRepository(stdin, root) ? sessionStart(SESSION_RUNTIMES.codex, stdin, home, env) : '';
+export async function codexSessionStart(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<string> {
+  return inSessionRepository(stdin, root) ? sessionStart(SESSION_RUNTIMES.codex, stdin, home, env, open) : '';
 }
 
 /** `fleet hook codex-post-tool-use --root REPO`: reports what the call changed in others' territory, as Claude Code's does. */
-export async function codexPostToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv): Promise<PostToolAnswer> {
-  return inSessionRepository(stdin, root) ? postToolUse('codex-post-tool-use', stdin, home, env) : { decision: 'none' };
+export async function codexPostToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<PostToolAnswer> {
+  return inSessionRepository(stdin, root) ? postToolUse('codex-post-tool-use', stdin, home, env, open) : { decision: 'none' };
 }
 
 /** The payload's cwd is in a worktree of REPO; an unreadable payload is nobody's (it carries no session to act for). */

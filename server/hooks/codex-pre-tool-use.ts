@@ -1,11 +1,12 @@
-import { z } from 'zod';
 import { deny, shellCall, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
 import { CODEX_PATCH_TOOL, patchedPaths } from './codex-patch-paths.js';
 import { inRepository } from './git.js';
 import { reachesInto } from './reaches-into.js';
+import type { OpenHookPlane } from './hook-plane.js';
 import { markBeforeTool } from './post-tool-use.js';
 import { payloadSessionId } from './hook-check-request.js';
 import { gateToolCall } from './tool-call-gate.js';
+import { exactly, NON_EMPTY_STRING, readEvent, STRING } from './tool-event.js';
 
 /** Codex names its shell tools (shell, exec_command) `Bash` in hook payloads. */
 export const CODEX_SHELL_TOOL = 'Bash';
@@ -15,13 +16,13 @@ export const CODEX_MATCHER = `${CODEX_SHELL_TOOL}|${CODEX_PATCH_TOOL}|mcp__.*`;
 export const CODEX_POST_MATCHER = `${CODEX_SHELL_TOOL}|mcp__.*`;
 
 // Codex's PreToolUse input (codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json): only the fields read here.
-const preToolUseSchema = z.looseObject({
-  hook_event_name: z.literal('PreToolUse'),
-  tool_name: z.string(),
-  tool_input: z.unknown(),
-  cwd: z.string().min(1),
-  session_id: z.unknown().optional(),
-});
+interface CodexToolEvent {
+  hook_event_name: 'PreToolUse';
+  tool_name: string;
+  tool_input?: unknown;
+  cwd: string;
+  session_id?: unknown;
+}
 
 /**
  * `fleet hook codex-pre-tool-use --root REPO`: denies a Codex tool call that writes outside the
@@ -30,13 +31,10 @@ const preToolUseSchema = z.looseObject({
  * into it, and stays silent for the rest. Allowing prints nothing, so Codex's own approval rules
  * still apply.
  */
-export async function codexPreToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv): Promise<ClaudeHookAnswer> {
-  let event: z.infer<typeof preToolUseSchema>;
-  try {
-    event = preToolUseSchema.parse(JSON.parse(stdin));
-  } catch (error) {
-    return deny(`The fleet hook could not read Codex's PreToolUse input (${(error as Error).message.split('\n')[0]}), so it cannot tell whether this write is inside your territory.`);
-  }
+export async function codexPreToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<ClaudeHookAnswer> {
+  const read = readEvent<CodexToolEvent>(stdin, { hook_event_name: exactly('PreToolUse'), tool_name: STRING, cwd: NON_EMPTY_STRING });
+  if ('problem' in read) return deny(`The fleet hook could not read Codex's PreToolUse input (${read.problem}), so it cannot tell whether this write is inside your territory.`);
+  const { event } = read;
   const { cwd } = event;
   if (!inRepository(cwd, root) && !reachesInto(cwd, root, JSON.stringify(event.tool_input ?? null))) return { decision: 'allow' };
   const session = { cwd, sessionId: payloadSessionId(event) };
@@ -45,9 +43,9 @@ export async function codexPreToolUse(stdin: string, home: string, root: string,
   // Codex's shell is named as Claude Code's (CODEX_SHELL_TOOL); MCP shell tools run their command in the project.
   const shell = shellCall(event.tool_name, input, cwd);
   const answer = shell
-    ? await gateToolCall('codex-pre-tool-use', home, env, { ...session, cwd: shell.cwd }, { command: shell.command })
-    : await gateToolCall('codex-pre-tool-use', home, env, session, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input, cwd) });
+    ? await gateToolCall('codex-pre-tool-use', home, env, { ...session, cwd: shell.cwd }, { command: shell.command }, open)
+    : await gateToolCall('codex-pre-tool-use', home, env, session, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input, cwd) }, open);
   // Allowed: mark the worktree so codex-post-tool-use can tell what this call changed.
-  if (answer.decision === 'allow') await markBeforeTool(stdin, home, env, 'codex-pre-tool-use');
+  if (answer.decision === 'allow') await markBeforeTool(stdin, home, env, open, 'codex-pre-tool-use');
   return answer;
 }

@@ -1,6 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hooksDirectory } from './git.js';
+import { shellQuote as quote } from './hook-command.js';
+import { hookLauncherBeside } from './launcher.js';
 import { findBlock, removeBlock, upsertBlock, type Markers } from './marked-block.js';
 
 const MANAGED_LINE = '# fleet-coordination: managed pre-commit hook';
@@ -22,14 +24,17 @@ export function gitHookTarget(root: string): HookTarget {
   return { mode: 'file', path: join(dir, 'pre-commit') };
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** The lines that run the check: the stable launcher (else `fleet` on PATH) on this FLEET_HOME unless the environment names another. */
+/**
+ * The lines that run the check on this FLEET_HOME unless the environment names another: the lean
+ * runner beside the stable launcher (bin/fleet-hook, it loads none of the CLI), else the launcher,
+ * else `fleet` on PATH.
+ */
 function checkLines(home: string, launcher: string): string {
   return [
-    `fleet_bin=${quote(launcher)}; [ -x "$fleet_bin" ] || fleet_bin=fleet`,
+    `fleet_hook=${quote(hookLauncherBeside(launcher))}; fleet_bin=${quote(launcher)}; [ -x "$fleet_bin" ] || fleet_bin=fleet`,
     `fleet_home=\${FLEET_HOME:-${quote(home)}}`,
-    '"$fleet_bin" hook git-pre-commit --home "$fleet_home" || exit $?',
+    'if [ -x "$fleet_hook" ]; then "$fleet_hook" git-pre-commit --home "$fleet_home" || exit $?; else "$fleet_bin" hook git-pre-commit --home "$fleet_home" || exit $?; fi',
   ].join('\n');
 }
 

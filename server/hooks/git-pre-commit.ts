@@ -1,6 +1,8 @@
 import { runHookCheck } from './hook-check.js';
 import { hookEnvironment } from './hook-check-request.js';
+import type { OpenHookPlane } from './hook-plane.js';
 import { stagedPaths, worktreeRoot } from './git.js';
+import { answerWithin } from './plane-deadline.js';
 import { explainRefusal } from './refusal-message.js';
 
 /**
@@ -8,7 +10,7 @@ import { explainRefusal } from './refusal-message.js';
  * else the agent registered at this worktree, else the check for a person). Returns the exit code:
  * non-zero refuses the commit, with the reason on stderr.
  */
-export async function gitPreCommit(home: string, cwd: string, env: NodeJS.ProcessEnv, stderr: (text: string) => void): Promise<number> {
+export async function gitPreCommit(home: string, cwd: string, env: NodeJS.ProcessEnv, stderr: (text: string) => void, open: OpenHookPlane): Promise<number> {
   const root = worktreeRoot(cwd);
   if (root === undefined) {
     stderr(`fleet: ${cwd} is not inside a git repository, so there is no commit to check\n`);
@@ -18,7 +20,7 @@ export async function gitPreCommit(home: string, cwd: string, env: NodeJS.Proces
   if (paths.length === 0) return 0;
   const { callsign, override } = hookEnvironment(env);
   try {
-    const verdict = await runHookCheck({
+    const check = runHookCheck({
       home,
       hook: 'git-pre-commit',
       root,
@@ -26,6 +28,10 @@ export async function gitPreCommit(home: string, cwd: string, env: NodeJS.Proces
       worktree: root,
       ...(callsign !== undefined && { callsign }),
       ...(override !== undefined && { override }),
+    }, open);
+    // git waits on its hook for ever: a plane that does not answer refuses the commit, saying so.
+    const verdict = await answerWithin(home, check, (why) => {
+      throw new Error(why);
     });
     if (verdict.allowed) return 0;
     const refused = verdict.results.filter((r) => !r.allowed).length;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { repositoryCommonDirectory } from '../gate/repository-directory.js';
 
 /** Runs git in `cwd` and returns its stdout; throws with git's own message when it fails. */
 export function git(cwd: string, ...args: string[]): string {
@@ -31,15 +31,10 @@ export function commonDirectory(root: string): string {
   return resolve(root, git(root, 'rev-parse', '--git-common-dir').trim());
 }
 
-/** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir). */
+/** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir; read from git's files, not by running git). */
 export function inRepository(cwd: string, root: string): boolean {
-  const here = worktreeRoot(cwd);
-  if (here === undefined) return false;
-  try {
-    return realpathSync(commonDirectory(here)) === realpathSync(commonDirectory(root));
-  } catch {
-    return false;
-  }
+  const here = repositoryCommonDirectory(cwd);
+  return here !== undefined && here === repositoryCommonDirectory(root);
 }
 
 /**

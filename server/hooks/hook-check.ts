@@ -1,40 +1,36 @@
-import type { z } from 'zod';
-import { hookCheck, hookCheckCommand } from '../../contracts/methods/hooks.js';
-import { connectToPlane } from '../client/connect.js';
+import type { Params, Result } from '../../contracts/index.js';
+import type { OpenHookPlane } from './hook-plane.js';
 import { commandCheckParams, HOOK_CHECK_BATCH as BATCH, hookCheckParams, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 
-
-export type HookVerdict = z.infer<typeof hookCheck.result>;
-export type CommandVerdict = z.infer<typeof hookCheckCommand.result>;
+export type HookVerdict = Result<'fleet_hook_check'>;
+export type CommandVerdict = Result<'fleet_hook_check_command'>;
 
 /**
  * The one check every hook calls (fleet_hook_check: the plane's territory check for the writing
  * agent), in batches the method accepts, merged into one verdict.
  */
-export async function runHookCheck(request: HookCheckRequest): Promise<HookVerdict> {
-  const client = await connectToPlane({ home: request.home, client: `fleet-hook-${request.hook}` });
+export async function runHookCheck(request: HookCheckRequest, open: OpenHookPlane): Promise<HookVerdict> {
+  const plane = await open(`fleet-hook-${request.hook}`);
   try {
     let merged: HookVerdict | undefined;
     for (let start = 0; start < request.paths.length; start += BATCH) {
-      const raw = await client.callRaw('fleet_hook_check', hookCheckParams(request, request.paths.slice(start, start + BATCH)));
-      const verdict = hookCheck.result.parse(raw);
+      const verdict = await plane.call('fleet_hook_check', hookCheckParams(request, request.paths.slice(start, start + BATCH)) as Params<'fleet_hook_check'>);
       merged = merged
         ? { ...verdict, allowed: merged.allowed && verdict.allowed, overridden: merged.overridden || verdict.overridden, results: [...merged.results, ...verdict.results] }
         : verdict;
     }
     return merged!;
   } finally {
-    client.close();
+    plane.close();
   }
 }
 
 /** The shell command check (fleet_hook_check_command): the plane parses and judges the command. */
-export async function runCommandCheck(request: CommandCheckRequest): Promise<CommandVerdict> {
-  const client = await connectToPlane({ home: request.home, client: `fleet-hook-${request.hook}` });
+export async function runCommandCheck(request: CommandCheckRequest, open: OpenHookPlane): Promise<CommandVerdict> {
+  const plane = await open(`fleet-hook-${request.hook}`);
   try {
-    const raw = await client.callRaw('fleet_hook_check_command', commandCheckParams(request));
-    return hookCheckCommand.result.parse(raw);
+    return await plane.call('fleet_hook_check_command', commandCheckParams(request) as Params<'fleet_hook_check_command'>);
   } finally {
-    client.close();
+    plane.close();
   }
 }

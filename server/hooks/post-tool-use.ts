@@ -1,18 +1,20 @@
-import { z } from 'zod';
-import { connectToPlane } from '../client/connect.js';
 import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
 import { answerWithin } from './plane-deadline.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
+import type { OpenHookPlane } from './hook-plane.js';
 import { bindJoinedSession, MCP_JOIN_TOOL, SESSION_RUNTIMES } from './session-hooks.js';
+import { OPTIONAL_STRING, readEvent, STRING } from './tool-event.js';
 
 /** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones; Claude Code's and Codex's alike). */
-const toolEventSchema = z.looseObject({
-  tool_name: z.string(),
-  tool_use_id: z.string().optional(),
-  cwd: z.string().optional(),
-  session_id: z.unknown().optional(),
-});
+interface ToolEvent {
+  tool_name: string;
+  tool_use_id?: string;
+  cwd?: string;
+  session_id?: unknown;
+  tool_input?: unknown;
+}
+const readToolEvent = (stdin: string) => readEvent<ToolEvent>(stdin, { tool_name: STRING, tool_use_id: OPTIONAL_STRING, cwd: OPTIONAL_STRING });
 
 /** The PostToolUse hooks: Claude Code's and Codex's speak the same input fields and the same block answer. */
 export type PostToolHook = 'claude-post-tool-use' | 'codex-post-tool-use';
@@ -25,19 +27,20 @@ const MAX_LISTED = 20;
  * checked exactly before they write and take no mark (their allow path stays lean). Never refuses:
  * a worktree no live agent registered is simply not watched.
  */
-export async function markBeforeTool(stdin: string, home: string, env: NodeJS.ProcessEnv, hook: 'claude-pre-tool-use' | 'codex-pre-tool-use' = 'claude-pre-tool-use'): Promise<void> {
-  const parsed = toolEventSchema.safeParse(safeJson(stdin));
-  const request = parsed.success ? markRequest(parsed.data, env) : undefined;
+export async function markBeforeTool(stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane, hook: 'claude-pre-tool-use' | 'codex-pre-tool-use'): Promise<void> {
+  const read = readToolEvent(stdin);
+  const request = 'event' in read ? markRequest(read.event, env) : undefined;
   if (!request) return;
   // Bounded as the decision is: a plane that stalls just after allowing must not hold the tool call.
   await answerWithin(
+    home,
     (async () => {
-      const client = await connectToPlane({ home, client: `fleet-hook-${hook}` });
+      const plane = await open(`fleet-hook-${hook}`);
       try {
-        const taken = await client.call('fleet_worktree_changes', request.params);
+        const taken = await plane.call('fleet_worktree_changes', request.params);
         saveToolMark(home, request.toolUseId, { mark: taken.mark, worktree: request.params.worktree });
       } finally {
-        client.close();
+        plane.close();
       }
     })().catch(() => undefined), // nothing to compare against later; the watcher still sees the writes
     () => undefined,
@@ -54,33 +57,39 @@ export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason:
  * each one another agent holds exclusively (the watcher records it as `territory.violated`,
  * attributed to this agent). It never reverts: the holder's own uncommitted work may be in that file.
  */
-export async function postToolUse(hook: PostToolHook, stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<PostToolAnswer> {
-  const parsed = toolEventSchema.safeParse(safeJson(stdin));
-  if (!parsed.success) return { decision: 'none' };
-  if (MCP_JOIN_TOOL.test(parsed.data.tool_name)) {
+export function postToolUse(hook: PostToolHook, stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<PostToolAnswer> {
+  // Bounded as every hook is: nothing to report is the answer of a plane that does not answer (the watcher still records what it sees).
+  return answerWithin(home, reportChanges(hook, stdin, home, env, open), () => ({ decision: 'none' }));
+}
+
+async function reportChanges(hook: PostToolHook, stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<PostToolAnswer> {
+  const read = readToolEvent(stdin);
+  if ('problem' in read) return { decision: 'none' };
+  const { event } = read;
+  if (MCP_JOIN_TOOL.test(event.tool_name)) {
     // The model just joined: bind this session to its agent (the join writes nothing; its mark goes).
-    if (parsed.data.tool_use_id !== undefined) takeToolMark(home, parsed.data.tool_use_id);
-    await bindJoinedSession(hook === 'codex-post-tool-use' ? SESSION_RUNTIMES.codex : SESSION_RUNTIMES['claude-code'], home, parsed.data).catch(() => undefined);
+    if (event.tool_use_id !== undefined) takeToolMark(home, event.tool_use_id);
+    await bindJoinedSession(hook === 'codex-post-tool-use' ? SESSION_RUNTIMES.codex : SESSION_RUNTIMES['claude-code'], home, event, open).catch(() => undefined);
     return { decision: 'none' };
   }
-  if (parsed.data.tool_use_id === undefined) return { decision: 'none' };
-  const { tool_name: tool, tool_use_id: toolUseId } = parsed.data;
+  if (event.tool_use_id === undefined) return { decision: 'none' };
+  const { tool_name: tool, tool_use_id: toolUseId } = event;
   const taken = takeToolMark(home, toolUseId);
   if (!taken) return { decision: 'none' };
   const { callsign } = hookEnvironment(env);
-  const client = await connectToPlane({ home, client: `fleet-hook-${hook}` });
+  const plane = await open(`fleet-hook-${hook}`);
   let changed: string[];
   try {
-    const found = await client.call('fleet_worktree_changes', { worktree: taken.worktree, since: taken.mark });
+    const found = await plane.call('fleet_worktree_changes', { worktree: taken.worktree, since: taken.mark });
     // Repository-relative; a checkout or merge moving files is not a write.
     changed = found.changes.filter((change) => !change.viaGit).map((change) => change.path);
   } catch {
     return { decision: 'none' };
   } finally {
-    client.close();
+    plane.close();
   }
   if (changed.length === 0) return { decision: 'none' };
-  const sessionId = payloadSessionId(parsed.data);
+  const sessionId = payloadSessionId(event);
   const verdict = await runHookCheck({
     home,
     hook,
@@ -90,7 +99,7 @@ export async function postToolUse(hook: PostToolHook, stdin: string, home: strin
     fromRuntime: true,
     ...(callsign !== undefined && { callsign }),
     ...(sessionId !== undefined && { sessionId }),
-  });
+  }, open);
   return breachAnswer(tool, verdict);
 }
 
@@ -125,12 +134,4 @@ function explainBreach(tool: string, self: string | undefined, broken: Breach[])
     `Tell the holder what you changed (fleet_message_send {"to": {"callsign": "${first}"}, "type": "INFO", "body": "…"}), or revert exactly your own change by hand, then claim before writing again.`,
   );
   return lines.join('\n');
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,18 +1,18 @@
-import { z } from 'zod';
 import type { Handoff } from '../../contracts/handoff.js';
-import type { PlaneClient } from '../client/plane-client.js';
-import { connectToPlane } from '../client/connect.js';
 import { loadSession, saveSession } from '../home/sessions.js';
 import { hookEnvironment, payloadSessionId, writerHints } from './hook-check-request.js';
+import type { HookPlane, OpenHookPlane } from './hook-plane.js';
 import { worktreeRoot } from './git.js';
+import { answerWithin } from './plane-deadline.js';
+import { OPTIONAL_STRING, readEvent } from './tool-event.js';
 
 /** The fields of Claude Code's and Codex's SessionStart (and Claude Code's SessionEnd) input the fleet reads: common fields, plus source or reason. */
-const sessionEventSchema = z.looseObject({
-  session_id: z.unknown().optional(),
-  cwd: z.string().optional(),
-  source: z.string().optional(),
-  reason: z.string().optional(),
-});
+interface SessionEvent {
+  session_id?: unknown;
+  cwd?: string;
+  source?: string;
+  reason?: string;
+}
 
 /** The runtimes whose session hooks the fleet installs: the `runtime` they join with, and how they are named to a person. */
 export const SESSION_RUNTIMES = {
@@ -30,29 +30,37 @@ export type SessionRuntime = (typeof SESSION_RUNTIMES)[keyof typeof SESSION_RUNT
  * its context continues with zero tool calls. With no identity, it says how to join and never
  * invents a callsign. Never blocks the session: a failure is told to the model instead.
  */
-export async function sessionStart(runtime: SessionRuntime, stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function sessionStart(runtime: SessionRuntime, stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<string> {
   const event = parseEvent(stdin);
   const worktree = worktreeRoot(event.cwd ?? process.cwd());
   const sessionId = payloadSessionId(event);
-  let client: PlaneClient | undefined;
+  let plane: HookPlane | undefined;
   let callsign: string | undefined;
-  try {
-    client = await connectToPlane({ home, client: `fleet-hook-${runtime.runtime}-session-start` });
-    callsign = await sessionWriter(client, env, sessionId, worktree);
-    if (callsign === undefined) return sessionContext(howToJoin(runtime, worktree));
-    await attach(client, home, runtime, callsign, worktree);
-    if (sessionId !== undefined) await client.call('fleet_hook_session', { sessionId, bind: true });
-    const before = await client.call('fleet_agent_resume', {});
-    const taken = await acceptOwnHandoffs(client, callsign, before.handoffsToMe);
-    const resume = taken > 0 ? await client.call('fleet_agent_resume', {}) : before;
-    return sessionContext(describeResume(callsign, resume, taken));
-  } catch (error) {
-    const message = (error as Error).message;
-    if (callsign === undefined) return sessionContext(`The fleet could not tell which agent this session is (${message}). Set FLEET_AS=<CALLSIGN> in ${runtime.name}'s environment, or call fleet_agent_join before writing; writes stay refused until then.`);
-    return sessionContext(`The fleet could not re-attach you as ${callsign} (${message}). Call fleet_agent_join with callsign ${callsign} before writing; writes stay refused until you are on the roster.`);
-  } finally {
-    client?.close();
-  }
+  const failed = (message: string) =>
+    sessionContext(
+      callsign === undefined
+        ? `The fleet could not tell which agent this session is (${message}). Set FLEET_AS=<CALLSIGN> in ${runtime.name}'s environment, or call fleet_agent_join before writing; writes stay refused until then.`
+        : `The fleet could not re-attach you as ${callsign} (${message}). Call fleet_agent_join with callsign ${callsign} before writing; writes stay refused until you are on the roster.`,
+    );
+  const resumed = async () => {
+    try {
+      callsign = hookEnvironment(env).callsign; // known before the plane answers anything
+      plane = await open(`fleet-hook-${runtime.runtime}-session-start`);
+      callsign = await sessionWriter(plane, env, sessionId, worktree);
+      if (callsign === undefined) return sessionContext(howToJoin(runtime, worktree));
+      await attach(plane, home, runtime, callsign, worktree);
+      if (sessionId !== undefined) await plane.call('fleet_hook_session', { sessionId, bind: true });
+      const before = await plane.call('fleet_agent_resume', {});
+      const taken = await acceptOwnHandoffs(plane, callsign, before.handoffsToMe);
+      const resume = taken > 0 ? await plane.call('fleet_agent_resume', {}) : before;
+      return sessionContext(describeResume(callsign, resume, taken));
+    } catch (error) {
+      return failed((error as Error).message);
+    } finally {
+      plane?.close();
+    }
+  };
+  return answerWithin(home, resumed(), failed);
 }
 
 /**
@@ -60,10 +68,16 @@ export async function sessionStart(runtime: SessionRuntime, stdin: string, home:
  * handoff to itself), so they outlive the runtime's process and the next SessionStart takes them
  * back, then unbinds the session from the agent (FLEET_AS, else the agent bound to the session). Prints nothing: Claude Code reads no output from SessionEnd.
  */
-export async function claudeSessionEnd(stdin: string, home: string, env: NodeJS.ProcessEnv): Promise<void> {
+export function claudeSessionEnd(stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<void> {
+  return answerWithin(home, escrowClaims(stdin, home, env, open), (why) => {
+    throw new Error(`${why}; this session's claims were not put in escrow (they stay with the agent until they expire)`);
+  });
+}
+
+async function escrowClaims(stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<void> {
   const event = parseEvent(stdin);
   const sessionId = payloadSessionId(event);
-  const client = await connectToPlane({ home, client: 'fleet-hook-claude-session-end' });
+  const client = await open('fleet-hook-claude-session-end');
   try {
     // FLEET_AS or the session's own binding only: escrow takes claims out of use, so it is never
     // done on a guess (the worktree's agent may be another session's, still working).
@@ -96,10 +110,10 @@ export const MCP_JOIN_TOOL = /^mcp__.+__fleet_agent_join$/;
  * tool's input named decides nothing: a refused join (the callsign taken), or another server's tool
  * of that name, leaves no agent registered under this runtime, and binds nothing.
  */
-export async function bindJoinedSession(runtime: SessionRuntime, home: string, event: { session_id?: unknown }): Promise<void> {
+export async function bindJoinedSession(runtime: SessionRuntime, home: string, event: { session_id?: unknown }, open: OpenHookPlane): Promise<void> {
   const sessionId = payloadSessionId(event);
   if (sessionId === undefined) return;
-  const client = await connectToPlane({ home, client: `fleet-hook-${runtime.runtime}-post-tool-use` });
+  const client = await open(`fleet-hook-${runtime.runtime}-post-tool-use`);
   try {
     const found = await client.call('fleet_hook_writer', writerHints({ sessionId }));
     if (found.by !== 'process' || found.agent === null || loadSession(home, found.agent.callsign) === undefined) return;
@@ -111,7 +125,7 @@ export async function bindJoinedSession(runtime: SessionRuntime, home: string, e
 }
 
 /** Who this session is, in the order of DESIGN §11: FLEET_AS, the agent bound to session_id, the worktree's agent. */
-async function sessionWriter(client: PlaneClient, env: NodeJS.ProcessEnv, sessionId: string | undefined, worktree: string | undefined): Promise<string | undefined> {
+async function sessionWriter(client: HookPlane, env: NodeJS.ProcessEnv, sessionId: string | undefined, worktree: string | undefined): Promise<string | undefined> {
   const { callsign } = hookEnvironment(env);
   if (callsign !== undefined) return callsign;
   if (sessionId === undefined && worktree === undefined) return undefined;
@@ -124,20 +138,17 @@ function sessionContext(text: string): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } })}\n`;
 }
 
-function parseEvent(stdin: string): z.infer<typeof sessionEventSchema> {
-  try {
-    return sessionEventSchema.parse(JSON.parse(stdin));
-  } catch {
-    // The identity comes from the environment; an unreadable event only loses cwd and session_id.
-    return {};
-  }
+function parseEvent(stdin: string): SessionEvent {
+  const read = readEvent<SessionEvent>(stdin, { cwd: OPTIONAL_STRING, source: OPTIONAL_STRING, reason: OPTIONAL_STRING });
+  // The identity comes from the environment; an unreadable event only loses cwd and session_id.
+  return 'event' in read ? read.event : {};
 }
 
 /**
  * Re-attaches `client` with the saved session token, or joins fresh (and saves the token for the
  * next session's hooks). A hook holds the plane token only: an operator's agent is never continued here.
  */
-async function attach(client: PlaneClient, home: string, runtime: SessionRuntime, callsign: string, worktree: string | undefined): Promise<void> {
+async function attach(client: HookPlane, home: string, runtime: SessionRuntime, callsign: string, worktree: string | undefined): Promise<void> {
   const saved = loadSession(home, callsign);
   const joined = await client.call('fleet_agent_join', {
     callsign,
@@ -149,7 +160,7 @@ async function attach(client: PlaneClient, home: string, runtime: SessionRuntime
 }
 
 /** Accepts the handoffs this agent sent to itself (its last SessionEnd): the escrowed claims are its own again. */
-async function acceptOwnHandoffs(client: PlaneClient, callsign: string, waiting: Handoff[]): Promise<number> {
+async function acceptOwnHandoffs(client: HookPlane, callsign: string, waiting: Handoff[]): Promise<number> {
   let taken = 0;
   for (const handoff of waiting) {
     if (handoff.status !== 'pending' || handoff.envelope.from !== callsign) continue;

@@ -21,7 +21,7 @@ export const LEAN_TOOLS: ReadonlySet<MethodName> = new Set<MethodName>([
   'fleet_control_get',
 ]);
 
-const PROFILES: readonly ToolProfile[] = ['default', 'lean'];
+export const PROFILES: readonly ToolProfile[] = ['default', 'lean'];
 
 /** FLEET_MCP_TOOLS as a profile; anything else is refused at start-up, naming the choices. */
 export function toolProfileFrom(env: NodeJS.ProcessEnv): ToolProfile {

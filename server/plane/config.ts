@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT, fleetHome } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT } from '../../contracts/index.js';
+import { defaultHome } from '../home/default-home.js';
 import { parseWebhookUrl } from './digest-webhook.js';
 import { storeChoice, StoreChoiceError, type StoreChoice } from './store-choice.js';
 
@@ -29,9 +29,7 @@ export class ConfigError extends Error {}
 
 const MAX_DIGEST_INTERVAL_S = 300;
 
-export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(fleetHome(env.FLEET_HOME, homedir()));
-}
+export { defaultHome };
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

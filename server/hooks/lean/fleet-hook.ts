@@ -1,19 +1,14 @@
-// The installed Claude Code hook (FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home H): it runs on
-// every edit of every agent, so it loads node builtins and the hooks' pure decision modules only.
-// It decides a tool call itself (a file tool's, an MCP tool's, the shell's command), asking the
-// running plane as the full verb does; what it cannot (input it can't read, no plane answering, a
-// batch larger than one call) goes to the full CLI verb `fleet hook …` with the same stdin, so
-// every answer is the full verb's.
+// The installed hook of every runtime event (FLEET_HOME/bin/fleet-hook VERB --home H [--root R]):
+// it runs around every tool call of every agent, so it loads node builtins and the hooks' own
+// modules only (hook-verbs.ts and below), and talks to the running plane through its own small
+// socket client. It runs exactly the full verb's logic; what it leaves to the full CLI verb
+// `fleet hook …` (same arguments, same stdin) is what needs the CLI: starting a plane where none
+// runs, and arguments it does not know.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { errorNameForCode } from '../../../contracts/errors.js';
-import { answerForCommandVerdict, answerForFailure, answerForVerdict, claudeHookOutput, planCommandCheck, planWriteCheck, shellCall, type ClaudeHookAnswer, type ToolEvent } from '../claude-write-check.js';
-import type { CommandVerdict, HookVerdict } from '../hook-check.js';
-import { commandCheckParams, HOOK_CHECK_BATCH, hookCheckParams, hookEnvironment } from '../hook-check-request.js';
-import { markRequest, saveToolMark } from '../claude-tool-marks.js';
-import { callPlaneOnce } from './plane-call.js';
-import { readStdin } from '../read-stdin.js';
-import { answerWithin, PLANE_SILENT } from '../plane-deadline.js';
+import type { HookPlane, OpenHookPlane } from '../hook-plane.js';
+import { hookInput, isHookVerb, runHook, takesRoot, type HookVerb } from '../hook-verbs.js';
+import { openLeanPlane, planeRuns } from './plane-call.js';
 
 /** The full CLI next to this runner (tools/bundle.mjs points it at dist/fleet.cjs in the bundle). */
 const FULL_CLI = new URL('../../cli/main.js', import.meta.url);
@@ -21,62 +16,49 @@ const FULL_CLI = new URL('../../cli/main.js', import.meta.url);
 const args = process.argv.slice(2);
 
 void (async () => {
-  const stdin = await readStdin();
-  const home = args[2]!;
-  const answer = args.length === 3 && args[0] === 'claude-pre-tool-use' && args[1] === '--home' ? await answerWithin(decideWrite(stdin, home).catch(() => undefined), () => silentPlane()) : undefined;
-  if (answer?.decision === 'allow') await answerWithin(markBeforeTool(stdin, home), () => undefined);
-  if (answer) process.stdout.write(claudeHookOutput(answer), () => process.exit(0));
-  else process.exitCode = runFullVerb(stdin);
+  const call = leanCall(args);
+  const stdin = await hookInput(call?.verb ?? (isHookVerb(args[0]) ? args[0] : 'claude-pre-tool-use'));
+  if (!call || !planeRuns(call.home)) return finish('', '', runFullVerb(stdin, call?.verb));
+  try {
+    const outcome = await runHook(call.verb, { ...call, stdin, env: process.env, cwd: process.cwd(), open: oneConnection(call.home) });
+    finish(outcome.stdout, outcome.stderr, outcome.code);
+  } catch (error) {
+    // As the CLI reports a verb's failure (server/cli/main.ts).
+    finish('', `fleet hook: ${error instanceof Error ? error.message : String(error)}\n`, 1);
+  }
 })();
 
-/** The plane took the connection but gave no answer in time: deny (the full verb would wait on it too); a socket left waiting must not keep the hook alive. */
-function silentPlane(): ClaudeHookAnswer {
-  return answerForFailure(undefined, PLANE_SILENT, hookEnvironment(process.env).override);
+/** The arguments as install-hooks writes them: VERB --home H, and --root R for Codex's. */
+function leanCall(argv: string[]): { verb: HookVerb; home: string; root: string } | undefined {
+  const [verb, homeFlag, home, rootFlag, root] = argv;
+  if (!isHookVerb(verb) || homeFlag !== '--home' || home === undefined) return undefined;
+  if (!takesRoot(verb)) return argv.length === 3 ? { verb, home, root: '' } : undefined;
+  return argv.length === 5 && rootFlag === '--root' && root !== undefined ? { verb, home, root } : undefined;
 }
 
-/** The answer the plane gave about a tool call; undefined for anything the full verb should take. */
-async function decideWrite(input: string, home: string): Promise<ClaudeHookAnswer | undefined> {
-  const event = toolEvent(input);
-  if (!event) return undefined;
-  const client = 'fleet-hook-claude-pre-tool-use';
-  const shell = shellCall(event.tool_name, event.tool_input ?? {}, event.cwd ?? process.cwd());
-  if (shell) {
-    const plan = planCommandCheck(event, shell, home, process.env);
-    if ('answer' in plan) return plan.answer;
-    const reply = await callPlaneOnce(home, client, 'fleet_hook_check_command', commandCheckParams(plan.request));
-    if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);
-    return answerForCommandVerdict(reply.result as CommandVerdict);
-  }
-  const plan = planWriteCheck(event, home, process.env);
-  if ('answer' in plan) return plan.answer;
-  if (plan.request.paths.length > HOOK_CHECK_BATCH) return undefined;
-  const reply = await callPlaneOnce(home, client, 'fleet_hook_check', hookCheckParams(plan.request, plan.request.paths));
-  if (reply.error) return answerForFailure(errorNameForCode(reply.error.code), reply.error.message, plan.request.override);
-  return answerForVerdict(reply.result as HookVerdict);
+/**
+ * Every connection the hook asks for is the first one (a hook asks one question after another, and
+ * a PreToolUse asks twice: the check, then the watcher's mark): one upgrade and hello per run. It is
+ * closed when the runner exits.
+ */
+function oneConnection(home: string): OpenHookPlane {
+  let plane: Promise<HookPlane> | undefined;
+  return async (client) => {
+    const { call } = await (plane ??= openLeanPlane(home, client));
+    return { call, close: () => undefined };
+  };
 }
 
-/** As the full verb does once it allows (claude-post-tool-use.ts): the watcher's mark for PostToolUse, never a refusal. */
-async function markBeforeTool(input: string, home: string): Promise<void> {
-  const event = toolEvent(input);
-  const request = event && markRequest(event, process.env);
-  if (!request) return;
-  const reply = await callPlaneOnce(home, 'fleet-hook-claude-pre-tool-use', 'fleet_worktree_changes', request.params).catch(() => undefined);
-  const mark = (reply?.result as { mark?: unknown } | undefined)?.mark;
-  if (typeof mark === 'number') saveToolMark(home, request.toolUseId, { mark, worktree: request.params.worktree });
+/** Exits once what the hook says has been handed to the OS: a socket left waiting must not keep the hook alive. */
+function finish(stdout: string, stderr: string, code: number): void {
+  process.stderr.write(stderr);
+  process.stdout.write(stdout, () => process.exit(code));
 }
 
-/** The event, shaped as the full verb's schema expects; else undefined. */
-function toolEvent(input: string): ToolEvent | undefined {
-  const event = JSON.parse(input) as Record<string, unknown> | null;
-  if (typeof event !== 'object' || event === null || typeof event.tool_name !== 'string') return undefined;
-  const toolInput = event.tool_input;
-  if (toolInput !== undefined && (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))) return undefined;
-  if (event.cwd !== undefined && typeof event.cwd !== 'string') return undefined;
-  return event as unknown as ToolEvent;
-}
-
-function runFullVerb(input: string): number {
-  const run = spawnSync(process.execPath, [fileURLToPath(FULL_CLI), 'hook', ...args], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+function runFullVerb(input: string, verb: HookVerb | undefined): number {
+  // git's pre-commit hook gets no event: the verb reads nothing, and the terminal stays the verb's.
+  const stdin = verb === 'git-pre-commit' ? 'inherit' : 'pipe';
+  const run = spawnSync(process.execPath, [fileURLToPath(FULL_CLI), 'hook', ...args], { input, stdio: [stdin, 'inherit', 'inherit'] });
   if (run.error) {
     process.stderr.write(`fleet-hook: could not run the fleet CLI (${run.error.message})\n`);
     return 1;

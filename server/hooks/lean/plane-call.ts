@@ -1,34 +1,60 @@
-// One JSON-RPC call to the plane over the smallest WebSocket client that does: node:net, one
-// upgrade, the hello and the call sent as masked text frames, read until the call's reply. It loads
+// JSON-RPC calls to the plane over the smallest WebSocket client that does: node:net, one
+// upgrade, the hello and each call sent as masked text frames, read until each call's reply. It loads
 // in a fraction of the time `ws` and the CLI's typed client take, which a hook run on every edit pays.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { errorNameForCode } from '../../../contracts/errors.js';
 import { PROTOCOL_VERSION } from '../../../contracts/protocol.js';
+import { PlaneCallError } from '../../client/plane-call-error.js';
+import type { HookPlane } from '../hook-plane.js';
 
-export interface RpcReply {
-  result?: unknown;
-  error?: { code: number; message: string };
-}
-
-/** The plane of `home` answers `method`; throws when there is none or it can't be reached. */
-export async function callPlaneOnce(home: string, client: string, method: string, params: unknown): Promise<RpcReply> {
+/**
+ * A connection to the plane of `home` for one hook run, speaking as PlaneClient does (the same
+ * calls, a PlaneCallError for the plane's error answers) without validating results: the full
+ * verb's client does that. Throws when there is no plane or it can't be reached.
+ */
+export async function openLeanPlane(home: string, client: string): Promise<HookPlane> {
   const discovery = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { port: number; socket?: string };
   const token = readFileSync(join(home, 'token'), 'utf8').trim();
   const socket = await openSocket(discovery).catch(() => openSocket({ port: discovery.port }));
+  const replies = frameReader(socket);
+  const hello = 1;
+  let nextId = hello + 1;
+  // One call at a time: every hook awaits each answer before its next question. The hello goes
+  // with the first call (no round trip of its own); a refused hello fails that call.
+  const call = async (method: string, params: unknown): Promise<unknown> => {
+    const id = nextId++;
+    socket.write(textFrame({ jsonrpc: '2.0', id, method, params }));
+    for (;;) {
+      const reply = JSON.parse(await replies.next()) as { id?: number; result?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> } };
+      const error = reply.error && (reply.id === id || reply.id === hello) ? reply.error : undefined;
+      if (error) throw new PlaneCallError(error.code, error.message, errorNameForCode(error.code), error.data);
+      if (reply.id === id) return reply.result;
+    }
+  };
   try {
-    const replies = frameReader(socket);
     socket.write(upgradeRequest(token));
     await replies.upgraded;
-    socket.write(Buffer.concat([textFrame({ jsonrpc: '2.0', id: 1, method: 'fleet_plane_hello', params: { protocolVersion: PROTOCOL_VERSION, client } }), textFrame({ jsonrpc: '2.0', id: 2, method, params })]));
-    for (;;) {
-      const reply = JSON.parse(await replies.next()) as RpcReply & { id?: number };
-      if (reply.id === 1 && reply.error) throw new Error(`fleet_plane_hello: ${reply.error.message}`);
-      if (reply.id === 2) return reply;
-    }
-  } finally {
+    socket.write(textFrame({ jsonrpc: '2.0', id: hello, method: 'fleet_plane_hello', params: { protocolVersion: PROTOCOL_VERSION, client } }));
+  } catch (error) {
     socket.destroy();
+    throw error;
+  }
+  return { call: call as HookPlane['call'], close: () => socket.destroy() };
+}
+
+/** Whether plane.json names a live process: else the full verb takes the hook, starting a plane as every client does. */
+export function planeRuns(home: string): boolean {
+  try {
+    const { pid } = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { pid?: unknown };
+    if (typeof pid !== 'number') return false;
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's (a plane shared by agents running as other users).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -56,9 +56,9 @@ export async function listCodexHooks(bin: string, cwd: string, env: NodeJS.Proce
   });
 }
 
-export const isFleetHook = (hook: ListedHook) => / hook codex-/.test(hook.command);
+export const isFleetHook = (hook: ListedHook) => / codex-(pre-tool-use|post-tool-use|session-start) --home /.test(hook.command);
 
-/** Trusts the hooks `select` picks (fleet's: `fleet hook codex-…`) and returns the list Codex shows afterwards. */
+/** Trusts the hooks `select` picks (fleet's: `fleet-hook codex-…`) and returns the list Codex shows afterwards. */
 export async function trustCodexHooks(bin: string, cwd: string, env: NodeJS.ProcessEnv, select: (hook: ListedHook) => boolean = isFleetHook): Promise<ListedHook[]> {
   return withAppServer(bin, cwd, env, async (call) => {
     const list = async () => ((await call('hooks/list', { cwds: [cwd] })) as { data: Array<{ hooks: ListedHook[] }> }).data.flatMap((entry) => entry.hooks);

@@ -81,8 +81,8 @@ describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, S
   test('install-hooks writes PreToolUse, PostToolUse, SessionStart and SessionEnd into settings.local.json, and nothing into the shared settings.json', () => {
     const settings = readSettings(repo, 'settings.local.json');
     assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
-    assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, / hook claude-session-start --home /);
-    assert.match(settings.hooks.SessionEnd![0]!.hooks[0]!.command, / hook claude-session-end --home /);
+    assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, /\/bin\/fleet-hook' claude-session-start --home /);
+    assert.match(settings.hooks.SessionEnd![0]!.hooks[0]!.command, /\/bin\/fleet-hook' claude-session-end --home /);
     assert.equal(settings.hooks.SessionStart![0]!.matcher, undefined, 'every source: startup, resume, clear, compact');
     assert.ok(!existsSync(join(repo, '.claude', 'settings.json')), 'absolute FLEET_HOME paths stay out of the committed file');
   });

@@ -94,7 +94,7 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
     assert.deepEqual(file.hooks!.PreToolUse![0], userHook);
     assert.equal(file.hooks!.PreToolUse![1]!.matcher, 'Bash|apply_patch|mcp__.*');
-    assert.match(file.hooks!.PreToolUse![1]!.hooks[0]!.command, /hook codex-pre-tool-use --home .* --root /);
+    assert.match(file.hooks!.PreToolUse![1]!.hooks[0]!.command, /\/bin\/fleet-hook' codex-pre-tool-use --home .* --root /);
     assert.equal(existsSync(join(repo, '.codex')), false);
   });
 

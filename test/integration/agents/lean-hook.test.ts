@@ -25,7 +25,7 @@ function installedCommand(repo: string): string {
  * Runs `command` through a shell with `input` on stdin, as Claude Code does. Every Node process it
  * starts notes its main script in a file (a --require preload), so a test can see which ran.
  */
-function run(command: string, input: string, cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; scripts: string[] } {
+function run(command: string, input: string, cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string; scripts: string[] } {
   const marks = join(tempHome('fleet-lean-marks-'), 'scripts');
   const preload = join(marks, '..', 'mark.cjs');
   writeFileSync(preload, `require('node:fs').appendFileSync(${JSON.stringify(marks)}, process.argv[1] + '\\n');\n`);
@@ -35,7 +35,7 @@ function run(command: string, input: string, cwd: string, env: NodeJS.ProcessEnv
   const result = spawnSync('sh', ['-c', command], { input, cwd, env: { ...base, ...env }, encoding: 'utf8' });
   const scripts = readFileSync(marks, 'utf8').trim().split('\n');
   rmSync(join(marks, '..'), { recursive: true, force: true });
-  return { status: result.status, stdout: result.stdout, scripts };
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, scripts };
 }
 
 /** Relative times ("in 1m 40s") tick between two runs; everything else must match to the byte. */
@@ -76,8 +76,10 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
     removeHome(outside);
   });
 
-  test('install-hooks installs the lean runner: FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home …', () => {
-    assert.equal(lean, `${quote(join(plane.home, 'bin', 'fleet-hook'))} claude-pre-tool-use --home ${quote(plane.home)}`);
+  test('install-hooks installs the lean runner: FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home …, refusing when it cannot run', () => {
+    const runner = quote(join(plane.home, 'bin', 'fleet-hook'));
+    assert.ok(lean.startsWith(`[ -x ${runner} ] || { cat >/dev/null; echo `), lean);
+    assert.ok(lean.endsWith(`; exit 2; }; exec ${runner} claude-pre-tool-use --home ${quote(plane.home)}`), lean);
   });
 
   test('a Write and an Edit in its own territory are allowed without loading the CLI', () => {
@@ -134,6 +136,44 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
     const again = await runCli(['install-hooks'], { home: plane.home, cwd: repo });
     assert.equal(again.code, 0, again.stderr);
     assert.equal(readFileSync(settingsPath, 'utf8'), current);
+  });
+
+  test('every other hook event (PostToolUse, SessionStart, SessionEnd, Codex\'s, git pre-commit) runs without loading the CLI and answers as the full verb', () => {
+    const leanVerb = (verb: string, root?: string) => `${quote(join(plane.home, 'bin', 'fleet-hook'))} ${verb} --home ${quote(plane.home)}${root ? ` --root ${quote(root)}` : ''}`;
+    const fullVerb = (verb: string, root?: string) => `${quote(join(plane.home, 'bin', 'fleet'))} hook ${verb} --home ${quote(plane.home)}${root ? ` --root ${quote(root)}` : ''}`;
+    const codexEvent = (name: string, fields: object) => JSON.stringify({ session_id: 'thread-1', turn_id: 'turn-1', transcript_path: null, cwd: repo, hook_event_name: name, model: 'gpt-5-codex', permission_mode: 'default', ...fields });
+    const same = (name: string, verb: string, input: string, env: NodeJS.ProcessEnv, root?: string) => {
+      const ran = run(leanVerb(verb, root), input, repo, env);
+      assert.ok(!ran.scripts.includes(CLI), `${name}: the CLI was not loaded: ${ran.scripts.join(', ')}`);
+      const full = run(fullVerb(verb, root), input, repo, env);
+      assert.deepEqual([ran.status, steady(ran.stdout), steady(ran.stderr)], [full.status, steady(full.stdout), steady(full.stderr)], name);
+      return ran;
+    };
+    // PostToolUse after an allowed Bash call (PreToolUse took the watcher's mark), nothing changed.
+    for (const [id, post] of [['toolu_post1', leanVerb('claude-post-tool-use')], ['toolu_post2', fullVerb('claude-post-tool-use')]] as const) {
+      assert.equal(run(lean, event('Bash', { command: 'ls docs' }).replace('toolu_1', id), repo).stdout, '');
+      const answered = run(post, JSON.stringify({ session_id: 's1', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls docs' }, tool_use_id: id, tool_response: {} }), repo);
+      assert.deepEqual([answered.status, answered.stdout], [0, ''], post);
+    }
+    const started = same('Claude SessionStart as ATLAS', 'claude-session-start', JSON.stringify({ session_id: 's9', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }), { FLEET_AS: 'ATLAS' });
+    assert.match(started.stdout, /"hookEventName":"SessionStart"/);
+    same('Claude SessionStart with no identity, outside every repository', 'claude-session-start', JSON.stringify({ session_id: 's10', cwd: outside, hook_event_name: 'SessionStart', source: 'startup' }), {});
+    same('Claude SessionEnd as ATLAS', 'claude-session-end', JSON.stringify({ session_id: 's9', cwd: repo, hook_event_name: 'SessionEnd', reason: 'exit' }), { FLEET_AS: 'ATLAS' });
+    const denied = same('Codex PreToolUse, Bash into BOLT\'s territory', 'codex-pre-tool-use', codexEvent('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo hi > src/a.ts' }, tool_use_id: 'call-1' }), {}, repo);
+    assert.match(denied.stdout, /"permissionDecision":"deny".*held exclusively by BOLT/);
+    same('Codex PreToolUse, apply_patch in its own territory', 'codex-pre-tool-use', codexEvent('PreToolUse', { tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Update File: docs/guide.md\n@@\n-# guide\n+# Guide\n*** End Patch' }, tool_use_id: 'call-2' }), {}, repo);
+    same('Codex PreToolUse, unreadable input', 'codex-pre-tool-use', '{ not json', {}, repo);
+    same('Codex PostToolUse', 'codex-post-tool-use', codexEvent('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call-9', tool_response: '' }), {}, repo);
+    same('Codex SessionStart as ATLAS', 'codex-session-start', codexEvent('SessionStart', { source: 'startup' }), { FLEET_AS: 'ATLAS' }, repo);
+    writeFileSync(join(repo, 'src', 'a.ts'), 'export const a = 2;\n');
+    spawnSync('git', ['add', 'src/a.ts'], { cwd: repo });
+    try {
+      const refused = same('git pre-commit, a staged file BOLT holds', 'git-pre-commit', '', {});
+      assert.equal(refused.status, 1);
+      assert.match(refused.stderr, /commit refused: .*src\/a\.ts: held exclusively by BOLT/s);
+    } finally {
+      spawnSync('git', ['reset', '-q', '--hard'], { cwd: repo });
+    }
   });
 
   test('with no plane (and none that can start) both deny with the reason', async () => {

@@ -6,6 +6,12 @@ import { errorDocs, schemaFiles } from '../../../contracts/schema-files.js';
 import { errorTable } from '../../../contracts/errors.js';
 import { limitDocs } from '../../../contracts/limit-docs.js';
 import { limits } from '../../../contracts/limits.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_PROTOCOL_VERSIONS } from '../../../server/mcp/stdio-front.js';
+import { buildToolCatalog } from '../../../server/mcp/tool-catalog.js';
+import { TOOL_LISTS } from '../../../server/mcp/tool-list.generated.js';
+import { toolListModule } from '../../../server/mcp/tool-list-module.js';
+import { PROFILES } from '../../../server/mcp/tool-profile.js';
 
 const root = process.cwd();
 const STALE = 'is stale: run `npm run generate` and commit the result';
@@ -45,4 +51,15 @@ test('docs/limits.md lists every limit of contracts/limits.ts with its value', (
 test('error codes are unique', () => {
   const codes = Object.values(errorTable).map((e) => e.code);
   assert.equal(new Set(codes).size, codes.length);
+});
+
+test("the stdio bridge's generated tool list is what the catalog builds from the contracts, for every profile", () => {
+  assert.equal(readFileSync(join(root, 'server', 'mcp', 'tool-list.generated.ts'), 'utf8'), toolListModule(), `server/mcp/tool-list.generated.ts ${STALE}`);
+  for (const profile of PROFILES) {
+    assert.deepEqual(TOOL_LISTS[profile], [...buildToolCatalog(profile, 'checkout').values()].map((tool) => JSON.parse(JSON.stringify(tool.definition)) as unknown), profile);
+  }
+});
+
+test('the bridge speaks the MCP revisions the SDK does', () => {
+  assert.deepEqual([...MCP_PROTOCOL_VERSIONS], SUPPORTED_PROTOCOL_VERSIONS);
 });
