@@ -199,8 +199,9 @@ export function describeResume(
 
 function howToJoin(runtime: SessionRuntime, worktree: string | undefined): string {
   return [
-    'You are not on the fleet roster yet, and this session has no identity (FLEET_AS is unset, and no agent is bound to this session or registered for this worktree).',
+    'You are not on the fleet roster yet, and this session has no identity (FLEET_AS is unset, and no agent is bound to this session or joined through its MCP bridge): until you join you write as a person, and files other agents hold are refused.',
     `Before writing anything, join: call fleet_agent_join with the callsign the operator gave you, runtime "${runtime.runtime}"${worktree !== undefined ? ` and worktree "${worktree}"` : ''}.`,
+    `The fleet's tools may be deferred behind your tool search: load them by name first (${runtime.runtime === 'codex' ? 'tool_search for the mcp__fleet namespace' : 'ToolSearch with "select:mcp__fleet__fleet_agent_join"'}).`,
     `Do not make up a callsign: ask the operator if you have none. Starting ${runtime.name} with FLEET_AS=<CALLSIGN> lets the hooks re-attach you on their own.`,
   ].join('\n');
 }
