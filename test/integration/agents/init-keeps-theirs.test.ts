@@ -34,7 +34,7 @@ function trustAll(codexHome: string): string {
   const labels: Record<string, string> = { PreToolUse: 'pre_tool_use', PostToolUse: 'post_tool_use', SessionStart: 'session_start' };
   return Object.entries(labels)
     .map(([event, label]) => {
-      const group = file.hooks[event]!.findIndex((g) => g.hooks[0]!.command.includes(' hook codex-'));
+      const group = file.hooks[event]!.findIndex((g) => / codex-(pre-tool-use|post-tool-use|session-start) --home /.test(g.hooks[0]!.command));
       return trustTable(hooksFile, label, group, file.hooks[event]![group]!.matcher, file.hooks[event]![group]!.hooks[0]!);
     })
     .join('\n');
