@@ -3,6 +3,7 @@ import type { ControlState } from '../../../contracts/index.js';
 import { lspRequests } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
 import { flag, showCommandError, text } from './command-args.js';
+import { registerPlaneCommand } from './plane-required.js';
 
 const WORD: Record<ControlState, string> = { run: 'running', drain: 'draining', pause: 'paused', stop: 'stopped' };
 const STOP = 'Stop the Fleet';
@@ -26,16 +27,16 @@ export function registerControlCommands(ctx: FleetContext): vscode.Disposable[] 
     }
   };
   return [
-    vscode.commands.registerCommand('fleet.pause', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.pause', 'Fleet: Pause', async (arg) => {
       const reason = await askReason('pause', arg);
       if (reason !== undefined) await move('pause', arg, reason || undefined);
     }),
-    vscode.commands.registerCommand('fleet.drain', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.drain', 'Fleet: Drain', async (arg) => {
       const reason = await askReason('drain', arg);
       if (reason !== undefined) await move('drain', arg, reason || undefined);
     }),
-    vscode.commands.registerCommand('fleet.resume', (arg?: unknown) => move('run', arg)),
-    vscode.commands.registerCommand('fleet.stop', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.resume', 'Fleet: Resume', (arg) => move('run', arg)),
+    registerPlaneCommand(ctx, 'fleet.stop', 'Fleet: Stop', async (arg) => {
       const reason = await askReason('stop', arg);
       if (reason === undefined) return;
       if (!flag(arg, 'confirmed')) {
