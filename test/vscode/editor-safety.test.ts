@@ -5,13 +5,13 @@
 // "Fleet: Pause" + Enter before the plane is connected runs Fleet's Pause, which says why it did
 // nothing and offers to connect; the window stays alive and Pause works once connected.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ENGINE_VERSIONS, loadEngine, openWorkbench, runExtensionTests, selectedEngineIds, type Workbench } from './harness/index.js';
+import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Workbench } from './harness/index.js';
 import { answerInputBox, paletteMatches, runFromPalette } from './support/command-palette.js';
-import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane, SUITE_MODULE } from './support/fleet-fixtures.js';
-import type { SuiteResults } from './suite/runner.js';
+import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
+import { runInHostPhase } from './support/in-host-phase.js';
 
 const EXPECTED_TESTS = 5;
 
@@ -33,20 +33,7 @@ for (const id of selectedEngineIds()) {
     });
 
     test("holders' writes, Revert and the plane down, inside the extension host", async () => {
-      const engine = loadEngine(id);
-      const { exitCode, logs } = await runExtensionTests({
-        engine,
-        extensionPath: REPO_ROOT,
-        testsPath: SUITE_MODULE,
-        workspacePath: workspace,
-        env: { FLEET_HOME: home, FLEET_PORT: '0', FLEET_TEST_WORKSPACE: workspace, FLEET_TEST_RESULTS: resultsFile, FLEET_TEST_PHASE: 'editor' },
-        timeoutMs: 240_000,
-      });
-      const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as SuiteResults;
-      console.log(`[vscode ${engine.vscodeVersion}] editor: ${results.passed.length} passed, ${results.failed.length} failed`);
-      for (const failure of results.failed) console.log(`[vscode ${engine.vscodeVersion}] ✖ ${failure.name}\n${failure.error}`);
-      assert.equal(exitCode, 0, `the in-host tests failed on VS Code ${engine.vscodeVersion}:\n${logs.slice(-40).join('\n')}`);
-      assert.equal(results.passed.length, EXPECTED_TESTS);
+      await runInHostPhase({ engine: id, phase: 'editor', home, workspace, resultsFile, expectedTests: EXPECTED_TESTS });
     });
 
     test('"Fleet: Pause" + Enter before the plane is connected runs Fleet\'s Pause, which says so; the window stays alive', async () => {
@@ -64,13 +51,14 @@ for (const id of selectedEngineIds()) {
       await page.keyboard.press('Enter');
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Fleet: Pause did nothing' }).first();
       await toast.waitFor({ timeout: 20_000 });
+      const connect = toast.getByRole('button', { name: 'Connect to the Plane' });
+      await connect.waitFor({ timeout: 10_000 });
       assert.match(await toast.innerText(), /not connected to the coordination plane/);
-      assert.match(await toast.innerText(), /Connect to the Plane/);
       await page.screenshot({ path: join(shots, 'pause-before-connect.png') });
 
       // The person clears the way and takes the offer: the window connects, and Pause now asks its reason.
       rmSync(blocked);
-      await toast.getByRole('button', { name: 'Connect to the Plane' }).click();
+      await connect.click();
       await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 60_000 });
       assert.equal(await runFromPalette(page, 'Fleet: Pause'), 'Fleet: Pause');
       await answerInputBox(page, /Why is the fleet set to pause/, 'checking the window is alive');
