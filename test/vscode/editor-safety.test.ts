@@ -3,7 +3,8 @@
 // test/vscode/suite/editor-safety-tests.ts): a holder's writes to an open file bring no warning and
 // no Revert over them; Revert after an ownership change; the plane down. On screen (Playwright):
 // "Fleet: Pause" + Enter before the plane is connected runs Fleet's Pause, which says why it did
-// nothing and offers to connect; the window stays alive and Pause works once connected.
+// nothing and offers to connect; the window stays alive and Pause works once connected (and, paused
+// already, is still Fleet's Pause, which says so).
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,6 +64,10 @@ for (const id of selectedEngineIds()) {
       assert.equal(await runFromPalette(page, 'Fleet: Pause'), 'Fleet: Pause');
       await answerInputBox(page, /Why is the fleet set to pause/, 'checking the window is alive');
       await page.locator('.statusbar-item', { hasText: 'Fleet: paused' }).first().waitFor({ timeout: 20_000 });
+
+      // Paused already: "Fleet: Pause" + Enter is still Fleet's Pause, which says so and moves nothing.
+      assert.equal(await runFromPalette(page, 'Fleet: Pause'), 'Fleet: Pause');
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'The fleet is already paused' }).first().waitFor({ timeout: 20_000 });
     });
   });
 }
