@@ -123,6 +123,7 @@ export class EditGuard implements vscode.Disposable {
     if (wasSaved) {
       // Your edits were on disk (saved or autosaved): write the file with them undone and the holder's changes in.
       const saved = await document.save();
+      if (saved) await clean(document);
       const onDisk = await readDisk(uri);
       if (!saved || onDisk !== document.getText()) {
         return { reverted: true, message: `Fleet undid your edits to ${path} in the editor but could not write the file (it changed on disk meanwhile); nothing on disk was overwritten. Save or compare it yourself.${lost}` };
@@ -156,6 +157,23 @@ export class EditGuard implements vscode.Disposable {
 
 function readDisk(uri: vscode.Uri): Promise<string | undefined> {
   return readFile(uri.fsPath, 'utf8').catch(() => undefined);
+}
+
+/**
+ * Resolves once the extension host holds `document` clean (bounded): with autosave on, the clean
+ * state can reach it a moment after save() resolved (seen on VS Code 1.100.3).
+ */
+function clean(document: vscode.TextDocument, timeoutMs = 5_000): Promise<void> {
+  if (!document.isDirty) return Promise.resolve();
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      listening.dispose();
+      resolve();
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    const listening = vscode.workspace.onDidChangeTextDocument((event) => event.document === document && !document.isDirty && finish());
+  });
 }
 
 function holderNames(ownership: Ownership): string {
