@@ -105,6 +105,7 @@ export class EditGuard implements vscode.Disposable {
   private async undoOwnEdits(uri: vscode.Uri): Promise<{ reverted: boolean; message: string }> {
     const path = vscode.workspace.asRelativePath(uri);
     const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+    if (document) this.edits.settleNow(document);
     const spans = this.edits.of(uri);
     if (!document) return { reverted: false, message: `Fleet cannot revert ${path}: it is not open in this window, and Fleet follows edits only while a file is open.` };
     if (!spans) return { reverted: false, message: `Fleet cannot revert ${path}: it is too large for Fleet to follow its edits; use Undo.` };
@@ -118,14 +119,11 @@ export class EditGuard implements vscode.Disposable {
     const edit = new vscode.WorkspaceEdit();
     for (const undo of spans.undos()) edit.replace(uri, new vscode.Range(document.positionAt(undo.start), document.positionAt(undo.start + undo.length)), undo.text);
     if (!(await vscode.workspace.applyEdit(edit))) return { reverted: false, message: `Fleet cannot revert ${path}: the editor refused the edit (is it read-only?).` };
-    this.edits.settleAsOwn(document);
+    this.edits.settleNow(document, true);
     const kept = ' What the holder wrote on disk since is kept.';
     if (wasSaved) {
       // Your edits were on disk (saved or autosaved): write the file with them undone and the holder's changes in.
-      const saved = await document.save();
-      if (saved) await clean(document);
-      const onDisk = await readDisk(uri);
-      if (!saved || onDisk !== document.getText()) {
+      if (!(await written(document))) {
         return { reverted: true, message: `Fleet undid your edits to ${path} in the editor but could not write the file (it changed on disk meanwhile); nothing on disk was overwritten. Save or compare it yourself.${lost}` };
       }
       return { reverted: true, message: `Fleet reverted your edits to ${path}, in the editor and on disk.${kept}${lost}` };
@@ -160,19 +158,30 @@ function readDisk(uri: vscode.Uri): Promise<string | undefined> {
 }
 
 /**
- * Resolves once the extension host holds `document` clean (bounded): with autosave on, the clean
- * state can reach it a moment after save() resolved (seen on VS Code 1.100.3).
+ * Saves `document` and resolves whether the disk now holds its text. An autosave already under way
+ * may be the save that writes it (VS Code runs ours after it), and the clean state can reach the
+ * extension host a moment after save() resolved (seen on VS Code 1.100.3): both are waited for, bounded.
  */
-function clean(document: vscode.TextDocument, timeoutMs = 5_000): Promise<void> {
-  if (!document.isDirty) return Promise.resolve();
+async function written(document: vscode.TextDocument): Promise<boolean> {
+  const nextSave = fired(vscode.workspace.onDidSaveTextDocument, () => readDisk(document.uri).then((text) => text === document.getText()));
+  await document.save();
+  await nextSave;
+  await fired(vscode.workspace.onDidChangeTextDocument, () => !document.isDirty);
+  return (await readDisk(document.uri)) === document.getText();
+}
+
+/** Resolves once `check` holds: now, or when `event` next fires with it holding; after `timeoutMs` in any case. */
+function fired<T>(event: vscode.Event<T>, check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   return new Promise((resolve) => {
     const finish = () => {
       clearTimeout(timer);
       listening.dispose();
       resolve();
     };
+    const attempt = () => void Promise.resolve(check()).then((holds) => holds && finish());
     const timer = setTimeout(finish, timeoutMs);
-    const listening = vscode.workspace.onDidChangeTextDocument((event) => event.document === document && !document.isDirty && finish());
+    const listening = event(attempt);
+    attempt();
   });
 }
 

@@ -4,7 +4,7 @@ import { OwnEditSpans } from './own-edit-spans.js';
 /** Largest file whose edits are followed (the text is kept to know what each edit removed). */
 const MAX_FOLLOWED_CHARS = 8_000_000;
 /** How long a change that left the file clean waits for VS Code's dirty state before it counts as a reload. */
-const SETTLE_MS = 200;
+const SETTLE_MS = 1_000;
 
 /** One change of an event: `removed` stood at `offset`, `after` is the whole text once it was made. */
 interface Change {
@@ -60,10 +60,13 @@ export class EditorEdits implements vscode.Disposable {
     return file !== undefined && file.pending === undefined && file.text === document.getText();
   }
 
-  /** Changes still waiting to be told apart are the editor's own (its caller just made them). */
-  settleAsOwn(document: vscode.TextDocument): void {
+  /**
+   * Tells apart now the changes still waiting: the editor's own when `own` says so (the caller just
+   * made them), else by whether the file is dirty by now.
+   */
+  settleNow(document: vscode.TextDocument, own = document.isDirty): void {
     const file = this.files.get(document.uri.toString());
-    if (file) this.settle(document, file, true);
+    if (file) this.settle(document, file, own);
   }
 
   /** Own edits made so far are no longer followed (they were allowed, or undone). */

@@ -15,7 +15,7 @@ import { TestAgent } from './test-agent.js';
 import { when } from './waits.js';
 
 /** Longer than the editor takes to tell a reload from a first edit (EditorEdits' SETTLE_MS): a warning would have come by then. */
-const QUIET_MS = 1_000;
+const QUIET_MS = 1_500;
 
 export function editorSafetyTests(fx: () => Fixture): void {
   let zed: TestAgent | undefined;
@@ -47,12 +47,41 @@ export function editorSafetyTests(fx: () => Fixture): void {
       const onDisk = readFileSync(file.fsPath, 'utf8');
 
       await vscode.commands.executeCommand('fleet.revertTerritoryEdit', file);
-      assert.equal(readFileSync(file.fsPath, 'utf8'), onDisk, "ZED's commit is still on disk");
+      await diskIs(file, onDisk, "ZED's commit still on disk");
       assert.equal(document.getText(), onDisk);
       assert.equal(document.isDirty, false);
       await saysNothingLeft(api, file);
     } finally {
       warnings.dispose();
+    }
+  });
+
+  test("the file changes hands after the person's edit: Revert still undoes it, and says why when there is nothing left", async () => {
+    const { api, uri, workspace, home } = fx();
+    const file = uri('src/c.ts');
+    const original = readFileSync(file.fsPath, 'utf8');
+    const warnings = collect(api.onDidWarn);
+    const kai = await TestAgent.join(home, 'KAI');
+    try {
+      const editor = await vscode.window.showTextDocument(file);
+      assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// not mine to write\n')));
+      await warnings.first();
+
+      // ZED lets go and KAI takes it: two ownership changes after the edit.
+      await holder().release(['src/c.ts'], workspace);
+      await fx().decoration('src/c.ts', (d) => d === undefined, 'src/c.ts free');
+      assert.ok((await kai.claim(['src/c.ts'], workspace, { reason: 'takes over the parser', ttlSeconds: 3600 })).granted);
+      await fx().decoration('src/c.ts', (d) => d?.badge === 'KA', "KAI's badge on src/c.ts");
+
+      await vscode.commands.executeCommand('fleet.revertTerritoryEdit', file);
+      assert.equal(editor.document.getText(), original, 'the edit is gone');
+      assert.equal(editor.document.isDirty, false, 'back to the file on disk');
+      await diskIs(file, original, 'the file on disk as it was');
+
+      await saysNothingLeft(api, file);
+    } finally {
+      warnings.dispose();
+      await kai.leave();
     }
   });
 
@@ -79,42 +108,13 @@ export function editorSafetyTests(fx: () => Fixture): void {
       await vscode.commands.executeCommand('fleet.revertTerritoryEdit', file);
       const expected = `${original}// ZED appended this\n`;
       assert.equal(editor.document.getText(), expected, "the editor: the person's line gone, ZED's kept");
-      assert.equal(readFileSync(file.fsPath, 'utf8'), expected, 'the disk too');
+      await diskIs(file, expected, 'the disk too');
       assert.equal(editor.document.isDirty, false);
       await saysNothingLeft(api, file);
     } finally {
       warnings.dispose();
       await setGlobal('files', 'autoSave', undefined);
       await setGlobal('files', 'autoSaveDelay', undefined);
-    }
-  });
-
-  test("the file changes hands after the person's edit: Revert still undoes it, and says why when there is nothing left", async () => {
-    const { api, uri, workspace, home } = fx();
-    const file = uri('src/c.ts');
-    const original = readFileSync(file.fsPath, 'utf8');
-    const warnings = collect(api.onDidWarn);
-    const kai = await TestAgent.join(home, 'KAI');
-    try {
-      const editor = await vscode.window.showTextDocument(file);
-      assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// not mine to write\n')));
-      await warnings.first();
-
-      // ZED lets go and KAI takes it: two ownership changes after the edit.
-      await holder().release(['src/c.ts'], workspace);
-      await fx().decoration('src/c.ts', (d) => d === undefined, 'src/c.ts free');
-      assert.ok((await kai.claim(['src/c.ts'], workspace, { reason: 'takes over the parser', ttlSeconds: 3600 })).granted);
-      await fx().decoration('src/c.ts', (d) => d?.badge === 'KA', "KAI's badge on src/c.ts");
-
-      await vscode.commands.executeCommand('fleet.revertTerritoryEdit', file);
-      assert.equal(editor.document.getText(), original, 'the edit is gone');
-      assert.equal(editor.document.isDirty, false, 'back to the file on disk');
-      assert.equal(readFileSync(file.fsPath, 'utf8'), original, 'nothing was written');
-
-      await saysNothingLeft(api, file);
-    } finally {
-      warnings.dispose();
-      await kai.leave();
     }
   });
 
@@ -165,7 +165,8 @@ export function editorSafetyTests(fx: () => Fixture): void {
 
 /** Revert once more: nothing of the person's is left, Revert says so, and the file stays as it is. */
 async function saysNothingLeft(api: FleetApi, file: vscode.Uri): Promise<void> {
-  const before = readFileSync(file.fsPath, 'utf8');
+  const document = vscode.workspace.textDocuments.find((open) => open.uri.toString() === file.toString())!;
+  const before = document.getText();
   const reports = collect(api.onDidRevert);
   try {
     await vscode.commands.executeCommand('fleet.revertTerritoryEdit', file);
@@ -175,7 +176,20 @@ async function saysNothingLeft(api: FleetApi, file: vscode.Uri): Promise<void> {
   } finally {
     reports.dispose();
   }
-  assert.equal(readFileSync(file.fsPath, 'utf8'), before, 'nothing was written');
+  assert.equal(document.getText(), before, 'the editor as it was');
+  await diskIs(file, before, 'nothing was written');
+}
+
+/**
+ * The file on disk holds `text`, now or after the next save: VS Code writes a file by truncating it
+ * first, so a read during a save (a late autosave of the same text) sees a moment of nothing.
+ */
+async function diskIs(file: vscode.Uri, text: string, what: string): Promise<void> {
+  try {
+    await when(vscode.workspace.onDidSaveTextDocument, () => readFileSync(file.fsPath, 'utf8') === text, what, 5_000);
+  } catch {
+    assert.equal(readFileSync(file.fsPath, 'utf8'), text, what);
+  }
 }
 
 function git(cwd: string, ...args: string[]): void {
