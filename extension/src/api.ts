@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { FleetChanges, FleetViewState, Ownership } from '../../contracts/lsp.js';
-import type { TerritoryWarning } from './edit-guard.js';
+import type { TerritoryRevert, TerritoryWarning } from './edit-guard.js';
 import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
 import type { ReadonlyChange } from './readonly-guard.js';
@@ -36,6 +36,8 @@ export interface FleetApi {
   readonly onDidChangeReadonly: vscode.Event<ReadonlyChange>;
   /** Each out-of-territory warning the edit guard shows. */
   readonly onDidWarn: vscode.Event<TerritoryWarning>;
+  /** Each Revert of the edit guard: what it undid, or why it could not. */
+  readonly onDidRevert: vscode.Event<TerritoryRevert>;
   /** Each notification shown (digest blockers, stale agents, someone else moving the switch). */
   readonly onDidNotify: vscode.Event<FleetNotice>;
   /** What the Digest view shows now (undefined until it has been opened). */

@@ -7,13 +7,13 @@ import { registerTerritoryCommands } from './commands/territory-commands.js';
 import { FleetConfig } from './config.js';
 import { trackContextKeys } from './context-keys.js';
 import { EditGuard } from './edit-guard.js';
+import { EditorEdits } from './editor-edits.js';
 import { FleetFileDecorations } from './file-decorations.js';
 import { FleetContext } from './fleet-context.js';
 import { installLauncher } from './launcher.js';
 import { registerMcpProvider } from './mcp-provider.js';
 import { FleetNotifications } from './notifications.js';
 import { OwnershipCache } from './ownership-cache.js';
-import { PreEditSnapshots } from './pre-edit-snapshots.js';
 import { ReadonlyGuard } from './readonly-guard.js';
 import { FleetStatusBar } from './status-bar.js';
 import { DigestView } from './views/digest-view.js';
@@ -33,8 +33,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const statusBar = new FleetStatusBar(ctx);
   const trees = new TreeCounter();
   const territory = new TerritoryView(ctx, config, trees);
-  const snapshots = new PreEditSnapshots(ownership);
-  const editGuard = new EditGuard(config, ownership, snapshots);
+  const editorEdits = new EditorEdits();
+  const editGuard = new EditGuard(config, ownership, editorEdits);
   const notifications = new FleetNotifications(ctx, config);
   const digest = new DigestView(ctx);
   const mcp = registerMcpProvider(extension, config, ctx.log);
@@ -54,7 +54,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     territory,
     new WorkView(ctx, trees),
     digest,
-    snapshots,
+    editorEdits,
     editGuard,
     readonlyGuard,
     notifications,
@@ -99,6 +99,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     readonlyFiles: () => readonlyGuard.files,
     onDidChangeReadonly: readonlyGuard.onDidChange,
     onDidWarn: editGuard.onDidWarn,
+    onDidRevert: editGuard.onDidRevert,
     onDidNotify: notifications.onDidNotify,
     digest: () => digest.shown,
     onDidChangeDigest: digest.onDidChange,

@@ -45,6 +45,8 @@ export class FleetLanguageServer implements FleetServices {
   /** The store's health as last noticed while the whole state loads, after its status was read. */
   private heldStore: StoreHealth | undefined;
   private lensRefresh = false;
+  /** Whether the editor was last told the territory of a connected plane. */
+  private showingLive = false;
   private folderEvents = false;
 
   constructor(private readonly connection: Connection) {
@@ -55,7 +57,7 @@ export class FleetLanguageServer implements FleetServices {
     connection.onDidCloseTextDocument(({ textDocument }) => this.closed(textDocument.uri));
     connection.onHover(({ textDocument, position }) => territoryHover(this.ownershipOf(textDocument.uri), position.line));
     connection.onCodeLens(({ textDocument }) => territoryLenses(this.ownershipOf(textDocument.uri)));
-    connection.onCodeAction(({ textDocument, context }) => territoryActions(textDocument.uri, this.ownershipOf(textDocument.uri), context.diagnostics));
+    connection.onCodeAction(({ textDocument, context }) => (this.showingLive ? territoryActions(textDocument.uri, this.ownershipOf(textDocument.uri), context.diagnostics) : []));
     registerCustomRequests(connection, this);
   }
 
@@ -71,7 +73,7 @@ export class FleetLanguageServer implements FleetServices {
       {
         connected: (client) => this.connected(client, options.operatorCallsign),
         notification: (method, params) => this.planeNotification(method, params),
-        statusChanged: () => this.sendState(),
+        statusChanged: () => this.connectionChanged(),
       },
     );
     return {
@@ -201,6 +203,19 @@ export class FleetLanguageServer implements FleetServices {
     else this.log(`the published digest ${toSeq} could not be read from ${this.home}/digests`);
   }
 
+  /**
+   * Connected or not: with the plane away the territory shown would be stale (and, the operator's
+   * session gone, the person's own claims would read as another agent's), so badges, diagnostics
+   * and CodeLenses are cleared while it is away and come back with the connection.
+   */
+  private connectionChanged(): void {
+    const live = this.link.state.status === 'connected';
+    if (live === this.showingLive) return this.sendState();
+    this.showingLive = live;
+    this.log(live ? 'connected: showing the territory' : 'the plane is away: clearing the territory shown (badges, diagnostics, CodeLenses) until it is back');
+    this.everythingChanged();
+  }
+
   /** The whole state went (load, operator, folders): every watched file again, and the whole view state. */
   private everythingChanged(): void {
     this.publishOwnership(this.watched.changes([], true));
@@ -283,7 +298,9 @@ export class FleetLanguageServer implements FleetServices {
     return location ? this.ownershipAt(location).ownership : null;
   }
 
+  /** Nobody holds anything the editor can vouch for while the plane is away. */
   private ownershipAt(location: FileLocation): FileOwnership {
+    if (!this.showingLive) return { ownership: null };
     return ownershipOf(this.mirror, location, this.operator.agentId);
   }
 

@@ -33,8 +33,12 @@ export class OperatorSession {
     return this.client && this.identity ? { client: this.client, identity: this.identity } : undefined;
   }
 
+  /**
+   * The agent the person joined as, also while its connection is re-made after the plane came
+   * back (it re-joins with the saved token as the same agent): their claims stay theirs.
+   */
   get agentId(): string | undefined {
-    return this.client ? this.identity?.agentId : undefined;
+    return this.wanted !== undefined ? this.identity?.agentId : undefined;
   }
 
   /** Joins (or re-joins with the saved token) as `callsign`, role operator. */

@@ -3,6 +3,7 @@ import type { ControlState } from '../../../contracts/index.js';
 import { lspRequests } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
 import { flag, showCommandError, text } from './command-args.js';
+import { registerPlaneCommand } from './plane-required.js';
 
 const WORD: Record<ControlState, string> = { run: 'running', drain: 'draining', pause: 'paused', stop: 'stopped' };
 const STOP = 'Stop the Fleet';
@@ -26,16 +27,21 @@ export function registerControlCommands(ctx: FleetContext): vscode.Disposable[] 
     }
   };
   return [
-    vscode.commands.registerCommand('fleet.pause', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.pause', 'Fleet: Pause', async (arg) => {
+      if (already(ctx, 'pause')) return;
       const reason = await askReason('pause', arg);
       if (reason !== undefined) await move('pause', arg, reason || undefined);
     }),
-    vscode.commands.registerCommand('fleet.drain', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.drain', 'Fleet: Drain', async (arg) => {
+      if (already(ctx, 'drain')) return;
       const reason = await askReason('drain', arg);
       if (reason !== undefined) await move('drain', arg, reason || undefined);
     }),
-    vscode.commands.registerCommand('fleet.resume', (arg?: unknown) => move('run', arg)),
-    vscode.commands.registerCommand('fleet.stop', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.resume', 'Fleet: Resume', async (arg) => {
+      if (!already(ctx, 'run')) await move('run', arg);
+    }),
+    registerPlaneCommand(ctx, 'fleet.stop', 'Fleet: Stop', async (arg) => {
+      if (already(ctx, 'stop')) return;
       const reason = await askReason('stop', arg);
       if (reason === undefined) return;
       if (!flag(arg, 'confirmed')) {
@@ -53,6 +59,17 @@ export function registerControlCommands(ctx: FleetContext): vscode.Disposable[] 
       await move('stop', arg, reason || undefined);
     }),
   ];
+}
+
+/**
+ * The switch is there already: said, not moved again (the four commands stay in the palette in
+ * every state, so "Fleet: Pause" + Enter never falls through to another command).
+ */
+function already(ctx: FleetContext, state: ControlState): boolean {
+  const control = ctx.state?.control;
+  if (control?.state !== state) return false;
+  void vscode.window.showInformationMessage(`The fleet is already ${WORD[state]} (set by ${control.setBy} at ${new Date(control.setAt).toLocaleTimeString()}${control.reason ? `: ${control.reason}` : ''}).`);
+  return true;
 }
 
 /** The reason passed, else the one the operator types ('' when skipped), undefined when cancelled. */

@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { callsignPattern, callsignRule } from '../../../contracts/index.js';
 import type { FleetContext } from '../fleet-context.js';
 import { showCommandError, text } from './command-args.js';
+import { registerPlaneCommand } from './plane-required.js';
 
 /** Join as Operator, Connect to the Plane, Show Log, Show Digest. */
 export function registerOperatorCommands(ctx: FleetContext): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('fleet.joinAsOperator', async (arg?: unknown) => {
+    registerPlaneCommand(ctx, 'fleet.joinAsOperator', 'Fleet: Join as Operator', async (arg) => {
       try {
         await joinAsOperator(ctx, text(arg, 'callsign'));
       } catch (error) {

@@ -5,16 +5,17 @@ import type { OwnershipCache } from '../ownership-cache.js';
 import type { TerritoryView } from '../views/territory-view.js';
 import { flag, option, showCommandError, text } from './command-args.js';
 import { ensureJoined } from './operator-commands.js';
+import { registerPlaneCommand } from './plane-required.js';
 
 const MAX_REVEALED_FILES = 500;
 
 /** Claim Current File, Release, Reveal Claimed Files and Request Handoff. */
 export function registerTerritoryCommands(ctx: FleetContext, territory: TerritoryView, ownership: OwnershipCache): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('fleet.claimFile', (arg?: unknown) => claimFile(ctx, arg)),
-    vscode.commands.registerCommand('fleet.releaseClaim', (arg?: unknown) => releaseClaim(ctx, arg)),
+    registerPlaneCommand(ctx, 'fleet.claimFile', 'Fleet: Claim Current File', (arg) => claimFile(ctx, arg)),
+    registerPlaneCommand(ctx, 'fleet.releaseClaim', 'Fleet: Release', (arg) => releaseClaim(ctx, arg)),
     vscode.commands.registerCommand('fleet.revealClaim', (arg?: unknown) => revealClaim(ctx, territory, arg)),
-    vscode.commands.registerCommand('fleet.requestHandoff', (arg?: unknown) => requestHandoff(ctx, ownership, arg)),
+    registerPlaneCommand(ctx, 'fleet.requestHandoff', 'Fleet: Request Handoff of Current File', (arg) => requestHandoff(ctx, ownership, arg)),
   ];
 }
 

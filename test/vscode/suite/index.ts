@@ -1,13 +1,15 @@
 // The tests module the extension host runs (bundled to out/vscode-suite/index.cjs): the Fleet
 // extension inside a real VS Code, against a real plane in a temp FLEET_HOME. FLEET_TEST_PHASE
 // "reopen" runs the checks for a second window on the same FLEET_HOME instead; "live" the editor
-// under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own.
+// under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own;
+// "editor" what the editor must never cost an agent (reloads, Revert, the plane down).
 import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
 import { mcpTests } from './mcp-tests.js';
 import { orchestrationTests } from './orchestration-tests.js';
 import { digestTests } from './digest-tests.js';
 import { drainTests } from './drain-tests.js';
+import { editorSafetyTests } from './editor-safety-tests.js';
 import { guardTests } from './guard-tests.js';
 import { liveTests } from './live-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
@@ -26,6 +28,8 @@ export async function run(): Promise<void> {
     reopenTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'live') {
     liveTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'editor') {
+    editorSafetyTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {

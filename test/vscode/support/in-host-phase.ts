@@ -1,0 +1,35 @@
+// Runs one phase of the in-host suite (test/vscode/suite, FLEET_TEST_PHASE) in a window of its own
+// on a real plane, prints what passed and failed, and checks the count: a phase that silently ran
+// fewer tests fails.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadEngine, runExtensionTests, type EngineId } from '../harness/index.js';
+import type { SuiteResults } from '../suite/runner.js';
+import { REPO_ROOT, SUITE_MODULE } from './fleet-fixtures.js';
+
+export interface InHostPhase {
+  engine: EngineId;
+  phase: string;
+  home: string;
+  workspace: string;
+  resultsFile: string;
+  expectedTests: number;
+}
+
+export async function runInHostPhase({ engine: id, phase, home, workspace, resultsFile, expectedTests }: InHostPhase): Promise<SuiteResults> {
+  const engine = loadEngine(id);
+  const { exitCode, logs } = await runExtensionTests({
+    engine,
+    extensionPath: REPO_ROOT,
+    testsPath: SUITE_MODULE,
+    workspacePath: workspace,
+    env: { FLEET_HOME: home, FLEET_PORT: '0', FLEET_TEST_WORKSPACE: workspace, FLEET_TEST_RESULTS: resultsFile, FLEET_TEST_PHASE: phase },
+    timeoutMs: 240_000,
+  });
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as SuiteResults;
+  console.log(`[vscode ${engine.vscodeVersion}] ${phase}: ${results.passed.length} passed, ${results.failed.length} failed; measurements ${JSON.stringify(results.measurements)}`);
+  for (const failure of results.failed) console.log(`[vscode ${engine.vscodeVersion}] ✖ ${failure.name}\n${failure.error}`);
+  assert.equal(exitCode, 0, `the in-host tests failed on VS Code ${engine.vscodeVersion}:\n${logs.slice(-40).join('\n')}`);
+  assert.equal(results.passed.length, expectedTests);
+  return results;
+}
