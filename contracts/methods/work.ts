@@ -3,6 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
+import { handoffArtifactSchema } from '../work-artifact-record.js';
 import { guidancePacketSchema, sentBuildPlanSchema, sentClarificationAnswerSchema, sentClarificationAskSchema, workBudgetsSchema, workSettingsSchema } from '../work-protocol.js';
 import { grantedClaimSchema, idParam, patternParam, repositoryParams } from './common.js';
 import { pageParams, pageResult } from './paging.js';
@@ -12,7 +13,7 @@ const itemRef = z.object({ id: z.string(), status: workStatusSchema });
 export const workAdd = defineMethod({
   name: 'fleet_work_add',
   summary:
-    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, and the role and tier it needs.',
+    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, the role and tier it needs, and its own rework/clarification budgets.',
   params: z.strictObject({
     title: boundedText(limits.reason).min(1),
     kind: workKindSchema.optional(),
@@ -22,6 +23,7 @@ export const workAdd = defineMethod({
     criteria: boundedList(boundedText(limits.paragraph).min(1), limits.entries).optional(),
     role: roleSchema.optional(),
     tier: tierSchema.optional(),
+    budgets: workBudgetsSchema.partial().optional(),
     ...repositoryParams,
   }),
   result: withControl({ item: itemRef }),
@@ -97,5 +99,16 @@ export const workConfigure = defineMethod({
   result: withControl({ settings: workSettingsSchema, item: z.object({ id: z.string(), budgets: workBudgetsSchema }).optional() }),
   access: 'rte_or_operator',
   mutates: true,
+  mcpTool: false,
+});
+
+export const workArtifact = defineMethod({
+  name: 'fleet_work_artifact',
+  summary:
+    'Read one handoff artifact by its id (guidance packet, plan, build artifact, verification request or report, clarification request or response, decision): its content, who produced it in which role and when, what it rests on, and its fingerprint.',
+  params: z.strictObject({ id: idParam }),
+  result: withControl({ artifact: handoffArtifactSchema }),
+  access: 'anyone',
+  mutates: false,
   mcpTool: false,
 });
