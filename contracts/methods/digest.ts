@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { agentSchema, claimSchema } from '../records.js';
-import { digestSchema } from '../digest.js';
+import { budgetUseSchema, digestSchema } from '../digest.js';
 import { handoffSchema } from '../handoff.js';
 import { defineMethod, withControl } from '../method.js';
 import { messageSchema } from '../messages.js';
@@ -28,7 +28,7 @@ export const digest = defineMethod({
 export const agentResume = defineMethod({
   name: 'fleet_agent_resume',
   summary:
-    'Lost your context? One call returns everything to continue: your agent record, your claims, your current work items (with their plans and clarification rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state. artifact: an id (a sourceRef, a decision ref) returns that handoff artifact too.',
+    'Lost your context? One call returns everything to continue: your agent record, your claims, your current work items (with their plans, clarification rounds and the rounds spent of their budgets), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state. artifact: an id (a sourceRef, a decision ref) returns that handoff artifact too.',
   params: z.strictObject({ artifact: idParam.optional() }),
   result: withControl({
     agent: agentSchema,
@@ -39,6 +39,8 @@ export const agentResume = defineMethod({
     handoffsToMe: z.array(handoffSchema),
     handoffsFromMe: z.array(handoffSchema),
     decisions: z.array(workItemSchema),
+    /** The rework and clarification rounds each of its work items has spent, of how many. */
+    rounds: z.array(budgetUseSchema),
     artifact: handoffArtifactSchema.optional(),
   }),
   access: 'agent',

@@ -79,8 +79,8 @@ export const workRemove = defineMethod({
 
 export const workList = defineMethod({
   name: 'fleet_work_list',
-  summary: 'List work items, optionally only those with one status.',
-  params: z.strictObject({ status: workStatusSchema.optional(), ...pageParams }),
+  summary: 'List work items, optionally only those with one status, or only the one with id.',
+  params: z.strictObject({ status: workStatusSchema.optional(), id: idParam.optional(), ...pageParams }),
   result: withControl({ items: z.array(workItemSchema), ...pageResult(['items']) }),
   access: 'anyone',
   mutates: false,

@@ -7,11 +7,13 @@ import { connectAs, connectAsOperator, connectUnjoined, using } from '../connect
 import { jsonArg } from '../json-arg.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
-import { WORK_PROTOCOL_USAGE, configureVerb, protocolUpdate, workProtocolOptions } from './work-protocol.js';
+import { WORK_PROTOCOL_USAGE, addBudgets, answerUpdate, configureVerb, protocolUpdate, workProtocolOptions } from './work-protocol.js';
+import { WORK_SHOW_USAGE, artifactVerb, fetchItem, resolveAnswer, showVerb } from './work-show.js';
 
 const USAGE = [
   'fleet work list [--status S] [--limit N]',
-  'fleet work add TITLE [--kind telos|epic|story|task] [--parent ID] [--depends ID…] [--path P…] [--criterion C…] [--role R] [--tier local|edge] [--as X]',
+  'fleet work add TITLE [--kind telos|epic|story|task] [--parent ID] [--depends ID…] [--path P…] [--criterion C…] [--role R] [--tier local|edge] [--rework N] [--clarifications N] [--as X]',
+  ...WORK_SHOW_USAGE,
   'fleet work pull --as X',
   "fleet work complete ID --as X --artifact '{\"touchedFiles\":[…],\"commands\":[{\"command\":…,\"exitCode\":0}],\"criteria\":[…]}' (or @file.json)",
   "fleet work verify ID --as X --report '{\"verdicts\":[{\"criterion\":…,\"verdict\":\"pass\",\"evidence\":…}]}' (or @file.json)",
@@ -81,6 +83,7 @@ export async function workVerb(argv: string[]): Promise<number> {
           ...(values.criterion && { criteria: values.criterion }),
           ...(role && { role }),
           ...(tier && { tier }),
+          ...addBudgets(values),
           root: resolve(values.root ?? process.cwd()),
         }),
       );
@@ -124,9 +127,11 @@ export async function workVerb(argv: string[]): Promise<number> {
                     ...(values['rollback-ref'] !== undefined && { rollbackRef: values['rollback-ref'] }),
                   },
                 }
-              : protocolUpdate(action, id, values);
+              : action === 'answer'
+                ? undefined
+                : protocolUpdate(action, id, values);
       // The artifact and report are checked by the plane against the contracts (exit 2 naming the field).
-      const result = await using(connection(), (client) => client.callRaw('fleet_work_update', params));
+      const result = await using(connection(), async (client) => client.callRaw('fleet_work_update', params ?? answerUpdate(id, resolveAnswer(await fetchItem(client, id), values), values)));
       emit(values.json, result, () => {
         const { item, clarificationId } = result as { item: { id: string; status: string }; clarificationId?: string };
         return [`${item.id} is now ${item.status}`, ...(clarificationId ? [`clarification request ${clarificationId}`] : [])].join('\n');
@@ -135,6 +140,10 @@ export async function workVerb(argv: string[]): Promise<number> {
     }
     case 'configure':
       return configureVerb(connection(), values);
+    case 'show':
+      return showVerb(values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home), arg, values.json);
+    case 'artifact':
+      return artifactVerb(values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home), arg, values.json);
     default:
       throw new UsageError(`usage: ${USAGE}`);
   }

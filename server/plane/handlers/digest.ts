@@ -1,6 +1,7 @@
 import { FleetError } from '../../../contracts/index.js';
 import { isOperator, requireAgent } from '../../core/authority.js';
 import { resumeAnchor } from '../../core/resume.js';
+import { budgetUse } from '../../core/work-digest.js';
 import { readArtifact } from '../../core/work-artifacts.js';
 import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
 import { agentView, claimView } from '../../core/views.js';
@@ -28,6 +29,7 @@ export const digestHandlers = {
         handoffsToMe: anchor.handoffsToMe.map(handoffView),
         handoffsFromMe: anchor.handoffsFromMe.map(handoffView),
         decisions: anchor.decisions.map((w) => workView(w, ctx.state)),
+        rounds: anchor.work.map((w) => budgetUse(ctx.state, w)),
         ...(params.artifact !== undefined && { artifact: readArtifact(ctx.state, params.artifact) }),
       };
     }),

@@ -48,5 +48,5 @@ export const workHandlers = {
   fleet_work_artifact: (params, session, { core }) => core.run(session.caller, (ctx) => ({ artifact: readArtifact(ctx.state, params.id) })),
 
   fleet_work_list: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params, ctx.state)),
+    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status, params.id) }, params, ctx.state)),
 } satisfies Partial<HandlerTable>;
