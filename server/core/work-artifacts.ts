@@ -80,7 +80,7 @@ export function seal<T extends object>(ctx: Ctx, kind: ArtifactKind, content: T,
 
 /** The content-addressed id of a guidance packet: the same rules for the same pull are one artifact. */
 export function guidanceId(fingerprint: string): string {
-  return `${ID_PREFIX.GuidancePacket}-${fingerprint.slice('sha256:'.length, 'sha256:'.length + 20)}`;
+  return `${ID_PREFIX.GuidancePacket}_${fingerprint.slice('sha256:'.length, 'sha256:'.length + 20)}`;
 }
 
 /** Partial artifact as stored before artifacts were records: any of the eight, the record fields possibly absent. */
@@ -94,7 +94,7 @@ type Stored = { artifactId?: string; id?: string; kind?: ArtifactKind; fingerpri
 export function adoptLegacy<T extends Stored>(kind: ArtifactKind, artifact: T, facts: { workItem?: string; at?: number; by?: string }): T {
   if (artifact.artifactId !== undefined) return artifact;
   const fingerprint = fingerprintOf(artifact);
-  const artifactId = artifact.id ?? `${ID_PREFIX[kind]}-${facts.workItem ?? 'fleet'}-${fingerprint.slice('sha256:'.length, 'sha256:'.length + 12)}`;
+  const artifactId = artifact.id ?? `${ID_PREFIX[kind]}_${facts.workItem ?? 'fleet'}_${fingerprint.slice('sha256:'.length, 'sha256:'.length + 12)}`;
   const role = LEGACY_ROLE[kind];
   return {
     ...artifact,
