@@ -17,7 +17,7 @@ const USAGE = [
   'fleet work pull --as X',
   "fleet work complete ID --as X --artifact '{\"touchedFiles\":[…],\"commands\":[{\"command\":…,\"exitCode\":0}],\"criteria\":[…]}' (or @file.json)",
   "fleet work verify ID --as X --report '{\"verdicts\":[{\"criterion\":…,\"verdict\":\"pass\",\"evidence\":…}]}' (or @file.json)",
-  'fleet work decide ID --disposition accept|rework|rollback|escalate --reason CODE [--ref ID…] [--rollback-ref COMMIT] [--as X]',
+  'fleet work decide ID --disposition accept|rework|rollback|escalate --reason CODE [--ref ARTIFACT_ID|COMMIT…] [--note TEXT] [--rollback-ref COMMIT] [--as X]',
   ...WORK_PROTOCOL_USAGE,
 ].join('\n       ');
 
@@ -39,6 +39,7 @@ const options = {
   reason: { type: 'string' },
   ref: { type: 'string', multiple: true },
   'rollback-ref': { type: 'string' },
+  note: { type: 'string' },
   ...workProtocolOptions,
 } as const;
 
@@ -124,6 +125,7 @@ export async function workVerb(argv: string[]): Promise<number> {
                     disposition: oneOf(dispositionSchema, requireValue(values.disposition, '--disposition', USAGE), '--disposition'),
                     reasonCode: requireValue(values.reason, '--reason', USAGE),
                     refs: values.ref ?? [],
+                    ...(values.note !== undefined && { note: values.note }),
                     ...(values['rollback-ref'] !== undefined && { rollbackRef: values['rollback-ref'] }),
                   },
                 }
