@@ -53,7 +53,9 @@ export async function writePreArtifactStore(home: string, snapshot: PersistedSta
   const at = snapshot?.seq ?? 0;
   await store.append(old.filter((e) => e.seq <= at));
   if (snapshot) {
-    const { artifacts: _artifacts, guidancePackets: _packets, ...state } = withoutArtifactRecords(snapshot) as PersistedState;
+    const state: Partial<PersistedState> = withoutArtifactRecords(snapshot) as PersistedState;
+    delete state.artifacts;
+    delete state.guidancePackets;
     await store.compact({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state }, at);
   }
   await store.append(old.filter((e) => e.seq > at));

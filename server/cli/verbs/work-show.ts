@@ -66,7 +66,9 @@ function describeItem(item: WorkItem): string {
 }
 
 function describeArtifact(artifact: HandoffArtifact): string {
-  const { artifactId, kind, schemaVersion, workItem, producedByRole, producedBy, producedAt, sourceRefs, fingerprint, id: _id, trust: _trust, ...content } = artifact;
+  const { artifactId, kind, schemaVersion, workItem, producedByRole, producedBy, producedAt, sourceRefs, fingerprint } = artifact;
+  const content: Record<string, unknown> = { ...artifact };
+  for (const field of ['artifactId', 'kind', 'schemaVersion', 'workItem', 'producedByRole', 'producedBy', 'producedAt', 'sourceRefs', 'fingerprint', 'id', 'trust']) delete content[field];
   return [
     `${artifactId}: ${kind} (schema version ${schemaVersion})${workItem !== undefined ? ` of ${workItem}` : ''}`,
     `  produced by ${producedBy ?? '?'} (${producedByRole ?? '?'}) at ${producedAt}`,

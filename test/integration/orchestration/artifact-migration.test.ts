@@ -42,7 +42,7 @@ test('artifacts stored before they were records get deterministic ids when the s
     try {
       const operator = await plane.connectAsOperator();
       const { items } = await operator.call('fleet_work_list', {});
-      await operator.close();
+      operator.close();
       return items;
     } finally {
       await plane.stop();
