@@ -51,18 +51,26 @@ function describeItem(item: WorkItem): string {
     ...held.flatMap(([what, a]) => (a?.artifactId ? [`  ${what}: ${a.artifactId}`] : [])),
     ...item.clarifications.map((c) => `  clarification ${c.request.id}: ${c.request.question}${c.response ? ` → ${c.response.chosen}` : ' (open)'}`),
   ];
-  const question = item.escalation?.question;
-  if (item.escalation) lines.push(`  escalated: ${item.escalation.budget} budget spent (${item.escalation.spent} of ${item.escalation.limit} rounds), by ${item.escalation.by}`);
-  if (question) {
-    lines.push(
-      `  question ${question.id} from ${question.askedBy}: ${question.question}`,
-      ...(question.context !== undefined ? [`  context: ${question.context}`] : []),
-      ...(question.confidence !== undefined ? [`  confidence: ${question.confidence}`] : []),
-      ...question.options.map((o, i) => `    ${i + 1}. ${o}`),
-      `  answer: fleet work answer ${item.id} ${question.options.length > 0 ? '--option N' : '--choose ANSWER'} --rationale WHY (returns it to ${item.escalation?.waitedIn ?? 'ready'})`,
-    );
-  }
-  return lines.join('\n');
+  return [...lines, ...escalationLines(item)].join('\n');
+}
+
+/** Why an escalated item waits for the operator, and the question it carries with how to answer it. */
+export function escalationLines(item: WorkItem): string[] {
+  const { escalation } = item;
+  if (!escalation) return [];
+  const question = escalation.question;
+  return [
+    `  escalated: ${escalation.budget} budget spent (${escalation.spent} of ${escalation.limit} rounds), by ${escalation.by}`,
+    ...(question
+      ? [
+          `  question ${question.id} from ${question.askedBy}: ${question.question}`,
+          ...(question.context !== undefined ? [`  context: ${question.context}`] : []),
+          ...(question.confidence !== undefined ? [`  confidence: ${question.confidence}`] : []),
+          ...question.options.map((o, i) => `    ${i + 1}. ${o}`),
+          `  answer: fleet work answer ${item.id} ${question.options.length > 0 ? '--option N' : '--choose ANSWER'} --rationale WHY (returns it to ${escalation.waitedIn ?? 'ready'})`,
+        ]
+      : [`  decide it: fleet work decide ${item.id} …`]),
+  ];
 }
 
 function describeArtifact(artifact: HandoffArtifact): string {

@@ -196,6 +196,8 @@ test('a question past the clarification budget carries its question, context and
   for (const line of [`question ${second.clarificationId} from BOLT: ${question}`, `context: ${context}`, 'confidence: medium', '1. error', '2. warning', '3. error behind a flag', `answer: fleet work answer ${id} --option N --rationale WHY (returns it to in_progress)`]) {
     assert.ok(shown.includes(line), `fleet work show shows "${line}":\n${shown}`);
   }
+  const status = (await runCli(['status'], { home, cwd: repo })).stdout;
+  assert.ok(status.includes(`waiting for the operator (1 escalated)\n${id}: nested list parser\n`) && status.includes(`question ${second.clarificationId} from BOLT: ${question}`), `fleet status shows the question:\n${status}`);
   const resumed = await bolt.ok('fleet_agent_resume');
   assert.deepEqual(resumed.work.map((w: Loose) => [w.id, w.status, w.escalation?.question?.question]), [[id, 'escalated', question]], 'the builder sees what it waits on');
   assert.deepEqual(resumed.rounds, [{ id, title: 'nested list parser', reworkRounds: 0, reworkLimit: 3, clarificationRounds: 1, clarificationLimit: 1 }]);
