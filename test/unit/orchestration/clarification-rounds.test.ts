@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { leave } from '../../../server/core/roster.js';
 import { updateWork } from '../../../server/core/work-lifecycle.js';
 import { OPERATOR, expectRefusedUnchanged, type Harness, type JoinedAgent } from '../../support/core-harness.js';
 import { add, configure, contentOf, decide, decision, orchestrationFleet, pull, toVerified, update, withPaths } from '../../support/orchestration-harness.js';
@@ -90,4 +91,26 @@ test('the clarification budget is settable per fleet and per item; an item in pr
   assert.equal(item.status, 'escalated');
   assert.equal(item.assignee, atlas.agentId, 'the builder waits for the answer, as for any open question');
   assert.equal(h.core.indexes.claimIdsOf(atlas.agentId).length, 1);
+});
+
+test('a question that escalated: only the operator answers it; if its builder left meanwhile, the answer returns the item to the queue, its claims gone with the builder', () => {
+  const { h, atlas, rte } = orchestrationFleet();
+  configure(h, { clarificationRounds: 0 });
+  const id = add(h, { title: 'auth', ...withPaths(['src/auth/**']) }).id;
+  pull(h, atlas);
+  const { clarificationId } = ask(h, atlas, id);
+  assert.equal(h.core.state.work.get(id)!.escalation?.waitedIn, 'in_progress');
+  const answer = { action: 'answer' as const, requestId: clarificationId!, chosen: 'OAuth', rationale: 'SSO', updatedConstraints: [] };
+  const refused = expectRefusedUnchanged(h, rte.caller, 'FORBIDDEN', (ctx) => updateWork(ctx, rte.caller, id, answer));
+  assert.match(refused.message, /escalated to the operator: only the operator answers/);
+  h.core.run(atlas.caller, (ctx) => leave(ctx, atlas.caller));
+  const waiting = h.core.state.work.get(id)!;
+  assert.equal(waiting.status, 'escalated', 'the question still waits for the operator');
+  assert.equal(waiting.assignee, undefined);
+  assert.equal(waiting.escalation?.waitedIn, 'ready');
+  update(h, OPERATOR, id, answer);
+  const answered = h.core.state.work.get(id)!;
+  assert.equal(answered.status, 'ready', 'back to the queue: its builder is gone');
+  assert.equal(answered.escalation, undefined);
+  assert.equal(answered.clarifications.at(-1)?.response?.chosen, 'OAuth');
 });
