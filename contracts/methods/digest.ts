@@ -28,7 +28,7 @@ export const digest = defineMethod({
 export const agentResume = defineMethod({
   name: 'fleet_agent_resume',
   summary:
-    'Lost your context? One call returns everything to continue: your agent record, your claims, your current work items (with their plans, clarification rounds and the rounds spent of their budgets), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state. artifact: an id (a sourceRef, a decision ref) returns that handoff artifact too.',
+    'Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state; artifact: ID adds that handoff artifact.',
   params: z.strictObject({ artifact: idParam.optional() }),
   result: withControl({
     agent: agentSchema,

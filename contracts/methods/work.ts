@@ -13,7 +13,7 @@ const itemRef = z.object({ id: z.string(), status: workStatusSchema });
 export const workAdd = defineMethod({
   name: 'fleet_work_add',
   summary:
-    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, the role and tier it needs, and its own rework/clarification budgets.',
+    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, the role, tier and budgets it needs.',
   params: z.strictObject({
     title: boundedText(limits.reason).min(1),
     kind: workKindSchema.optional(),
@@ -51,7 +51,7 @@ export const workPull = defineMethod({
 export const workUpdate = defineMethod({
   name: 'fleet_work_update',
   summary:
-    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), citing in refs the artifactIds it rests on (accept: the report). clarify (with context, confidence) blocks it until answered. Too many rounds escalate it to the operator.',
+    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.',
   params: z.discriminatedUnion('action', [
     z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
     z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),
