@@ -81,11 +81,11 @@ function verify(ctx: Ctx, caller: Caller, item: WorkRecord, sent: VerificationRe
   if (item.verifier !== undefined && item.verifier !== agent.agentId) {
     throw new FleetError('FORBIDDEN', `${item.id} is being verified by ${callsignOf(ctx.state, item.verifier)}, who pulled it`);
   }
-  const sourceRefs = [...currentRefs(item, 'verificationRequest', 'artifact'), latestGuidanceRef(ctx.state, item.id, agent.callsign)];
-  const report = seal(ctx, 'VerificationReport', sent, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
-  const verdicts = new Map(report.verdicts.map((v) => [v.criterion, v.verdict]));
+  const verdicts = new Map(sent.verdicts.map((v) => [v.criterion, v.verdict]));
   const unnamed = item.criteria.filter((c) => !verdicts.has(c));
   if (unnamed.length > 0) throw new FleetError('INVALID_PARAMS', `the report must name every criterion of ${item.id} with its evidence; missing: ${unnamed.join('; ')}`);
+  const sourceRefs = [...currentRefs(item, 'verificationRequest', 'artifact'), latestGuidanceRef(ctx.state, item.id, agent.callsign)];
+  const report = seal(ctx, 'VerificationReport', sent, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
   const failed = report.verdicts.some((v) => v.verdict === 'fail');
   const allPassed = [...verdicts.values()].every((v) => v === 'pass') && item.criteria.every((c) => verdicts.get(c) === 'pass');
   const transition = { by: agent.callsign, itemId: item.id, report };
