@@ -29,7 +29,7 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   release: { run: releaseVerb, summary: 'release claims: --as X PATTERN… or --id ID…' },
   handoff: { run: handoffVerb, summary: 'hand work and claims to another agent, or accept/decline one' },
   inbox: { run: inboxVerb, summary: 'messages and handoffs waiting for an agent; ack them' },
-  work: { run: workVerb, summary: 'the work queue: list, add, pull, complete, verify, decide' },
+  work: { run: workVerb, summary: 'the work queue: list, show, add, pull, plan, complete, verify, decide, clarify, answer, artifact' },
   build: { run: buildVerb, summary: 'the build gate: configure it (operator), or have the plane run it' },
   digest: { run: digestVerb, summary: 'the heartbeat digest (--publish: record it and write digest.md)' },
   history: { run: historyVerb, summary: 'who held a path, when, and why each hold ended' },

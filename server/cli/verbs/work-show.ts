@@ -1,4 +1,4 @@
-import { FleetError, type HandoffArtifact, type WorkItem } from '../../../contracts/index.js';
+import type { HandoffArtifact, WorkItem } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
@@ -17,7 +17,7 @@ export const WORK_SHOW_USAGE = ['fleet work show ID', 'fleet work artifact ARTIF
 export async function fetchItem(client: PlaneClient, id: string): Promise<WorkItem> {
   const { items } = await client.call('fleet_work_list', { id });
   const item = items[0];
-  if (!item) throw new FleetError('NOT_FOUND', `no work item ${id}: fleet work list shows the queue`);
+  if (!item) throw new UsageError(`no work item ${id}: fleet work list shows the queue`);
   return item;
 }
 
