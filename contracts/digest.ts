@@ -3,6 +3,9 @@ import { agentStatusSchema, controlStateSchema, roleSchema } from './records.js'
 import { buildRunStatusSchema } from './build.js';
 
 /** The operator's heartbeat digest: what happened between two points of the event log. */
+/** An item's rounds spent of its budgets. */
+export const budgetUseSchema = z.object({ id: z.string(), title: z.string(), reworkRounds: z.number().int(), reworkLimit: z.number().int(), clarificationRounds: z.number().int(), clarificationLimit: z.number().int() });
+
 export const digestSchema = z.object({
   fromSeq: z.number().int(),
   toSeq: z.number().int(),
@@ -51,13 +54,13 @@ export const digestSchema = z.object({
         limit: z.number().int().optional(),
         by: z.string(),
         reason: z.string().optional(),
+        /** The question that escalated (its request id, context, options): the operator answers it with `fleet work answer ID --option N`. */
+        question: z.object({ requestId: z.string(), question: z.string(), context: z.string().optional(), options: z.array(z.string()), askedBy: z.string() }).optional(),
       }),
     )
     .default([]),
   /** Open items that have spent rounds of their rework or clarification budget. */
-  budgetsSpent: z
-    .array(z.object({ id: z.string(), title: z.string(), reworkRounds: z.number().int(), reworkLimit: z.number().int(), clarificationRounds: z.number().int(), clarificationLimit: z.number().int() }))
-    .default([]),
+  budgetsSpent: z.array(budgetUseSchema).default([]),
   eventCount: z.number().int(),
 });
 export type Digest = z.infer<typeof digestSchema>;

@@ -3,8 +3,8 @@ import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
-import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';
-import { buildPlanSchema, clarificationRequestSchema, clarificationResponseSchema, escalationSchema, workSettingsSchema } from './work-protocol.js';
+import { buildArtifactSchema, decisionSchema, escalationSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';
+import { buildPlanSchema, clarificationRequestSchema, clarificationResponseSchema, guidancePacketSchema, workSettingsSchema } from './work-protocol.js';
 
 /**
  * Every change to the plane's state is one of these events, appended to the log before it is
@@ -150,7 +150,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('work.added'),
     itemId: z.string(),
-    ...workItemSchema.pick({ title: true, kind: true, parent: true, dependsOn: true, paths: true, criteria: true, role: true, tier: true, scope: true }).shape,
+    ...workItemSchema.pick({ title: true, kind: true, parent: true, dependsOn: true, paths: true, criteria: true, role: true, tier: true, scope: true, budgets: true }).shape,
   }),
   z.object({
     ...base,
@@ -176,6 +176,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('work.configured'), itemId: z.string().optional(), ...workSettingsSchema.partial().shape }),
   /** The guidance of a worktree changed (or was first seen): its version grew. */
   z.object({ ...base, type: z.literal('work.guidance'), worktree: z.string(), version: z.number().int().positive(), policyHash: z.string() }),
+  /** A guidance packet the plane issued with a pull, recorded once per content so it can be read by its id. */
+  z.object({ ...base, type: z.literal('work.guided'), packet: guidancePacketSchema }),
   /** Finished items taken out of the queue by the operator or an RTE (fleet_work_remove). */
   z.object({ ...base, type: z.literal('work.removed'), itemIds: z.array(z.string()) }),
   z.object({

@@ -16,6 +16,8 @@ export * from './protocol.js';
 export * from './records.js';
 export * from './work.js';
 export * from './work-protocol.js';
+export * from './work-artifact.js';
+export * from './work-artifact-record.js';
 export * from './violations.js';
 export * from './scope-name.js';
 export { eventNotificationSchema } from './methods/plane.js';

@@ -10,7 +10,7 @@ import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } fr
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
 import { tokenCreate, tokenList, tokenRevoke } from './methods/tokens.js';
-import { workAdd, workConfigure, workList, workPull, workRemove, workUpdate } from './methods/work.js';
+import { workAdd, workArtifact, workConfigure, workList, workPull, workRemove, workUpdate } from './methods/work.js';
 import { violationAck, violationsList, worktreeChanges } from './methods/violations.js';
 import { checkPath, claimForceRelease, claimPath, claimRenew, claimTransfer, claimsList, releasePath } from './methods/territory.js';
 
@@ -47,6 +47,7 @@ export const methods = {
   fleet_work_list: workList,
   fleet_work_configure: workConfigure,
   fleet_work_remove: workRemove,
+  fleet_work_artifact: workArtifact,
   fleet_build_configure: buildConfigure,
   fleet_build_verify: buildVerify,
   fleet_digest: digest,

@@ -8,8 +8,9 @@ import { agentSchema, claimSchema, controlSchema, leaseSchema, memoSchema } from
 import { buildRunSchema } from './build.js';
 import { digestSchema } from './digest.js';
 import { messageSchema } from './messages.js';
-import { workItemSchema } from './work.js';
-import { clarificationRequestSchema, clarificationResponseSchema, guidancePacketSchema, sentBuildPlanSchema, verificationRequestSchema } from './work-protocol.js';
+import { buildArtifactSchema, decisionSchema, verificationReportSchema, workItemSchema } from './work.js';
+import { handoffArtifactSchema } from './work-artifact-record.js';
+import { buildPlanSchema, clarificationRequestSchema, clarificationResponseSchema, guidancePacketSchema, verificationRequestSchema } from './work-protocol.js';
 
 const ID_BASE = 'https://fleet-coordination.local/schemas/';
 
@@ -32,11 +33,15 @@ export function schemaFiles(): Record<string, object> {
     'fleet-coordination-memo.schema.json': file('fleet-coordination-memo.schema.json', 'Shared memo', memoSchema),
     'fleet-coordination-control.schema.json': file('fleet-coordination-control.schema.json', 'Fleet control switch', controlSchema),
     'fleet-coordination-work-item.schema.json': file('fleet-coordination-work-item.schema.json', 'Work item of the pull-based queue', workItemSchema),
-    'fleet-coordination-build-plan.schema.json': file('fleet-coordination-build-plan.schema.json', "A builder's plan for a work item", sentBuildPlanSchema, 'input'),
-    'fleet-coordination-verification-request.schema.json': file('fleet-coordination-verification-request.schema.json', 'What a verifier is asked to check', verificationRequestSchema),
-    'fleet-coordination-clarification-request.schema.json': file('fleet-coordination-clarification-request.schema.json', 'A clarification round: the question', clarificationRequestSchema),
-    'fleet-coordination-clarification-response.schema.json': file('fleet-coordination-clarification-response.schema.json', 'A clarification round: the answer', clarificationResponseSchema),
-    'fleet-coordination-guidance.schema.json': file('fleet-coordination-guidance.schema.json', 'Guidance packet attached to every pull', guidancePacketSchema),
+    'fleet-coordination-handoff-artifact.schema.json': file('fleet-coordination-handoff-artifact.schema.json', 'Any of the eight handoff artifacts as read by its id (seed 001): its content and its record fields', handoffArtifactSchema),
+    'fleet-coordination-build-plan.schema.json': file('fleet-coordination-build-plan.schema.json', "BuildPlan: a builder's plan for a work item", buildPlanSchema),
+    'fleet-coordination-build-artifact.schema.json': file('fleet-coordination-build-artifact.schema.json', "BuildArtifact: a builder's completion claim", buildArtifactSchema),
+    'fleet-coordination-verification-report.schema.json': file('fleet-coordination-verification-report.schema.json', "VerificationReport: a verifier's verdict and evidence per criterion", verificationReportSchema),
+    'fleet-coordination-decision.schema.json': file('fleet-coordination-decision.schema.json', "OrchestratorDecision: an RTE's or the operator's disposition of a work item", decisionSchema),
+    'fleet-coordination-verification-request.schema.json': file('fleet-coordination-verification-request.schema.json', 'VerificationRequest: what a verifier is asked to check', verificationRequestSchema),
+    'fleet-coordination-clarification-request.schema.json': file('fleet-coordination-clarification-request.schema.json', 'ClarificationRequest: a clarification round\'s question', clarificationRequestSchema),
+    'fleet-coordination-clarification-response.schema.json': file('fleet-coordination-clarification-response.schema.json', 'ClarificationResponse: a clarification round\'s answer', clarificationResponseSchema),
+    'fleet-coordination-guidance.schema.json': file('fleet-coordination-guidance.schema.json', 'GuidancePacket: the rules attached to every pull', guidancePacketSchema),
     'fleet-coordination-message.schema.json': file('fleet-coordination-message.schema.json', 'Agent-to-agent message', messageSchema),
     'fleet-coordination-digest.schema.json': file('fleet-coordination-digest.schema.json', 'Heartbeat digest (JSON form)', digestSchema),
     'fleet-coordination-build-run.schema.json': file('fleet-coordination-build-run.schema.json', 'A build the plane ran', buildRunSchema),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelopeMeta } from './envelope.js';
 import { limits, sentSizes, storedSizes, type Sizing } from './limits.js';
+import { artifactRecordShape } from './work-artifact.js';
 
 /**
  * The artifacts of the builder → verifier → decision protocol beyond the completion claim, report
@@ -35,13 +36,14 @@ function planShape(size: Sizing) {
     budgetMinutes: z.number().int().min(1).optional(),
   };
 }
-export const buildPlanSchema = z.object(planShape(storedSizes));
+export const buildPlanSchema = z.object(planShape(storedSizes)).extend(artifactRecordShape);
 export type BuildPlan = z.infer<typeof buildPlanSchema>;
 export const sentBuildPlanSchema = z.object(planShape(sentSizes));
 
 /** What the verifier is handed when an item enters review: the criteria and the evidence expected for each. */
 export const verificationRequestSchema = z.object({
   ...envelopeMeta(storedSizes),
+  ...artifactRecordShape,
   round: z.number().int().positive(),
   criteria: z.array(z.string()),
   expectedEvidence: z.array(z.object({ criterion: z.string(), evidence: z.string() })),
@@ -54,6 +56,10 @@ function clarificationAskShape(size: Sizing) {
     options: size.list(size.text(limits.paragraph).min(1), limits.entries).default([]),
     /** Whom to ask (a callsign); by default the RTE. */
     to: size.text(limits.callsign).min(1).optional(),
+    /** The decision context (seed: decision context): what is being decided and what depends on it. */
+    context: size.text(limits.summary).min(1).optional(),
+    /** The asker's confidence in going on without an answer (seed: confidence level). */
+    confidence: z.enum(['low', 'medium', 'high']).optional(),
   };
 }
 export const sentClarificationAskSchema = z.object(clarificationAskShape(sentSizes));
@@ -62,6 +68,7 @@ export const sentClarificationAskSchema = z.object(clarificationAskShape(sentSiz
 export const clarificationRequestSchema = z.object({
   ...envelopeMeta(storedSizes),
   ...clarificationAskShape(storedSizes),
+  ...artifactRecordShape,
   id: z.string(),
   askedBy: z.string(),
   round: z.number().int().positive(),
@@ -78,15 +85,11 @@ function clarificationAnswerShape(size: Sizing) {
 }
 export const sentClarificationAnswerSchema = z.object(clarificationAnswerShape(sentSizes));
 
-export const clarificationResponseSchema = z.object({ ...envelopeMeta(storedSizes), ...clarificationAnswerShape(storedSizes), answeredBy: z.string() });
+export const clarificationResponseSchema = z.object({ ...envelopeMeta(storedSizes), ...clarificationAnswerShape(storedSizes), ...artifactRecordShape, answeredBy: z.string() });
 export type ClarificationResponse = z.infer<typeof clarificationResponseSchema>;
 
 export const clarificationRoundSchema = z.object({ request: clarificationRequestSchema, response: clarificationResponseSchema.optional() });
 export type ClarificationRound = z.infer<typeof clarificationRoundSchema>;
-
-/** Why an item waits for the operator. */
-export const escalationSchema = z.object({ budget: z.enum(['rework', 'clarification']), spent: z.number().int(), limit: z.number().int(), by: z.string() });
-export type Escalation = z.infer<typeof escalationSchema>;
 
 /** A covenant file as committed at a worktree's HEAD, named by its git blob hash. */
 export const covenantFileSchema = z.object({ path: z.string(), blob: z.string() });
@@ -99,6 +102,7 @@ export type CovenantFile = z.infer<typeof covenantFileSchema>;
  */
 export const guidancePacketSchema = z.object({
   ...envelopeMeta(storedSizes),
+  ...artifactRecordShape,
   version: z.number().int().positive(),
   policyHash: z.string(),
   worktree: z.string().optional(),
@@ -106,5 +110,7 @@ export const guidancePacketSchema = z.object({
   covenant: z.array(covenantFileSchema),
   roleConstraints: z.array(z.string()),
   stopConditions: z.array(z.string()),
+  /** The callsign of the agent whose pull carried it. */
+  issuedTo: z.string().optional(),
 });
 export type GuidancePacket = z.infer<typeof guidancePacketSchema>;

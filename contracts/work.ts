@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { envelopeMeta } from './envelope.js';
 import { limits, sentSizes, storedSizes, type Sizing } from './limits.js';
 import { roleSchema, tierSchema } from './records.js';
-import { buildPlanSchema, clarificationRoundSchema, escalationSchema, verificationRequestSchema, workBudgetsSchema } from './work-protocol.js';
+import { artifactRecordShape } from './work-artifact.js';
+import { buildPlanSchema, clarificationRequestSchema, clarificationRoundSchema, verificationRequestSchema, workBudgetsSchema } from './work-protocol.js';
 
 export const workKindSchema = z.enum(['telos', 'epic', 'story', 'task']);
 export type WorkKind = z.infer<typeof workKindSchema>;
@@ -23,7 +24,7 @@ function artifactShape(size: Sizing) {
     summary: size.text(limits.summary).optional(),
   };
 }
-export const buildArtifactSchema = z.object(artifactShape(storedSizes));
+export const buildArtifactSchema = z.object(artifactShape(storedSizes)).extend(artifactRecordShape);
 export type BuildArtifact = z.infer<typeof buildArtifactSchema>;
 export const sentBuildArtifactSchema = z.object(artifactShape(sentSizes));
 
@@ -39,7 +40,7 @@ function reportShape(size: Sizing) {
     doubts: size.list(size.text(limits.paragraph), limits.entries).optional(),
   };
 }
-export const verificationReportSchema = z.object(reportShape(storedSizes));
+export const verificationReportSchema = z.object(reportShape(storedSizes)).extend(artifactRecordShape);
 export type VerificationReport = z.infer<typeof verificationReportSchema>;
 export const sentVerificationReportSchema = z.object(reportShape(sentSizes));
 
@@ -51,15 +52,31 @@ function decisionShape(size: Sizing) {
     ...envelopeMeta(size),
     disposition: dispositionSchema,
     reasonCode: size.text(limits.line).min(1, 'a decision needs a reasonCode saying why'),
+    /** The artifacts it rests on (an RTE's must exist: at least the report for accept); the operator may cite commits. */
     refs: size.list(size.text(limits.id), limits.refs).default([]),
     note: size.text(limits.summary).optional(),
     /** For a rollback: the commit to return to; the plane fills in the one the item started from. */
     rollbackRef: size.text(limits.id).min(1).optional(),
   };
 }
-export const decisionSchema = z.object(decisionShape(storedSizes));
+export const decisionSchema = z.object(decisionShape(storedSizes)).extend(artifactRecordShape);
 export type Decision = z.infer<typeof decisionSchema>;
 export const sentDecisionSchema = z.object(decisionShape(sentSizes));
+
+/**
+ * Why an item waits for the operator: a spent budget. A question past the clarification budget is
+ * carried here, so the operator sees what was asked and can answer it; `waitedIn` is the status the
+ * item returns to when it is answered.
+ */
+export const escalationSchema = z.object({
+  budget: z.enum(['rework', 'clarification']),
+  spent: z.number().int(),
+  limit: z.number().int(),
+  by: z.string(),
+  waitedIn: workStatusSchema.optional(),
+  question: clarificationRequestSchema.optional(),
+});
+export type Escalation = z.infer<typeof escalationSchema>;
 
 export const workItemSchema = z.object({
   id: z.string(),

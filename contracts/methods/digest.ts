@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { agentSchema, claimSchema } from '../records.js';
-import { digestSchema } from '../digest.js';
+import { budgetUseSchema, digestSchema } from '../digest.js';
 import { handoffSchema } from '../handoff.js';
 import { defineMethod, withControl } from '../method.js';
 import { messageSchema } from '../messages.js';
 import { workItemSchema } from '../work.js';
+import { handoffArtifactSchema } from '../work-artifact-record.js';
+import { idParam } from './common.js';
 
 export const digest = defineMethod({
   name: 'fleet_digest',
@@ -26,8 +28,8 @@ export const digest = defineMethod({
 export const agentResume = defineMethod({
   name: 'fleet_agent_resume',
   summary:
-    'Lost your context? One call returns everything to continue: your agent record, your claims, your current work items, unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state.',
-  params: z.strictObject({}),
+    'Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state; artifact: ID adds that handoff artifact.',
+  params: z.strictObject({ artifact: idParam.optional() }),
   result: withControl({
     agent: agentSchema,
     claims: z.array(claimSchema),
@@ -37,6 +39,9 @@ export const agentResume = defineMethod({
     handoffsToMe: z.array(handoffSchema),
     handoffsFromMe: z.array(handoffSchema),
     decisions: z.array(workItemSchema),
+    /** The rework and clarification rounds each of its work items has spent, of how many. */
+    rounds: z.array(budgetUseSchema),
+    artifact: handoffArtifactSchema.optional(),
   }),
   access: 'agent',
   mutates: false,

@@ -3,6 +3,7 @@ import { defineMethod, withControl } from '../method.js';
 import { roleSchema, tierSchema } from '../records.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { sentBuildArtifactSchema, sentDecisionSchema, sentVerificationReportSchema, workItemSchema, workKindSchema, workStatusSchema } from '../work.js';
+import { handoffArtifactSchema } from '../work-artifact-record.js';
 import { guidancePacketSchema, sentBuildPlanSchema, sentClarificationAnswerSchema, sentClarificationAskSchema, workBudgetsSchema, workSettingsSchema } from '../work-protocol.js';
 import { grantedClaimSchema, idParam, patternParam, repositoryParams } from './common.js';
 import { pageParams, pageResult } from './paging.js';
@@ -12,7 +13,7 @@ const itemRef = z.object({ id: z.string(), status: workStatusSchema });
 export const workAdd = defineMethod({
   name: 'fleet_work_add',
   summary:
-    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, and the role and tier it needs.',
+    'Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, the role, tier and budgets it needs.',
   params: z.strictObject({
     title: boundedText(limits.reason).min(1),
     kind: workKindSchema.optional(),
@@ -22,6 +23,7 @@ export const workAdd = defineMethod({
     criteria: boundedList(boundedText(limits.paragraph).min(1), limits.entries).optional(),
     role: roleSchema.optional(),
     tier: tierSchema.optional(),
+    budgets: workBudgetsSchema.partial().optional(),
     ...repositoryParams,
   }),
   result: withControl({ item: itemRef }),
@@ -49,7 +51,7 @@ export const workPull = defineMethod({
 export const workUpdate = defineMethod({
   name: 'fleet_work_update',
   summary:
-    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified). clarify blocks it until answered. Too many rounds escalate it to the operator.',
+    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.',
   params: z.discriminatedUnion('action', [
     z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
     z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),
@@ -77,8 +79,8 @@ export const workRemove = defineMethod({
 
 export const workList = defineMethod({
   name: 'fleet_work_list',
-  summary: 'List work items, optionally only those with one status.',
-  params: z.strictObject({ status: workStatusSchema.optional(), ...pageParams }),
+  summary: 'List work items, optionally only those with one status, or only the one with id.',
+  params: z.strictObject({ status: workStatusSchema.optional(), id: idParam.optional(), ...pageParams }),
   result: withControl({ items: z.array(workItemSchema), ...pageResult(['items']) }),
   access: 'anyone',
   mutates: false,
@@ -97,5 +99,16 @@ export const workConfigure = defineMethod({
   result: withControl({ settings: workSettingsSchema, item: z.object({ id: z.string(), budgets: workBudgetsSchema }).optional() }),
   access: 'rte_or_operator',
   mutates: true,
+  mcpTool: false,
+});
+
+export const workArtifact = defineMethod({
+  name: 'fleet_work_artifact',
+  summary:
+    'Read one handoff artifact by its id (guidance packet, plan, build artifact, verification request or report, clarification request or response, decision): its content, who produced it in which role and when, what it rests on, and its fingerprint.',
+  params: z.strictObject({ id: idParam }),
+  result: withControl({ artifact: handoffArtifactSchema }),
+  access: 'anyone',
+  mutates: false,
   mcpTool: false,
 });

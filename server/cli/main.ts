@@ -15,7 +15,7 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   release: { run: lazy(() => import('./verbs/territory.js'), (m) => m.releaseVerb), summary: 'release claims: --as X PATTERN… or --id ID…' },
   handoff: { run: lazy(() => import('./verbs/handoff.js'), (m) => m.handoffVerb), summary: 'hand work and claims to another agent, or accept/decline one' },
   inbox: { run: lazy(() => import('./verbs/inbox.js'), (m) => m.inboxVerb), summary: 'messages and handoffs waiting for an agent; ack them' },
-  work: { run: lazy(() => import('./verbs/work.js'), (m) => m.workVerb), summary: 'the work queue: list, add, pull, complete, verify, decide' },
+  work: { run: lazy(() => import('./verbs/work.js'), (m) => m.workVerb), summary: 'the work queue: list, show, add, pull, plan, complete, verify, decide, clarify, answer, artifact' },
   build: { run: lazy(() => import('./verbs/build.js'), (m) => m.buildVerb), summary: 'the build gate: configure it (operator), or have the plane run it' },
   digest: { run: lazy(() => import('./verbs/digest.js'), (m) => m.digestVerb), summary: 'the heartbeat digest (--publish: record it and write digest.md)' },
   history: { run: lazy(() => import('./verbs/history.js'), (m) => m.historyVerb), summary: 'who held a path, when, and why each hold ended' },

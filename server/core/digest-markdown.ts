@@ -7,6 +7,13 @@ export function isQuietDigest(digest: Digest): boolean {
   return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0;
 }
 
+/** A question past the clarification budget, as the operator answers it. */
+function escalatedQuestion(itemId: string, q: NonNullable<Digest['escalations'][number]['question']>): string {
+  const options = q.options.map((o, i) => `\n  ${i + 1}. ${o}`).join('');
+  const answer = q.options.length > 0 ? `\`fleet work answer ${itemId} --option N --rationale WHY\`` : `\`fleet work answer ${itemId} --chosen ANSWER --rationale WHY\``;
+  return `${q.askedBy} asks: ${q.question}${q.context !== undefined ? ` (context: ${q.context})` : ''}${options}\n  answer with ${answer}, or decide it with \`fleet work decide\``;
+}
+
 /** The digest as the operator reads it in FLEET_HOME/digest.md: most important first, empty sections left out. */
 export function renderDigestMarkdown(digest: Digest): string {
   const switchLine = `Fleet switch: **${digest.control.state}**${digest.control.reason ? ` (${digest.control.reason})` : ''}, set by ${digest.control.setBy}`;
@@ -19,7 +26,7 @@ export function renderDigestMarkdown(digest: Digest): string {
   };
   section(
     'Escalations waiting for the operator',
-    digest.escalations.map((e) => `${e.title} (${e.id}): ${e.budget ? `${e.budget} budget spent, ${e.spent} of ${e.limit} rounds` : `escalated${e.reason ? `: ${e.reason}` : ''}`} (by ${e.by}); decide it with \`fleet work decide\``),
+    digest.escalations.map((e) => `${e.title} (${e.id}): ${e.budget ? `${e.budget} budget spent, ${e.spent} of ${e.limit} rounds` : `escalated${e.reason ? `: ${e.reason}` : ''}`} (by ${e.by}); ${e.question ? escalatedQuestion(e.id, e.question) : 'decide it with `fleet work decide`'}`),
   );
   section('Blockers', digest.blockers.map((b) => `${b.text} (${b.kind} ${b.ref})`));
   // Escalated items are listed above with their budgets; here what else waits for a decision.

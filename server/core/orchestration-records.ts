@@ -30,5 +30,8 @@ export type BuildRunRecord = z.infer<typeof buildRunRecordSchema>;
 export const guidanceRecordSchema = z.object({ worktree: z.string(), version: z.number().int().positive(), policyHash: z.string() });
 export type GuidanceRecord = z.infer<typeof guidanceRecordSchema>;
 
+/** How many guidance packets to keep readable by id in state (the log keeps all of them). */
+export const MAX_KEPT_GUIDANCE_PACKETS = 500;
+
 /** How many finished build runs to keep in state (the log keeps all of them). */
 export const MAX_KEPT_BUILD_RUNS = 50;

@@ -1,6 +1,8 @@
 import type { FleetEvent } from '../../contracts/index.js';
-import { MAX_KEPT_BUILD_RUNS } from './orchestration-records.js';
+import { MAX_KEPT_BUILD_RUNS, MAX_KEPT_GUIDANCE_PACKETS } from './orchestration-records.js';
 import type { State } from './state.js';
+import { adoptTransitionArtifacts } from './work-artifact-migration.js';
+import { adoptLegacy, keepArtifact } from './work-artifacts.js';
 import { addedWork, transitionWork } from './work-events.js';
 
 type OrchestrationEvent = Extract<
@@ -71,22 +73,45 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       return;
     case 'work.transitioned': {
       const item = state.work.get(event.itemId);
-      if (item) transitionWork(item, event, event.at, (agentId) => agentId);
+      if (!item) return;
+      const transition = adoptTransitionArtifacts(event);
+      transitionWork(item, transition, event.at, (agentId) => agentId);
+      for (const artifact of [transition.artifact, transition.verificationRequest, transition.report, transition.decision, transition.escalation?.question]) keepArtifact(state, artifact);
       return;
     }
     case 'work.planned': {
       const item = state.work.get(event.itemId);
-      if (item) item.plan = event.plan;
+      if (!item) return;
+      item.plan = adoptLegacy('BuildPlan', event.plan, { workItem: item.id, at: event.at, ...(event.by !== undefined && { by: event.by }) });
+      keepArtifact(state, item.plan);
       return;
     }
-    case 'work.clarification_asked':
-      state.work.get(event.itemId)?.clarifications.push({ request: event.request });
+    case 'work.clarification_asked': {
+      const item = state.work.get(event.itemId);
+      if (!item) return;
+      const request = adoptLegacy('ClarificationRequest', event.request, { workItem: item.id, at: event.at, by: event.request.askedBy });
+      item.clarifications.push({ request });
+      keepArtifact(state, request);
       return;
+    }
     case 'work.clarification_answered': {
-      const round = state.work.get(event.itemId)?.clarifications.find((c) => c.request.id === event.response.requestId);
-      if (round) round.response = event.response;
+      const item = state.work.get(event.itemId);
+      if (!item) return;
+      const response = adoptLegacy('ClarificationResponse', event.response, { workItem: item.id, at: event.at, by: event.response.answeredBy });
+      const round = item.clarifications.find((c) => c.request.id === response.requestId);
+      if (round) round.response = response;
+      // The operator's answer to a question that escalated: it becomes a round of its own.
+      else if (item.escalation?.question?.id === response.requestId) item.clarifications.push({ request: item.escalation.question, response });
+      keepArtifact(state, response);
       return;
     }
+    case 'work.guided':
+      state.guidancePackets.set(event.packet.artifactId ?? '', event.packet);
+      for (const id of state.guidancePackets.keys()) {
+        if (state.guidancePackets.size <= MAX_KEPT_GUIDANCE_PACKETS) break;
+        state.guidancePackets.delete(id);
+      }
+      return;
     case 'work.configured': {
       const { itemId, reworkRounds, clarificationRounds, planRequired } = event;
       const budgets = { ...(reworkRounds !== undefined && { reworkRounds }), ...(clarificationRounds !== undefined && { clarificationRounds }) };
@@ -105,9 +130,12 @@ export function applyOrchestrationEvent(state: State, event: OrchestrationEvent)
       if (item) item.blockedBy = event.blockedBy;
       return;
     }
-    case 'work.removed':
-      for (const id of event.itemIds) state.work.delete(id);
+    case 'work.removed': {
+      const removed = new Set(event.itemIds);
+      for (const id of removed) state.work.delete(id);
+      for (const [id, artifact] of state.artifacts) if (artifact.workItem !== undefined && removed.has(artifact.workItem)) state.artifacts.delete(id);
       return;
+    }
     case 'build.configured':
       state.buildConfigs.set(event.scope, {
         scope: event.scope,

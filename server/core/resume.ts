@@ -6,6 +6,13 @@ import type { AgentRecord, ClaimRecord } from './state.js';
 
 const RECENT_DECISIONS = 5;
 
+/**
+ * The statuses in which an item is still its builder's to think about: being built, sent back for
+ * rework (the failing report and the plan are what it resumes from), or waiting on a question
+ * that escalated to the operator.
+ */
+const BUILDING = new Set(['in_progress', 'rework', 'escalated']);
+
 export interface ResumeAnchor {
   claims: ClaimRecord[];
   work: WorkRecord[];
@@ -23,7 +30,7 @@ export interface ResumeAnchor {
 export function resumeAnchor(ctx: Ctx, agent: AgentRecord): ResumeAnchor {
   const claims = ctx.indexes.claimIdsOf(agent.agentId).map((id) => ctx.state.claims.get(id)!);
   const items = [...ctx.state.work.values()];
-  const work = items.filter((w) => (w.status === 'in_progress' && w.assignee === agent.agentId) || (w.status === 'review' && w.verifier === agent.agentId));
+  const work = items.filter((w) => (BUILDING.has(w.status) && w.assignee === agent.agentId) || (w.status === 'review' && w.verifier === agent.agentId));
   const pending = [...ctx.state.handoffs.values()].filter((h) => h.status === 'pending');
   const decisions = items
     // Decisions on its own work, and (for an RTE or operator) the decisions it made.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_WORK_SETTINGS, claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type WorkSettings } from '../../contracts/index.js';
+import { adoptLegacyArtifacts } from './work-artifact-migration.js';
+import { DEFAULT_WORK_SETTINGS, guidancePacketSchema, handoffArtifactSchema, claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type GuidancePacket, type HandoffArtifact, type WorkSettings } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
   buildRunRecordSchema,
@@ -132,6 +133,10 @@ export const stateSchema = z.object({
   /** The last guidance seen per worktree, so a pull tells whether it changed. */
   guidance: z.array(guidanceRecordSchema).default([]),
   parkedClaims: z.array(parkedClaimRecordSchema).default([]),
+  /** Every handoff artifact of the items in the queue, past rounds' too, by id (work-artifacts.ts). */
+  artifacts: z.array(handoffArtifactSchema).default([]),
+  /** The guidance packets issued lately (MAX_KEPT_GUIDANCE_PACKETS; the log keeps all of them). */
+  guidancePackets: z.array(guidancePacketSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -158,6 +163,9 @@ export interface State {
   guidance: Map<string, GuidanceRecord>;
   /** By claim id; insertion order is queue order. */
   parkedClaims: Map<string, ParkedClaimRecord>;
+  /** Insertion order is the order they were produced in. */
+  artifacts: Map<string, HandoffArtifact>;
+  guidancePackets: Map<string, GuidancePacket>;
 }
 
 export function emptyState(now: number): State {
@@ -181,6 +189,8 @@ export function emptyState(now: number): State {
     workSettings: { ...DEFAULT_WORK_SETTINGS },
     guidance: new Map(),
     parkedClaims: new Map(),
+    artifacts: new Map(),
+    guidancePackets: new Map(),
   };
 }
 
@@ -205,11 +215,13 @@ export function toPersisted(state: State): PersistedState {
     workSettings: state.workSettings,
     guidance: [...state.guidance.values()],
     parkedClaims: [...state.parkedClaims.values()],
+    artifacts: [...state.artifacts.values()],
+    guidancePackets: [...state.guidancePackets.values()],
   };
 }
 
 export function fromPersisted(p: PersistedState): State {
-  return {
+  const state: State = {
     seq: p.seq,
     control: p.control,
     agents: new Map(p.agents.map((a) => [a.agentId, a])),
@@ -229,7 +241,11 @@ export function fromPersisted(p: PersistedState): State {
     workSettings: p.workSettings,
     guidance: new Map(p.guidance.map((g) => [g.worktree, g])),
     parkedClaims: new Map(p.parkedClaims.map((c) => [c.id, c])),
+    artifacts: new Map(p.artifacts.map((a) => [a.artifactId, a])),
+    guidancePackets: new Map(p.guidancePackets.map((a) => [a.artifactId ?? '', a])),
   };
+  adoptLegacyArtifacts(state);
+  return state;
 }
 
 export function requestKey(agentId: string, requestId: string): string {

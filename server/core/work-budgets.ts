@@ -27,10 +27,17 @@ export function spentBudget(ctx: Ctx, item: WorkRecord, budget: Escalation['budg
   return spent >= limit ? { budget, spent, limit, by } : undefined;
 }
 
-/** Sends the item to the operator because a budget is spent (`extra`: what else the transition records). */
+/**
+ * Sends the item to the operator because a budget is spent (`extra`: what else the transition
+ * records). A question it escalates with keeps the builder and its claims, as an open question
+ * does: the item waits for the answer and then goes back to the status it waited in.
+ */
 export function escalateWork(ctx: Ctx, item: WorkRecord, escalation: Escalation, extra: Pick<WorkTransition, 'report' | 'verifier'> = {}): void {
-  const reason = `${escalation.budget} budget spent (${escalation.spent} of ${escalation.limit} rounds): the operator decides`;
-  ctx.emit({ type: 'work.transitioned', by: escalation.by, itemId: item.id, status: 'escalated', escalation, reason, ...extra, ...freeBuilder(ctx, item, escalation.by) });
+  const reason = escalation.question
+    ? `${escalation.budget} budget spent (${escalation.spent} of ${escalation.limit} rounds): the operator answers ${escalation.question.id} (${escalation.question.question})`
+    : `${escalation.budget} budget spent (${escalation.spent} of ${escalation.limit} rounds): the operator decides`;
+  const builder = escalation.question ? {} : freeBuilder(ctx, item, escalation.by);
+  ctx.emit({ type: 'work.transitioned', by: escalation.by, itemId: item.id, status: 'escalated', escalation: { ...escalation, waitedIn: item.status }, reason, ...extra, ...builder });
 }
 
 type WorkTransition = Extract<FleetEventInput, { type: 'work.transitioned' }>;

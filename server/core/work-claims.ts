@@ -15,7 +15,8 @@ export function releaseItemClaims(ctx: Ctx, item: WorkRecord, agentId: string, b
  * territory so the item is not stranded; returns the transition field that unassigns it.
  */
 export function freeBuilder(ctx: Ctx, item: WorkRecord, by: string): { assignee?: null } {
-  if (item.status !== 'in_progress' || item.assignee === undefined) return {};
+  const building = item.status === 'in_progress' || (item.status === 'escalated' && item.escalation?.waitedIn === 'in_progress');
+  if (!building || item.assignee === undefined) return {};
   releaseItemClaims(ctx, item, item.assignee, by);
   return { assignee: null };
 }

@@ -1,4 +1,5 @@
 import type { Digest } from '../../contracts/index.js';
+import type { WorkRecord } from './orchestration-records.js';
 import type { State } from './state.js';
 import { budgetsOf, spentOf } from './work-budgets.js';
 
@@ -11,12 +12,23 @@ export function workProtocolDigest(state: State): Pick<Digest, 'escalations' | '
   for (const item of state.work.values()) {
     if (item.status === 'escalated') {
       const { id, title } = item;
-      escalations.push(item.escalation ? { id, title, ...item.escalation } : { id, title, by: item.decidedBy ?? '?', ...(item.statusReason !== undefined && { reason: item.statusReason }) });
+      if (!item.escalation) escalations.push({ id, title, by: item.decidedBy ?? '?', ...(item.statusReason !== undefined && { reason: item.statusReason }) });
+      else {
+        const { budget, spent, limit, by, question: q } = item.escalation;
+        const question = q && { requestId: q.id, question: q.question, ...(q.context !== undefined && { context: q.context }), options: q.options, askedBy: q.askedBy };
+        escalations.push({ id, title, budget, spent, limit, by, ...(question && { question }) });
+      }
     }
     const spent = spentOf(item);
     if (FINISHED.has(item.status) || spent.reworkRounds + spent.clarificationRounds === 0) continue;
-    const limits = budgetsOf(state, item);
-    budgetsSpent.push({ id: item.id, title: item.title, ...spent, reworkLimit: limits.reworkRounds, clarificationLimit: limits.clarificationRounds });
+    budgetsSpent.push(budgetUse(state, item));
   }
   return { escalations, budgetsSpent };
+}
+
+/** The rounds an item has spent, of its limits. */
+export function budgetUse(state: State, item: WorkRecord): Digest['budgetsSpent'][number] {
+  const spent = spentOf(item);
+  const limits = budgetsOf(state, item);
+  return { id: item.id, title: item.title, ...spent, reworkLimit: limits.reworkRounds, clarificationLimit: limits.clarificationRounds };
 }

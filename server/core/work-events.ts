@@ -18,6 +18,7 @@ export function addedWork<Time>(event: WorkEvent<'work.added'>, at: Time): WorkS
     ...(event.role !== undefined && { role: event.role }),
     ...(event.tier !== undefined && { tier: event.tier }),
     ...(event.scope !== undefined && { scope: event.scope }),
+    ...(event.budgets !== undefined && { budgets: event.budgets }),
     status: 'ready',
     blockedBy: [],
     clarifications: [],

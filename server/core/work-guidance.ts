@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { CovenantFile, GuidancePacket, Role, WorkSettings } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
-import type { AgentRecord } from './state.js';
+import type { AgentRecord, State } from './state.js';
+import { fingerprintOf, guidanceId, ORCHESTRATOR, seal } from './work-artifacts.js';
 
 /** What the plane read from a worktree (git, outside the core): its HEAD and covenant files' blob hashes. */
 export interface WorktreeFacts {
@@ -41,9 +42,11 @@ function stopConditions(settings: WorkSettings): string[] {
 /**
  * The guidance packet for an agent's pull. The policy hash covers the covenant, every role's
  * constraints and the stop conditions; when it differs from the one last seen for the worktree the
- * version grows (a `work.guidance` event), so the next pull shows that the rules changed.
+ * version grows (a `work.guidance` event), so the next pull shows that the rules changed. The
+ * packet is an artifact the plane produces; the same rules for the same agent and item are one
+ * packet (its id is derived from its content), recorded once (`work.guided`).
  */
-export function guidanceFor(ctx: Ctx, agent: AgentRecord, facts: WorktreeFacts): GuidancePacket {
+export function guidanceFor(ctx: Ctx, agent: AgentRecord, facts: WorktreeFacts, workItem: string | undefined): GuidancePacket {
   const stops = stopConditions(ctx.state.workSettings);
   const covenant = [...facts.covenant].sort((a, b) => a.path.localeCompare(b.path));
   const policyHash = `sha256:${createHash('sha256').update(JSON.stringify({ covenant, roles: ROLE_CONSTRAINTS, stops })).digest('hex')}`;
@@ -53,7 +56,7 @@ export function guidanceFor(ctx: Ctx, agent: AgentRecord, facts: WorktreeFacts):
     ctx.emit({ type: 'work.guidance', by: agent.callsign, worktree: key, version: (seen?.version ?? 0) + 1, policyHash });
     seen = ctx.state.guidance.get(key)!;
   }
-  return {
+  const content = {
     version: seen.version,
     policyHash,
     ...(facts.worktree !== undefined && { worktree: facts.worktree }),
@@ -61,5 +64,20 @@ export function guidanceFor(ctx: Ctx, agent: AgentRecord, facts: WorktreeFacts):
     covenant,
     roleConstraints: ROLE_CONSTRAINTS[agent.role],
     stopConditions: stops,
+    issuedTo: agent.callsign,
   };
+  // The item is a record field, outside the content's fingerprint, but part of what makes a packet this one.
+  const id = guidanceId(fingerprintOf({ content, workItem: workItem ?? null }));
+  const issued = ctx.state.guidancePackets.get(id);
+  if (issued) return issued;
+  const packet = seal(ctx, 'GuidancePacket', content, { ...(workItem !== undefined && { workItem }), producer: ORCHESTRATOR, sourceRefs: [facts.head], id });
+  ctx.emit({ type: 'work.guided', by: 'plane', packet });
+  return packet;
+}
+
+/** The packet an agent was last given with the item: what its later artifacts about the item rest on. */
+export function latestGuidanceRef(state: State, workItem: string, callsign: string): string | undefined {
+  let latest: string | undefined;
+  for (const packet of state.guidancePackets.values()) if (packet.workItem === workItem && packet.issuedTo === callsign) latest = packet.artifactId;
+  return latest;
 }

@@ -7,6 +7,9 @@ import { escalateWork, spentBudget } from './work-budgets.js';
 import { freeBuilder, releaseItemClaims } from './work-claims.js';
 import { answerClarification, askClarification, type ClarificationAnswer, type ClarificationAsk } from './work-clarification.js';
 import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './work-plan.js';
+import { answeredRefs, currentRefs, producerOf, seal } from './work-artifacts.js';
+import { requireCitations } from './work-citations.js';
+import { latestGuidanceRef } from './work-guidance.js';
 
 export type WorkUpdate =
   | { action: 'complete'; artifact: BuildArtifact }
@@ -18,7 +21,7 @@ export type WorkUpdate =
 
 export interface WorkUpdateOutcome {
   item: WorkRecord;
-  /** The clarification request asked (absent when the item escalated instead). */
+  /** The clarification request asked (when the item escalated instead, the question it carries to the operator). */
   clarificationId?: string;
 }
 
@@ -33,10 +36,8 @@ export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: Wor
     case 'plan':
       submitPlan(ctx, requireBuilder(ctx, caller, 'plan'), item, update.plan);
       break;
-    case 'clarify': {
-      const clarificationId = askClarification(ctx, caller, item, update);
-      return { item, ...(clarificationId !== undefined && { clarificationId }) };
-    }
+    case 'clarify':
+      return { item, clarificationId: askClarification(ctx, caller, item, update).id };
     case 'answer':
       answerClarification(ctx, caller, item, update);
       break;
@@ -67,10 +68,12 @@ function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArt
   requirePlanIfConfigured(ctx, item);
   // The builder is done writing: its territory for the item goes back to the fleet.
   releaseItemClaims(ctx, item, agent.agentId, agent.callsign);
-  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact, verifier: null, verificationRequest: verificationRequestFor(item, artifact) });
+  const sourceRefs = [latestGuidanceRef(ctx.state, item.id, agent.callsign), item.startCommit, ...currentRefs(item, 'plan', 'report', 'decision'), ...answeredRefs(item)];
+  const sealed = seal(ctx, 'BuildArtifact', artifact, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
+  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact: sealed, verifier: null, verificationRequest: verificationRequestFor(ctx, item, sealed) });
 }
 
-function verify(ctx: Ctx, caller: Caller, item: WorkRecord, report: VerificationReport): void {
+function verify(ctx: Ctx, caller: Caller, item: WorkRecord, sent: VerificationReport): void {
   const agent = requireAgent(ctx.state, caller);
   if (agent.role !== 'verifier') throw new FleetError('FORBIDDEN', 'only an agent with role verifier reports verdicts');
   if (item.status !== 'review') throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}: only work in review is verified`);
@@ -78,9 +81,11 @@ function verify(ctx: Ctx, caller: Caller, item: WorkRecord, report: Verification
   if (item.verifier !== undefined && item.verifier !== agent.agentId) {
     throw new FleetError('FORBIDDEN', `${item.id} is being verified by ${callsignOf(ctx.state, item.verifier)}, who pulled it`);
   }
-  const verdicts = new Map(report.verdicts.map((v) => [v.criterion, v.verdict]));
+  const verdicts = new Map(sent.verdicts.map((v) => [v.criterion, v.verdict]));
   const unnamed = item.criteria.filter((c) => !verdicts.has(c));
   if (unnamed.length > 0) throw new FleetError('INVALID_PARAMS', `the report must name every criterion of ${item.id} with its evidence; missing: ${unnamed.join('; ')}`);
+  const sourceRefs = [...currentRefs(item, 'verificationRequest', 'artifact'), latestGuidanceRef(ctx.state, item.id, agent.callsign)];
+  const report = seal(ctx, 'VerificationReport', sent, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
   const failed = report.verdicts.some((v) => v.verdict === 'fail');
   const allPassed = [...verdicts.values()].every((v) => v === 'pass') && item.criteria.every((c) => verdicts.get(c) === 'pass');
   const transition = { by: agent.callsign, itemId: item.id, report };
@@ -110,14 +115,16 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
   if (rollbackRef === undefined && decision.disposition === 'rollback' && (item.status !== 'ready' || item.artifact !== undefined)) {
     throw new FleetError('INVALID_PARAMS', `${item.id} recorded no start commit (pulled outside a git worktree): a rollback names the commit to return to in decision.rollbackRef`);
   }
+  requireCitations(ctx, caller, item, decision);
   const rework = decision.disposition === 'rework' ? reworkRound(ctx, caller, item, by) : {};
   if (rework === undefined) return;
+  const sealed = seal(ctx, 'OrchestratorDecision', { ...decision, ...(rollbackRef !== undefined && { rollbackRef }) }, { workItem: item.id, producer: producerOf(ctx, caller), sourceRefs: [...decision.refs, rollbackRef] });
   ctx.emit({
     type: 'work.transitioned',
     by,
     itemId: item.id,
     status: DISPOSITION_STATUS[decision.disposition],
-    decision: { ...decision, ...(rollbackRef !== undefined && { rollbackRef }) },
+    decision: sealed,
     reason: decision.reasonCode,
     ...rework,
     ...(item.escalation !== undefined && decision.disposition !== 'escalate' && { escalation: null }),
@@ -164,6 +171,9 @@ export function returnWorkOf(ctx: Ctx, agentId: string, reason: string): void {
       ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: item.id, status: 'ready', assignee: null, reason });
     } else if (item.status === 'review' && item.verifier === agentId) {
       ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: item.id, status: 'review', verifier: null, reason });
+    } else if (item.status === 'escalated' && item.escalation?.waitedIn === 'in_progress' && item.assignee === agentId) {
+      // Its question still waits for the operator; the answer then returns it to the queue.
+      ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: item.id, status: 'escalated', assignee: null, escalation: { ...item.escalation, waitedIn: 'ready' }, reason });
     }
   }
 }

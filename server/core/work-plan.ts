@@ -2,6 +2,8 @@ import { FleetError, type BuildArtifact, type BuildPlan, type VerificationReques
 import type { Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import type { AgentRecord } from './state.js';
+import { answeredRefs, currentRefs, ORCHESTRATOR, seal } from './work-artifacts.js';
+import { latestGuidanceRef } from './work-guidance.js';
 
 /**
  * The builder's plan for an item it holds. Its coverage map names every criterion of the item and
@@ -16,7 +18,8 @@ export function submitPlan(ctx: Ctx, agent: AgentRecord, item: WorkRecord, plan:
   if (missing.length > 0) throw new FleetError('INVALID_PARAMS', `the plan's coverage misses criteria of ${item.id}: ${missing.join('; ')}. Map each to how it will be shown met`);
   const unknown = [...covered].filter((c) => !item.criteria.includes(c));
   if (unknown.length > 0) throw new FleetError('INVALID_PARAMS', `the plan's coverage names criteria ${item.id} does not have: ${unknown.join('; ')}. Use the item's criteria word for word`);
-  ctx.emit({ type: 'work.planned', by: agent.callsign, itemId: item.id, plan });
+  const sourceRefs = [latestGuidanceRef(ctx.state, item.id, agent.callsign), item.startCommit, ...currentRefs(item, 'report', 'decision'), ...answeredRefs(item)];
+  ctx.emit({ type: 'work.planned', by: agent.callsign, itemId: item.id, plan: seal(ctx, 'BuildPlan', plan, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs }) });
 }
 
 /** Refuses a completion the fleet wants planned first. */
@@ -26,16 +29,19 @@ export function requirePlanIfConfigured(ctx: Ctx, item: WorkRecord): void {
   }
 }
 
-/** What the verifier is asked to check: the item's criteria (else the builder's), each with the evidence its plan promised. */
-export function verificationRequestFor(item: WorkRecord, artifact: BuildArtifact): VerificationRequest {
+/**
+ * What the verifier is asked to check: the item's criteria (else the builder's), each with the
+ * evidence its plan promised. The plane (the orchestrator) produces it, resting on the build.
+ */
+export function verificationRequestFor(ctx: Ctx, item: WorkRecord, artifact: BuildArtifact): VerificationRequest {
   const criteria = item.criteria.length > 0 ? item.criteria : artifact.criteria;
   const ran = artifact.commands.map((c) => `${c.command} (exit ${c.exitCode})`).join(', ');
-  return {
+  return seal(ctx, 'VerificationRequest', {
     round: item.reworkRounds + 1,
     criteria,
     expectedEvidence: criteria.map((criterion) => ({
       criterion,
       evidence: (item.plan && Object.hasOwn(item.plan.coverage, criterion) ? item.plan.coverage[criterion] : undefined) ?? `evidence that it holds${ran ? `; the builder ran ${ran}` : ''}`,
     })),
-  };
+  }, { workItem: item.id, producer: ORCHESTRATOR, sourceRefs: [artifact.artifactId, ...currentRefs(item, 'plan')] });
 }

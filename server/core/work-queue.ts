@@ -41,6 +41,7 @@ export function addWork(ctx: Ctx, caller: Caller, input: WorkInput): WorkRecord 
     ...(input.role !== undefined && { role: input.role }),
     ...(input.tier !== undefined && { tier: input.tier }),
     ...(input.scope !== undefined && { scope: input.scope }),
+    ...(input.budgets !== undefined && Object.keys(input.budgets).length > 0 && { budgets: input.budgets }),
   });
   return ctx.state.work.get(itemId)!;
 }
@@ -61,7 +62,7 @@ export interface PullOutcome {
 export function pullWork(ctx: Ctx, caller: Caller, queue: ClaimQueue, facts?: WorktreeFacts): PullOutcome {
   const agent = requireAgent(ctx.state, caller);
   const outcome = pullFor(ctx, agent, queue, facts?.head);
-  return facts ? { ...outcome, guidance: guidanceFor(ctx, agent, facts) } : outcome;
+  return facts ? { ...outcome, guidance: guidanceFor(ctx, agent, facts, outcome.item?.id) } : outcome;
 }
 
 function pullFor(ctx: Ctx, agent: AgentRecord, queue: ClaimQueue, head: string | undefined): PullOutcome {

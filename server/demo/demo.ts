@@ -157,7 +157,7 @@ async function windUp(operator: PlaneClient, itemIds: Set<string>, err: (line: s
   const ours = items.filter((item) => itemIds.has(item.id));
   for (const item of ours) {
     if (item.status === 'done' || item.status === 'rolled_back') continue;
-    await operator.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'demo-ended', refs: [] } }).catch(() => undefined);
+    await operator.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'demo-ended', refs: [], note: 'the demo ended before the item was done' } }).catch(() => undefined);
   }
   const ids = ours.map((item) => item.id);
   for (let start = 0; start < ids.length; start += REMOVE_BATCH) {

@@ -268,7 +268,7 @@ export class SimAgent {
       const decided = await this.call('fleet_work_update', {
         id: item.id,
         action: 'decide',
-        decision: { disposition: 'accept', reasonCode: 'criteria-verified', refs: [item.id], note: `verified by ${item.verifier ?? 'a verifier'}` },
+        decision: { disposition: 'accept', reasonCode: 'criteria-verified', refs: item.report?.artifactId !== undefined ? [item.report.artifactId] : [], note: `verified by ${item.verifier ?? 'a verifier'}` },
       });
       this.world.stats.accepted++;
       this.world.log(this.callsign, `accepted ${item.id} "${item.title}": ${decided.item.status}`);

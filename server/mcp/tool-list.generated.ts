@@ -97,10 +97,14 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_agent_resume",
-      "description": "Lost your context? One call returns everything to continue: your agent record, your claims, your current work items, unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state.",
+      "description": "Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state; artifact: ID adds that handoff artifact.",
       "inputSchema": {
         "type": "object",
-        "properties": {}
+        "properties": {
+          "artifact": {
+            "type": "string"
+          }
+        }
       },
       "annotations": {
         "readOnlyHint": true,
@@ -728,7 +732,7 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_work_add",
-      "description": "Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, and the role and tier it needs.",
+      "description": "Add a work item to the queue: a telos, epic, story or task (default), under a parent one level up, with dependencies, the paths it will touch (claimed for whoever pulls it), acceptance criteria, the role, tier and budgets it needs.",
       "inputSchema": {
         "type": "object",
         "properties": {
@@ -782,6 +786,19 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
               "edge"
             ]
           },
+          "budgets": {
+            "type": "object",
+            "properties": {
+              "reworkRounds": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "clarificationRounds": {
+                "type": "integer",
+                "minimum": 0
+              }
+            }
+          },
           "root": {
             "type": "string",
             "description": "Defaults to the repository of the current directory"
@@ -814,7 +831,7 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_work_update",
-      "description": "Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified). clarify blocks it until answered. Too many rounds escalate it to the operator.",
+      "description": "Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.",
       "inputSchema": {
         "type": "object",
         "properties": {
@@ -995,6 +1012,17 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
           },
           "to": {
             "type": "string"
+          },
+          "context": {
+            "type": "string"
+          },
+          "confidence": {
+            "type": "string",
+            "enum": [
+              "low",
+              "medium",
+              "high"
+            ]
           },
           "requestId": {
             "type": "string"
@@ -1530,7 +1558,7 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_work_update",
-      "description": "Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified). clarify blocks it until answered. Too many rounds escalate it to the operator.",
+      "description": "Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.",
       "inputSchema": {
         "type": "object",
         "properties": {
@@ -1711,6 +1739,17 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
           },
           "to": {
             "type": "string"
+          },
+          "context": {
+            "type": "string"
+          },
+          "confidence": {
+            "type": "string",
+            "enum": [
+              "low",
+              "medium",
+              "high"
+            ]
           },
           "requestId": {
             "type": "string"

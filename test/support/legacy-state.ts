@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { fleetEventSchema, type FleetEvent } from '../../contracts/index.js';
+import { fleetEventSchema, SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../contracts/index.js';
 import type { PersistedState } from '../../server/core/state.js';
 import { EmbeddedStore } from '../../server/store/embedded-store.js';
 
@@ -22,5 +22,42 @@ export async function writeLegacyStore(home: string, snapshot: PersistedState, e
   delete legacy.parkedClaims; // added in version 3
   await store.compact({ schemaVersion: LEGACY_SNAPSHOT_VERSION, state: legacy }, snapshot.seq);
   await store.append(events.filter((e) => e.seq > snapshot.seq));
+  await store.close();
+}
+
+/** The fields artifacts gained when they became records; a plane before that stored none of them. */
+const ARTIFACT_RECORD_FIELDS = ['artifactId', 'schemaVersion', 'kind', 'workItem', 'producedByRole', 'producedBy', 'producedAt', 'sourceRefs', 'fingerprint', 'issuedTo'];
+
+/**
+ * `value` as a plane before artifact records wrote it: the artifacts (the values of these keys)
+ * without record fields, and without `id` but for a clarification request (its message's id).
+ */
+function withoutArtifactRecords(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutArtifactRecords(v, key));
+  if (value === null || typeof value !== 'object') return value;
+  const artifact = ARTIFACT_KEYS.has(key);
+  const entries = Object.entries(value as Record<string, unknown>).filter(([k]) => !artifact || !(ARTIFACT_RECORD_FIELDS.includes(k) || (k === 'id' && key !== 'request')));
+  return Object.fromEntries(entries.map(([k, v]) => [k, withoutArtifactRecords(v, k)]));
+}
+const ARTIFACT_KEYS = new Set(['plan', 'artifact', 'report', 'decision', 'verificationRequest', 'request', 'response']);
+
+/**
+ * Writes a FLEET_HOME's store as a plane before artifact records left it (same snapshot version):
+ * the artifacts in `events` and in `snapshot` (if any, compacted at its seq) without their record
+ * fields, no guidance packets recorded, no artifacts kept by id.
+ */
+export async function writePreArtifactStore(home: string, snapshot: PersistedState | undefined, events: readonly FleetEvent[]): Promise<void> {
+  const store = new EmbeddedStore<unknown, FleetEvent>({ dir: join(home, 'state'), snapshotSchema: z.unknown(), eventSchema: fleetEventSchema });
+  await store.open();
+  const old = events.filter((e) => e.type !== 'work.guided').map((e) => withoutArtifactRecords(e) as FleetEvent);
+  const at = snapshot?.seq ?? 0;
+  await store.append(old.filter((e) => e.seq <= at));
+  if (snapshot) {
+    const state: Partial<PersistedState> = withoutArtifactRecords(snapshot) as PersistedState;
+    delete state.artifacts;
+    delete state.guidancePackets;
+    await store.compact({ schemaVersion: SNAPSHOT_SCHEMA_VERSION, state }, at);
+  }
+  await store.append(old.filter((e) => e.seq > at));
   await store.close();
 }

@@ -2,6 +2,7 @@
 // core-harness FleetCore as a given caller, plus factories for artifacts, reports and decisions.
 import type { BuildArtifact, ControlState, Decision, MessageStatus, VerificationReport } from '../../contracts/index.js';
 import type { Caller } from '../../server/core/context.js';
+import type { WorkRecord } from '../../server/core/orchestration-records.js';
 import { setControl } from '../../server/core/control.js';
 import { respondHandoff, sendHandoff, type HandoffInput } from '../../server/core/handoffs.js';
 import { ackMessages, inbox, sendMessage, type MessageInput } from '../../server/core/messages.js';
@@ -27,6 +28,13 @@ export const passReport = (criteria: string[]): VerificationReport => ({
 export const report = (verdicts: Record<string, 'pass' | 'fail' | 'inconclusive'>): VerificationReport => ({
   verdicts: Object.entries(verdicts).map(([criterion, verdict]) => ({ criterion, verdict, evidence: `looked at ${criterion}` })),
 });
+
+/** An artifact's content: what its producer sent, without the record fields the plane sealed it with. */
+export function contentOf<T extends object>(artifact: T | undefined): Partial<T> | undefined {
+  if (!artifact) return undefined;
+  const sealed = new Set(['id', 'artifactId', 'schemaVersion', 'kind', 'workItem', 'producedByRole', 'producedBy', 'producedAt', 'sourceRefs', 'fingerprint']);
+  return Object.fromEntries(Object.entries(artifact).filter(([key]) => !sealed.has(key))) as Partial<T>;
+}
 
 export const decision = (disposition: Decision['disposition'], reasonCode = 'criteria-met', refs: string[] = []): Decision => ({ disposition, reasonCode, refs });
 
@@ -58,8 +66,17 @@ export function verify(h: Harness, caller: Caller, id: string, r: VerificationRe
   return h.core.run(caller, (ctx) => updateWork(ctx, caller, id, { action: 'verify', report: r }));
 }
 
+/**
+ * A decision as an RTE makes one: given no refs (and no note), it cites what the item rests on now,
+ * its report else its build (invariant 8), or says in a note that there is nothing to cite.
+ */
 export function decide(h: Harness, caller: Caller, id: string, d: Decision) {
-  return h.core.run(caller, (ctx) => updateWork(ctx, caller, id, { action: 'decide', decision: d }));
+  return h.core.run(caller, (ctx) => updateWork(ctx, caller, id, { action: 'decide', decision: d.refs.length > 0 || d.note !== undefined ? d : citing(ctx.state.work.get(id), d) }));
+}
+
+function citing(item: WorkRecord | undefined, d: Decision): Decision {
+  const ref = item?.report?.artifactId ?? item?.artifact?.artifactId ?? item?.plan?.artifactId;
+  return ref !== undefined ? { ...d, refs: [ref] } : { ...d, note: 'nothing of the item to cite' };
 }
 
 export function control(h: Harness, state: ControlState, caller: Caller = OPERATOR, reason?: string) {

@@ -167,7 +167,7 @@ export async function runRte(agent: SimAgent, fleet: FleetClock): Promise<{ acce
     const seen = agent.lastSeq;
     const { items } = await agent.client.call('fleet_work_list', { status: 'verified' });
     for (const item of items) {
-      await agent.client.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'accept', reasonCode: 'verified-pass', refs: item.report ? [`report:${item.id}`] : [] } });
+      await agent.client.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'accept', reasonCode: 'verified-pass', refs: item.report?.artifactId !== undefined ? [item.report.artifactId] : [] } });
       accepted++;
     }
     if (items.length === 0) await agent.waitForEventAfter(seen, 200);

@@ -7,11 +7,14 @@ import { connectUnjoined, using } from '../connection.js';
 import { relativeTime } from '../../format/relative-time.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
+import { escalationLines } from './work-show.js';
 
 type Status = Omit<Result<'fleet_status'>, 'nextCursor'>;
 type Violations = Result<'fleet_violations'>;
 /** `fleet status` lists this many of the newest unacknowledged violations (the count is always whole). */
 const SHOWN_VIOLATIONS = 20;
+/** ... and this many of the items escalated to the operator, each with the question it carries. */
+const SHOWN_ESCALATIONS = 20;
 
 export async function statusVerb(argv: string[]): Promise<number> {
   const { values, home } = parseVerbArgs(
@@ -23,12 +26,14 @@ export async function statusVerb(argv: string[]): Promise<number> {
   // Every page unless --limit: the output is complete however large the fleet.
   const fetch = (client: PlaneClient) => fetchLists(limit, (page) => client.call('fleet_status', { includeGone: values.all ?? false, ...page }));
   if (!values.watch) {
-    const [status, violations] = await using(connectUnjoined(home), (client) => Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS })]));
+    const [status, violations, escalated] = await using(connectUnjoined(home), (client) =>
+      Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS }), client.call('fleet_work_list', { status: 'escalated', limit: SHOWN_ESCALATIONS })]),
+    );
     const codexHooks = codexTrustHere();
     emit(
       values.json,
-      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations, ...(codexHooks && { codexHooks }) },
-      () => `${render(status)}${codexHooks ? `\n\ncodex hooks: ${codexHooks.summary}` : ''}${renderViolations(violations)}`,
+      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations, escalations: escalated.items, ...(codexHooks && { codexHooks }) },
+      () => `${render(status)}${codexHooks ? `\n\ncodex hooks: ${codexHooks.summary}` : ''}${renderViolations(violations)}${renderEscalations(escalated)}`,
     );
     return 0;
   }
@@ -87,6 +92,12 @@ function withRepository<C extends { scope: string }>(claims: C[]) {
 /** Whether the agent's runtime hooks have run since it joined: "none" for Codex usually means not yet trusted. */
 function hooksColumn(seen: { hook: string; at: string } | undefined): string {
   return seen === undefined ? 'none' : `${seen.hook.replace(/-pre-tool-use$/, '')} ${relativeTime(seen.at)}`;
+}
+
+function renderEscalations({ items, totals }: Result<'fleet_work_list'>): string {
+  if (items.length === 0) return '';
+  const more = totals.items > items.length ? `\n(${totals.items - items.length} more: fleet work list --status escalated)` : '';
+  return `\n\nwaiting for the operator (${totals.items} escalated)\n${items.map((item) => [`${item.id}: ${item.title}`, ...escalationLines(item)].join('\n')).join('\n')}${more}`;
 }
 
 function renderViolations({ total, violations }: Violations): string {

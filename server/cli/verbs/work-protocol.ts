@@ -8,14 +8,16 @@ import { emit } from '../output.js';
 
 export const WORK_PROTOCOL_USAGE = [
   "fleet work plan ID --as X --plan '{\"intendedFiles\":[…],\"validationPlan\":[…],\"coverage\":{\"CRITERION\":\"how it is shown met\"}}' (or @file.json)",
-  'fleet work clarify ID --as X --question Q [--option O…] [--to CALLSIGN]',
-  'fleet work answer ID --request MSG_ID --choose O --rationale R [--constraint C…] [--as X]',
+  'fleet work clarify ID --as X --question Q [--context C] [--confidence low|medium|high] [--option O…] [--to CALLSIGN]',
+  'fleet work answer ID [--request REQUEST_ID] (--option N | --choose O) --rationale R [--constraint C…] [--as X]',
   'fleet work configure [--item ID] [--rework N] [--clarifications N] [--plan-required yes|no]',
 ];
 
 export const workProtocolOptions = {
   plan: { type: 'string' },
   question: { type: 'string' },
+  context: { type: 'string' },
+  confidence: { type: 'string' },
   option: { type: 'string', multiple: true },
   to: { type: 'string' },
   request: { type: 'string' },
@@ -32,6 +34,8 @@ interface ProtocolValues {
   json?: boolean;
   plan?: string;
   question?: string;
+  context?: string;
+  confidence?: string;
   option?: string[];
   to?: string;
   request?: string;
@@ -46,6 +50,12 @@ interface ProtocolValues {
 
 const usage = WORK_PROTOCOL_USAGE.join('\n       ');
 
+/** `fleet work add --rework N --clarifications N`: the item's own budgets. */
+export function addBudgets(values: ProtocolValues): { budgets?: { reworkRounds?: number; clarificationRounds?: number } } {
+  const budgets = { ...optional('reworkRounds', rounds(values.rework, '--rework')), ...optional('clarificationRounds', rounds(values.clarifications, '--clarifications')) };
+  return Object.keys(budgets).length > 0 ? { budgets } : {};
+}
+
 function rounds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -59,23 +69,27 @@ function yesNo(value: string | undefined): boolean | undefined {
   return value === 'yes';
 }
 
-/** The update params of `fleet work plan|clarify|answer ID` (the plane checks them against the contracts). */
-export function protocolUpdate(action: 'plan' | 'clarify' | 'answer', id: string, values: ProtocolValues): object {
+/** The update params of `fleet work plan|clarify ID` (the plane checks them against the contracts). */
+export function protocolUpdate(action: 'plan' | 'clarify', id: string, values: ProtocolValues): object {
   switch (action) {
     case 'plan':
       return { id, action, plan: jsonArg(requireValue(values.plan, '--plan', usage), '--plan') };
     case 'clarify':
-      return { id, action, question: requireValue(values.question, '--question', usage), options: values.option ?? [], ...(values.to !== undefined && { to: values.to }) };
-    case 'answer':
       return {
         id,
         action,
-        requestId: requireValue(values.request, '--request', usage),
-        chosen: requireValue(values.choose, '--choose', usage),
-        rationale: requireValue(values.rationale, '--rationale', usage),
-        updatedConstraints: values.constraint ?? [],
+        question: requireValue(values.question, '--question', usage),
+        options: values.option ?? [],
+        ...(values.to !== undefined && { to: values.to }),
+        ...(values.context !== undefined && { context: values.context }),
+        ...(values.confidence !== undefined && { confidence: values.confidence }),
       };
   }
+}
+
+/** `fleet work answer ID`: the request and option resolved from the item (work-show.ts), the rest from the flags. */
+export function answerUpdate(id: string, resolved: { requestId: string; chosen: string }, values: ProtocolValues): object {
+  return { id, action: 'answer', ...resolved, rationale: requireValue(values.rationale, '--rationale', usage), updatedConstraints: values.constraint ?? [] };
 }
 
 /** `fleet work configure`: the fleet's budgets and plan rule, or one item's budgets (operator or RTE). */

@@ -7,15 +7,17 @@ import { connectAs, connectAsOperator, connectUnjoined, using } from '../connect
 import { jsonArg } from '../json-arg.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
-import { WORK_PROTOCOL_USAGE, configureVerb, protocolUpdate, workProtocolOptions } from './work-protocol.js';
+import { WORK_PROTOCOL_USAGE, addBudgets, answerUpdate, configureVerb, protocolUpdate, workProtocolOptions } from './work-protocol.js';
+import { WORK_SHOW_USAGE, artifactVerb, fetchItem, resolveAnswer, showVerb } from './work-show.js';
 
 const USAGE = [
   'fleet work list [--status S] [--limit N]',
-  'fleet work add TITLE [--kind telos|epic|story|task] [--parent ID] [--depends ID…] [--path P…] [--criterion C…] [--role R] [--tier local|edge] [--as X]',
+  'fleet work add TITLE [--kind telos|epic|story|task] [--parent ID] [--depends ID…] [--path P…] [--criterion C…] [--role R] [--tier local|edge] [--rework N] [--clarifications N] [--as X]',
+  ...WORK_SHOW_USAGE,
   'fleet work pull --as X',
   "fleet work complete ID --as X --artifact '{\"touchedFiles\":[…],\"commands\":[{\"command\":…,\"exitCode\":0}],\"criteria\":[…]}' (or @file.json)",
   "fleet work verify ID --as X --report '{\"verdicts\":[{\"criterion\":…,\"verdict\":\"pass\",\"evidence\":…}]}' (or @file.json)",
-  'fleet work decide ID --disposition accept|rework|rollback|escalate --reason CODE [--ref ID…] [--rollback-ref COMMIT] [--as X]',
+  'fleet work decide ID --disposition accept|rework|rollback|escalate --reason CODE [--ref ARTIFACT_ID|COMMIT…] [--note TEXT] [--rollback-ref COMMIT] [--as X]',
   ...WORK_PROTOCOL_USAGE,
 ].join('\n       ');
 
@@ -37,6 +39,7 @@ const options = {
   reason: { type: 'string' },
   ref: { type: 'string', multiple: true },
   'rollback-ref': { type: 'string' },
+  note: { type: 'string' },
   ...workProtocolOptions,
 } as const;
 
@@ -81,6 +84,7 @@ export async function workVerb(argv: string[]): Promise<number> {
           ...(values.criterion && { criteria: values.criterion }),
           ...(role && { role }),
           ...(tier && { tier }),
+          ...addBudgets(values),
           root: resolve(values.root ?? process.cwd()),
         }),
       );
@@ -121,12 +125,15 @@ export async function workVerb(argv: string[]): Promise<number> {
                     disposition: oneOf(dispositionSchema, requireValue(values.disposition, '--disposition', USAGE), '--disposition'),
                     reasonCode: requireValue(values.reason, '--reason', USAGE),
                     refs: values.ref ?? [],
+                    ...(values.note !== undefined && { note: values.note }),
                     ...(values['rollback-ref'] !== undefined && { rollbackRef: values['rollback-ref'] }),
                   },
                 }
-              : protocolUpdate(action, id, values);
+              : action === 'answer'
+                ? undefined
+                : protocolUpdate(action, id, values);
       // The artifact and report are checked by the plane against the contracts (exit 2 naming the field).
-      const result = await using(connection(), (client) => client.callRaw('fleet_work_update', params));
+      const result = await using(connection(), async (client) => client.callRaw('fleet_work_update', params ?? answerUpdate(id, resolveAnswer(await fetchItem(client, id), values), values)));
       emit(values.json, result, () => {
         const { item, clarificationId } = result as { item: { id: string; status: string }; clarificationId?: string };
         return [`${item.id} is now ${item.status}`, ...(clarificationId ? [`clarification request ${clarificationId}`] : [])].join('\n');
@@ -135,6 +142,10 @@ export async function workVerb(argv: string[]): Promise<number> {
     }
     case 'configure':
       return configureVerb(connection(), values);
+    case 'show':
+      return showVerb(values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home), arg, values.json);
+    case 'artifact':
+      return artifactVerb(values.as !== undefined ? connectAs(home, values.as) : connectUnjoined(home), arg, values.json);
     default:
       throw new UsageError(`usage: ${USAGE}`);
   }

@@ -1,6 +1,8 @@
 import { FleetError } from '../../../contracts/index.js';
 import { isOperator, requireAgent } from '../../core/authority.js';
 import { resumeAnchor } from '../../core/resume.js';
+import { budgetUse } from '../../core/work-digest.js';
+import { readArtifact } from '../../core/work-artifacts.js';
 import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
 import { agentView, claimView } from '../../core/views.js';
 import type { HandlerTable } from './handler.js';
@@ -14,7 +16,7 @@ export const digestHandlers = {
     return params.publish ? digests.publish() : since ? digests.over(since) : digests.current();
   },
 
-  fleet_agent_resume: (_params, session, { core }) =>
+  fleet_agent_resume: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {
       const agent = requireAgent(ctx.state, session.caller);
       const anchor = resumeAnchor(ctx, agent);
@@ -27,6 +29,8 @@ export const digestHandlers = {
         handoffsToMe: anchor.handoffsToMe.map(handoffView),
         handoffsFromMe: anchor.handoffsFromMe.map(handoffView),
         decisions: anchor.decisions.map((w) => workView(w, ctx.state)),
+        rounds: anchor.work.map((w) => budgetUse(ctx.state, w)),
+        ...(params.artifact !== undefined && { artifact: readArtifact(ctx.state, params.artifact) }),
       };
     }),
 } satisfies Partial<HandlerTable>;

@@ -38,10 +38,10 @@ export const parkedClaimList = (ctx: Ctx) =>
     view: (parked) => parkedClaimView(parked, ctx.state),
   });
 
-export const workList = (ctx: Ctx, status: string | undefined) =>
+export const workList = (ctx: Ctx, status: string | undefined, id?: string) =>
   pagedList({
-    items: ctx.state.work.values(),
-    orderKey: `work:${status ?? ''}`,
+    items: id !== undefined ? [ctx.state.work.get(id)].filter((item) => item !== undefined) : ctx.state.work.values(),
+    orderKey: `work:${status ?? ''}:${id ?? ''}`,
     keep: (item) => status === undefined || item.status === status,
     createdAt: (item) => item.createdAt,
     id: (item) => item.id,

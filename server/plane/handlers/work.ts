@@ -3,6 +3,7 @@ import { updateWork } from '../../core/work-lifecycle.js';
 import { budgetsOf, configureWork } from '../../core/work-budgets.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
 import { readWorktreeFacts } from '../worktree-facts.js';
+import { readArtifact } from '../../core/work-artifacts.js';
 import { removeWork } from '../../core/work-removal.js';
 import { page } from '../pager.js';
 import type { HandlerTable } from './handler.js';
@@ -44,6 +45,8 @@ export const workHandlers = {
 
   fleet_work_remove: (params, session, { core }) => core.run(session.caller, (ctx) => ({ removed: removeWork(ctx, session.caller, params.ids) })),
 
+  fleet_work_artifact: (params, session, { core }) => core.run(session.caller, (ctx) => ({ artifact: readArtifact(ctx.state, params.id) })),
+
   fleet_work_list: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status) }, params, ctx.state)),
+    core.run(session.caller, (ctx) => page({ items: workList(ctx, params.status, params.id) }, params, ctx.state)),
 } satisfies Partial<HandlerTable>;

@@ -87,7 +87,7 @@ test('builder and verifier disagree over MCP until the rework budget escalates t
   assert.ok(markdown.includes(`## Escalations waiting for the operator\n\n- nested list parser (${id}): rework budget spent, 2 of 2 rounds (by VERA)`), markdown);
 
   // The operator rolls it back to where it started.
-  const rolledBack = await operator('work', 'decide', id, '--disposition', 'rollback', '--reason', 'budget-spent', '--json');
+  const rolledBack = await operator('work', 'decide', id, '--disposition', 'rollback', '--reason', 'budget-spent', '--note', 'three rounds, the same failure', '--json');
   assert.equal(rolledBack.code, 0, rolledBack.stderr);
   const listed = await operator('work', 'list', '--json');
   const item = JSON.parse(listed.stdout).items.find((w: { id: string }) => w.id === id);

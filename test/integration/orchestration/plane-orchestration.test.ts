@@ -158,7 +158,8 @@ test('refusals over the wire: completing without verification, pulling in pause,
   await expectCallError(vera.client.call('fleet_work_update', { id: item.id, action: 'complete', artifact: buildArtifact(['parses']) }), 'FORBIDDEN');
   assert.equal((await vera.client.call('fleet_check_path', { paths: ['src/parser/index.ts'], root: repo })).allowed, false);
   await vera.client.call('fleet_work_update', { id: item.id, action: 'verify', report: passingReport(['parses']) });
-  const done = await rte.client.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'accept', reasonCode: 'criteria-met', refs: [] } });
+  const [verified] = (await rte.client.call('fleet_work_list', { status: 'verified' })).items;
+  const done = await rte.client.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'accept', reasonCode: 'criteria-met', refs: [verified!.report!.artifactId!] } });
   assert.equal(done.item.status, 'done');
 
   // Pulling in pause: refused by control, and every reply carries the switch.

@@ -46,6 +46,7 @@ test('fleet work plan | clarify | answer | configure --item, with the errors a p
 
   const listed = JSON.parse((await fleet('work', 'list', '--json')).stdout).items[0];
   assert.deepEqual(listed.plan.coverage, { 'logs in': 'login.test.ts' });
-  assert.deepEqual(listed.clarifications[0].response, { requestId, chosen: 'OAuth', rationale: 'SSO customers', updatedConstraints: ['no keys in config'], answeredBy: listed.clarifications[0].response.answeredBy });
+  const { chosen, rationale, updatedConstraints } = listed.clarifications[0].response;
+  assert.deepEqual({ requestId: listed.clarifications[0].response.requestId, chosen, rationale, updatedConstraints }, { requestId, chosen: 'OAuth', rationale: 'SSO customers', updatedConstraints: ['no keys in config'] });
   assert.deepEqual(listed.budgets, { reworkRounds: 1 });
 });

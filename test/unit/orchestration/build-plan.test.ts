@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { BuildPlan } from '../../../contracts/index.js';
 import { updateWork } from '../../../server/core/work-lifecycle.js';
 import { OPERATOR, expectRefusedUnchanged } from '../../support/core-harness.js';
-import { add, artifact, complete, configure, decide, decision, orchestrationFleet, pull, report, toReview, update, verify } from '../../support/orchestration-harness.js';
+import { add, artifact, complete, configure, contentOf, decide, decision, orchestrationFleet, pull, report, toReview, update, verify } from '../../support/orchestration-harness.js';
 
 const plan = (coverage: Record<string, string>): BuildPlan => ({ intendedFiles: ['src/parser.ts'], validationPlan: ['npm test'], coverage, budgetMinutes: 30 });
 
@@ -40,7 +40,7 @@ test('a plan maps every criterion of the item and no other; only its builder pla
   expectRefusedUnchanged(h, boreas.caller, 'INVALID_STATE', planning(boreas, plan({ parses: 'a', fast: 'b' })));
   expectRefusedUnchanged(h, vera.caller, 'FORBIDDEN', planning(vera, plan({ parses: 'a', fast: 'b' })));
   update(h, atlas.caller, id, { action: 'plan', plan: plan({ parses: 'a', fast: 'b' }) });
-  assert.deepEqual(h.core.state.work.get(id)!.plan, plan({ parses: 'a', fast: 'b' }));
+  assert.deepEqual(contentOf(h.core.state.work.get(id)!.plan), plan({ parses: 'a', fast: 'b' }));
 });
 
 test('completion hands the verifier a verification request: the criteria under review and the evidence the plan promised', () => {
@@ -50,7 +50,7 @@ test('completion hands the verifier a verification request: the criteria under r
   update(h, atlas.caller, id, { action: 'plan', plan: plan({ parses: 'parser.test.ts passes', fast: 'bench under 10 ms' }) });
   complete(h, atlas.caller, id, ['parses', 'fast']);
   const review = pull(h, vera).item!;
-  assert.deepEqual(review.verificationRequest, {
+  assert.deepEqual(contentOf(review.verificationRequest), {
     round: 1,
     criteria: ['parses', 'fast'],
     expectedEvidence: [

@@ -6,7 +6,7 @@ import { toPersisted } from '../../../server/core/state.js';
 import { configureWork } from '../../../server/core/work-budgets.js';
 import { updateWork } from '../../../server/core/work-lifecycle.js';
 import { OPERATOR, expectRefusedUnchanged, restoreHarness } from '../../support/core-harness.js';
-import { add, complete, configure, decide, decision, orchestrationFleet, pull, report, toReview, verify } from '../../support/orchestration-harness.js';
+import { add, complete, configure, contentOf, decide, decision, orchestrationFleet, pull, report, toReview, verify } from '../../support/orchestration-harness.js';
 import type { Harness, JoinedAgent } from '../../support/core-harness.js';
 
 /** The builder completes, the verifier fails it: one round of disagreement. Returns the status after. */
@@ -25,9 +25,9 @@ test('rework budget (default 3): three failed verifications send the item back, 
   }
   assert.equal(disagree(h, atlas, vera, id), 'escalated');
   const item = h.core.state.work.get(id)!;
-  assert.deepEqual(item.escalation, { budget: 'rework', spent: 3, limit: 3, by: 'VERA' });
+  assert.deepEqual(item.escalation, { budget: 'rework', spent: 3, limit: 3, by: 'VERA', waitedIn: 'review' });
   assert.equal(item.reworkRounds, 3, 'escalating spends no round');
-  assert.deepEqual(item.report, report({ c1: 'fail' }), 'the last report is kept');
+  assert.deepEqual(contentOf(item.report), report({ c1: 'fail' }), 'the last report is kept');
   assert.equal(pull(h, atlas).item, null, 'an escalated item is nobody\'s to pull');
 });
 
@@ -54,7 +54,7 @@ test('a rework decision spends a round too: an RTE past the budget escalates; th
   assert.equal(h.core.state.work.get(id)!.status, 'escalated');
   assert.equal(h.core.state.work.get(id)!.escalation?.by, 'RTE1');
 
-  const refused = expectRefusedUnchanged(h, OPERATOR, 'INVALID_STATE', (ctx) => updateWork(ctx, OPERATOR, id, { action: 'decide', decision: decision('rework', 'try-again') }));
+  const refused = expectRefusedUnchanged(h, OPERATOR, 'INVALID_STATE', (ctx) => updateWork(ctx, OPERATOR, id, { action: 'decide', decision: { ...decision('rework', 'try-again'), note: 'one more try' } }));
   assert.match(refused.message, /rework budget \(1 of 1 rounds\).*fleet_work_configure/);
   const raised = configure(h, { id, reworkRounds: 2 });
   assert.equal(raised?.budgets?.reworkRounds, 2);

@@ -6,6 +6,7 @@ import {
   add,
   artifact,
   complete,
+  contentOf,
   decide,
   decision,
   handoff,
@@ -33,7 +34,7 @@ test('the full lifecycle: ready → in_progress → review → verified → done
   complete(h, atlas.caller, id, ['parses', 'rejects junk']);
   const inReview = h.core.state.work.get(id)!;
   assert.equal(inReview.status, 'review');
-  assert.deepEqual(inReview.artifact, artifact(['parses', 'rejects junk']));
+  assert.deepEqual(contentOf(inReview.artifact), artifact(['parses', 'rejects junk']));
   assert.equal(h.core.state.claims.size, 0, 'completing hands the item territory back');
 
   assert.equal(pull(h, vera).item?.id, id);
@@ -41,10 +42,11 @@ test('the full lifecycle: ready → in_progress → review → verified → done
   verify(h, vera.caller, id, passReport(['parses', 'rejects junk']));
   assert.equal(h.core.state.work.get(id)!.status, 'verified');
 
-  decide(h, rte.caller, id, decision('accept', 'criteria-met', ['report']));
+  const reportId = h.core.state.work.get(id)!.report!.artifactId!;
+  decide(h, rte.caller, id, decision('accept', 'criteria-met', [reportId]));
   const done = h.core.state.work.get(id)!;
   assert.equal(done.status, 'done');
-  assert.deepEqual(done.decision, decision('accept', 'criteria-met', ['report']));
+  assert.deepEqual(contentOf(done.decision), decision('accept', 'criteria-met', [reportId]));
   assert.equal(done.statusReason, 'criteria-met', 'the reason code is recorded');
   const statuses = eventsOfType(h.events, 'work.transitioned').filter((e) => e.itemId === id).map((e) => `${e.status}/${e.by}`);
   assert.deepEqual(statuses, ['in_progress/ATLAS', 'review/ATLAS', 'review/VERA', 'verified/VERA', 'done/RTE1']);
@@ -132,7 +134,7 @@ test('verdicts: any fail → rework; inconclusive → stays in review for anothe
   verify(h, vik.caller, id, report({ fast: 'pass', correct: 'fail' }));
   item = h.core.state.work.get(id)!;
   assert.equal(item.status, 'rework');
-  assert.deepEqual(item.report, report({ fast: 'pass', correct: 'fail' }));
+  assert.deepEqual(contentOf(item.report), report({ fast: 'pass', correct: 'fail' }));
 });
 
 test('verification is only for items in review', () => {
@@ -169,13 +171,13 @@ test('decisions: rework, rollback and escalate by the RTE or operator, each reco
   const c = add(h, { title: 'c', criteria: ['c1'] }).id;
   for (const id of [a, b, c]) assert.equal(toVerified(h, atlas, vera), id);
   decide(h, rte.caller, a, decision('rework', 'flaky-test'));
-  decide(h, OPERATOR, b, { ...decision('rollback', 'broke-main', ['bld-1']), rollbackRef: 'c0ffee1' });
+  decide(h, OPERATOR, b, { ...decision('rollback', 'broke-main', ['b1d1234']), rollbackRef: 'c0ffee1' });
   decide(h, rte.caller, c, decision('escalate', 'needs-human'));
   assert.equal(h.core.state.work.get(a)!.status, 'rework');
   assert.equal(h.core.state.work.get(b)!.status, 'rolled_back');
   assert.equal(h.core.state.work.get(c)!.status, 'escalated');
   assert.equal(h.core.state.work.get(b)!.statusReason, 'broke-main');
-  assert.deepEqual(h.core.state.work.get(b)!.decision?.refs, ['bld-1']);
+  assert.deepEqual(h.core.state.work.get(b)!.decision?.refs, ['b1d1234'], 'the operator may cite a commit');
   assert.equal(h.core.state.work.get(b)!.decision?.rollbackRef, 'c0ffee1');
   // A rolled back item is final; so is a done one.
   expectRefusedUnchanged(h, rte.caller, 'INVALID_STATE', (ctx) => updateWork(ctx, rte.caller, b, { action: 'decide', decision: decision('rework') }));
