@@ -47,7 +47,7 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
     // No await between a synchronous decision and registering for its durability: a rollback
     // in that gap would reset the seq the call waits for and answer it with a discarded change.
     // A decision made in a later run (a waiting claim) has that gap: it says what it rests on.
-    const body = result instanceof Promise ? await result : result;
+    const body = result instanceof Promise ? await result.catch(unavailableRead) : result;
     const later = decidedLater(body);
     const changed = (later?.seq ?? plane.core.state.seq) > seqBefore;
     if (later && later.state !== plane.core.state && !later.kept(plane.core.state)) continue;
@@ -67,6 +67,12 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
       await error.settled;
     }
   }
+}
+
+/** A handler that reads the shared log (a history, an event replay) and finds it out of reach is refused as retryable, never as an internal error. */
+function unavailableRead(error: unknown): never {
+  if (error instanceof StoreRetryError && error.kind === 'unavailable') throw storeUnavailable(error.message);
+  throw error;
 }
 
 /**

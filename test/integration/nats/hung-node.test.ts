@@ -12,9 +12,9 @@ before(async () => (cluster = await startNatsCluster()));
 after(async () => cluster?.stop());
 
 /** Short, so the hang outlasts an agent's expiry (2 × TTL) by a wide margin. */
-const TTL_S = 6;
-/** How long the node hangs: two expiry horizons of silence if the plane stayed stuck on it. */
-const HANG_MS = 4 * TTL_S * 1000;
+const TTL_S = 8;
+/** How long the node hangs: well past an expiry horizon (2 × TTL) of silence if the plane stayed stuck on it. */
+const HANG_MS = 3 * TTL_S * 1000;
 /** The plane takes changes again within this of the hang (the stall found, another node reached, the stream's leader re-elected). */
 const FAILOVER_BOUND_MS = 2 * TTL_S * 1000 - 1_000;
 
@@ -61,6 +61,8 @@ test('a hung node: the plane on it fails over within seconds and its heartbeatin
     console.log(`hung node ${hungNode}: its plane took a change again after ${failedOverMs} ms`);
     atlas.close();
     bravo.close();
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- plane on the hung node:\n${onHung.output()}\n--- other plane:\n${other.output()}`, { cause: error });
   } finally {
     clearInterval(beating);
     if (hung) cluster.wake(hungNode!);
