@@ -12,7 +12,7 @@ before(async () => (cluster = await startNatsCluster()));
 after(async () => cluster?.stop());
 
 /** Short, so the hang outlasts an agent's expiry (2 × TTL) by a wide margin. */
-const TTL_S = 8;
+const TTL_S = 10;
 /** How long the node hangs: well past an expiry horizon (2 × TTL) of silence if the plane stayed stuck on it. */
 const HANG_MS = 3 * TTL_S * 1000;
 /** The plane takes changes again within this of the hang (the stall found, another node reached, the stream's leader re-elected). */
