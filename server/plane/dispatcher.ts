@@ -25,7 +25,11 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   const tooDeep = keyNestedDeeperThan(parsed.data, limits.nesting.max);
   if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
   const health = plane.storeHealth();
-  if (health.health === 'unavailable' && spec.mutates) throw storeUnavailable(health.problems?.[0]);
+  if (health.health === 'unavailable' && spec.mutates) {
+    // Refused, but a sign of life all the same: the plane logs it once its store answers again.
+    plane.core.run(session.caller, () => undefined);
+    throw storeUnavailable(health.problems?.[0]);
+  }
   const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session, spec.mutates);
   const store = plane.storeHealth(); // as it is now: the call may have waited through a cut-off
   const stale = store.staleSeconds === undefined ? {} : { store: { health: store.health, staleSeconds: store.staleSeconds } };

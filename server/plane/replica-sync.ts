@@ -5,6 +5,7 @@ import type { LogMessage, NatsStore, Refusal } from '../store/nats/nats-store.js
 import { StoreRetryError } from '../store/store.js';
 import { ClockSkew } from './clock-skew.js';
 import { ConfirmedReplica } from './confirmed-replica.js';
+import { keepHeard } from './liveness-relay.js';
 import type { Journal } from './journal.js';
 import type { Snapshot } from './snapshot-format.js';
 
@@ -257,7 +258,7 @@ export class ReplicaSync {
     if (!rebasing || this.confirmed.streamSeq < rebasing.target || this.confirmed.streamSeq < this.store.lastAcked) return;
     this.rebasing = undefined;
     this.journal.discard(rebasing.error, this.store.lastAckedEventSeq); // what was decided while waiting rests on the old state too
-    this.core.reset(this.confirmed.persisted());
+    this.core.reset(keepHeard(this.confirmed.persisted(), this.core.state));
     this.adoptions++;
     this.journal.rebase(this.core.state.seq - this.unseen.length);
     this.journal.adopt(this.unseen.splice(0));
