@@ -25,7 +25,11 @@ export async function dispatch(plane: PlaneServices, session: Session, method: s
   const tooDeep = keyNestedDeeperThan(parsed.data, limits.nesting.max);
   if (tooDeep !== undefined) throw new FleetError('INVALID_PARAMS', `${method}: ${tooDeep}: nests deeper than the limit of ${limits.nesting.max} levels (see docs/limits.md): flatten the value`);
   const health = plane.storeHealth();
-  if (health.health === 'unavailable' && spec.mutates) throw storeUnavailable(health.problems?.[0]);
+  if (health.health === 'unavailable' && spec.mutates) {
+    // Refused, but a sign of life all the same: the plane logs it once its store answers again.
+    plane.core.run(session.caller, () => undefined);
+    throw storeUnavailable(health.problems?.[0]);
+  }
   const body = await decide(plane, handlers[method] as Handler<MethodName>, parsed.data, session, spec.mutates);
   const store = plane.storeHealth(); // as it is now: the call may have waited through a cut-off
   const stale = store.staleSeconds === undefined ? {} : { store: { health: store.health, staleSeconds: store.staleSeconds } };
@@ -47,7 +51,7 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
     // No await between a synchronous decision and registering for its durability: a rollback
     // in that gap would reset the seq the call waits for and answer it with a discarded change.
     // A decision made in a later run (a waiting claim) has that gap: it says what it rests on.
-    const body = result instanceof Promise ? await result : result;
+    const body = result instanceof Promise ? await result.catch(unavailableRead) : result;
     const later = decidedLater(body);
     const changed = (later?.seq ?? plane.core.state.seq) > seqBefore;
     if (later && later.state !== plane.core.state && !later.kept(plane.core.state)) continue;
@@ -67,6 +71,12 @@ async function decide(plane: PlaneServices, handler: Handler<MethodName>, params
       await error.settled;
     }
   }
+}
+
+/** A handler that reads the shared log (a history, an event replay) and finds it out of reach is refused as retryable, never as an internal error. */
+function unavailableRead(error: unknown): never {
+  if (error instanceof StoreRetryError && error.kind === 'unavailable') throw storeUnavailable(error.message);
+  throw error;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Ctx } from '../core/context.js';
+import type { PersistedState, State } from '../core/state.js';
 
 /**
  * On a shared log every plane judges every agent's silence, but a call counts as a heartbeat only
@@ -12,4 +13,17 @@ export function relayLiveness(ctx: Ctx): void {
       ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId });
     }
   }
+}
+
+/**
+ * A rollback to the shared log's state keeps what this plane heard of each agent (its unlogged
+ * lastSeen): the relay logs it once the store answers, so a stalled link to the store is not
+ * counted against the agents that kept calling meanwhile.
+ */
+export function keepHeard(rolledBack: PersistedState, heard: State): PersistedState {
+  for (const agent of rolledBack.agents) {
+    const here = heard.agents.get(agent.agentId);
+    if (here && !here.gone && !agent.gone) agent.lastSeen = Math.max(agent.lastSeen, here.lastSeen);
+  }
+  return rolledBack;
 }

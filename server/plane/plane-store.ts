@@ -37,15 +37,22 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
     const recovered = await store.open();
     return { store, recovered, attach: () => Promise.resolve(), health: () => EMBEDDED_HEALTH, onHealthChange: () => () => undefined, detach: () => Promise.resolve() };
   }
-  const store = new NatsStore<Snapshot, FleetEvent>({ servers: choice.servers, ...(choice.credsFile !== undefined && { credsFile: choice.credsFile }), fleet: choice.fleet, planeId, planeVersion: PLANE_VERSION, snapshotSchema, eventSchema: fleetEventSchema, now });
+  const store = new NatsStore<Snapshot, FleetEvent>({ servers: choice.servers, ...(choice.credsFile !== undefined && { credsFile: choice.credsFile }), fleet: choice.fleet, planeId, planeVersion: PLANE_VERSION, snapshotSchema, eventSchema: fleetEventSchema, now, startTimeoutSeconds: choice.startTimeoutSeconds, log });
   const recovered = await store.open();
   log(`store: NATS JetStream stream ${store.names.stream} at ${choice.servers.join(',')} (stream seq ${store.base}, ${recovered.tail.length} events replayed after the snapshot)`);
   let sync: ReplicaSync | undefined;
   let relay: NodeJS.Timeout | undefined;
   const healthListeners = new Set<(health: StoreHealth) => void>();
+  let attached: FleetCore | undefined;
+  const relayNow = () => {
+    if (attached && sync!.health().health === 'ok') attached.run(undefined, relayLiveness);
+  };
   const healthChanged = () => {
     const health = sync!.health();
     for (const listener of healthListeners) listener(health);
+    // Back in touch: what this plane heard while its link stalled is logged now, not a relay period
+    // later, so the other planes credit its agents before their silence there runs out.
+    if (health.health === 'ok') setImmediate(relayNow);
   };
   return {
     store,
@@ -53,10 +60,8 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
     async attach(core, journal, agentTtlRealMs) {
       sync = new ReplicaSync(core, journal, store, { snapshot: recovered.snapshot?.state ?? null, tail: recovered.tail }, { planeId, servers: choice.servers, snapshotEvery: NATS_SNAPSHOT_EVERY_EVENTS, clockSkewBoundMs: choice.clockSkewBoundMs, now, log, healthChanged });
       await sync.start();
-      const every = Math.min(LIVENESS_RELAY_MAX_MS, agentTtlRealMs / 4);
-      relay = setInterval(() => {
-        if (sync!.health().health === 'ok') core.run(undefined, relayLiveness);
-      }, every);
+      attached = core;
+      relay = setInterval(relayNow, Math.min(LIVENESS_RELAY_MAX_MS, agentTtlRealMs / 4));
     },
     health: () => sync?.health() ?? { kind: 'nats', health: 'ok' },
     onHealthChange(listener) {

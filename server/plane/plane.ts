@@ -22,6 +22,7 @@ import { ScopeResolver } from './scope-resolver.js';
 import { openPlaneStore, type PlaneStore } from './plane-store.js';
 import { backUpState, planScopeMigration } from './scope-migration.js';
 import { StopBackstop } from './stop-backstop.js';
+import { recordStart } from './start-record.js';
 import { loadTlsIdentity, openRemoteDoor, type RemoteDoor } from './remote-door.js';
 import { ServiceTokens } from './service-tokens.js';
 import { Compactor } from './compactor.js';
@@ -41,6 +42,8 @@ const STALL_REAL_MS = 1_000;
 
 /** How often registered agent processes are looked at: their end releases claims within 5 s. */
 const PROCESS_WATCH_MS = 1_000;
+/** How long start-up keeps announcing a start a shared log refuses as retryable (a cluster just formed). */
+const START_RECORD_BOUND_MS = 30_000;
 
 export interface RunningPlane {
   port: number;
@@ -115,7 +118,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   await writeFileDurably(paths.token, secrets.plane, 0o600);
   await writeFileDurably(paths.operatorToken, secrets.operator, 0o600);
   const startedAt = clock.now();
-  core.announceStart(process.pid, PLANE_VERSION);
+  const announceStart = () => core.announceStart(process.pid, PLANE_VERSION);
+  announceStart();
   if (migration.renames.length > 0) {
     core.migrateScopes(migration.renames);
     const parked = core.state.parkedClaims.size;
@@ -161,7 +165,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     await lock.release();
     throw error;
   }
-  await journal.whenDurable(core.state.seq);
+  await recordStart(core, journal, announceStart, START_RECORD_BOUND_MS, log);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
   worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped

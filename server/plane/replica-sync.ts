@@ -5,6 +5,7 @@ import type { LogMessage, NatsStore, Refusal } from '../store/nats/nats-store.js
 import { StoreRetryError } from '../store/store.js';
 import { ClockSkew } from './clock-skew.js';
 import { ConfirmedReplica } from './confirmed-replica.js';
+import { keepHeard } from './liveness-relay.js';
 import type { Journal } from './journal.js';
 import type { Snapshot } from './snapshot-format.js';
 
@@ -22,6 +23,10 @@ export interface ReplicaSyncOptions {
 
 /** A catch-up that waits this long on the follower (real ms) has the follower replaced. */
 const FOLLOWER_STALL_MS = 2_000;
+
+/** Creating the follower's consumer is tried again this often, and at start this many times. */
+const FOLLOW_RETRY_MS = 500;
+const FOLLOW_START_ATTEMPTS = 20;
 
 /** A read barrier waits at most this long for the follower. */
 const CATCH_UP_BOUND_MS = 2_000;
@@ -52,6 +57,7 @@ export class ReplicaSync {
   private probe: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private restarting = false;
+  private closing = false;
   private snapshotting: Promise<void> | undefined;
   /** Calls waiting for the core to rest on at least a stream seq (`barrier`). */
   private readonly catchingUp: { seq: number; resolve(): void }[] = [];
@@ -73,7 +79,7 @@ export class ReplicaSync {
   }
 
   async start(): Promise<void> {
-    this.stopFollowing = await this.store.follow(this.confirmed.streamSeq, (message) => this.receive(message));
+    await this.followFromApplied(FOLLOW_START_ATTEMPTS);
     void this.watchConnection();
     this.watchdog = setInterval(() => {
       if (this.rebasing && Date.now() - this.rebasing.since > FOLLOWER_STALL_MS) void this.restartFollower();
@@ -82,19 +88,47 @@ export class ReplicaSync {
 
   /**
    * A follower that lost its consumer (its node died, the connection moved) may stall rather
-   * than fail: one that keeps a catch-up waiting is replaced, from the last message applied.
+   * than fail: one that keeps a catch-up waiting, whose connection moved to another server, or
+   * whose consumer gave up, is replaced, from the last message applied. Readers of this plane's
+   * events (`fleet events --follow`, the editor) hear of the other planes' changes through it.
    */
   private async restartFollower(): Promise<void> {
     if (this.restarting) return;
     this.restarting = true;
     try {
       await this.stopFollowing?.().catch(() => undefined);
-      this.stopFollowing = await this.store.follow(this.confirmed.streamSeq, (message) => this.receive(message));
+      this.stopFollowing = undefined;
+      await this.followFromApplied(Infinity);
       if (this.rebasing) this.rebasing.since = Date.now();
     } catch (error) {
-      this.options.log(`store: following the stream again failed (${(error as Error).message}); retrying`);
+      this.options.log(`store: not following the stream (${(error as Error).message})`);
     } finally {
       this.restarting = false;
+    }
+  }
+
+  /**
+   * Follows the stream after the last message applied. Creating the consumer fails while the
+   * cluster elects a leader in place of a hung or dead one (a request to the old one is never
+   * answered): it is tried again every FOLLOW_RETRY_MS, `attempts` times at most, until closed.
+   */
+  private async followFromApplied(attempts: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.stopFollowing = await this.store.follow(
+          this.confirmed.streamSeq,
+          (message) => this.receive(message),
+          (error) => {
+            this.options.log(`store: following the stream ended (${error?.message ?? 'its consumer went away'}); following again`);
+            void this.restartFollower();
+          },
+        );
+        return;
+      } catch (error) {
+        if (attempt >= attempts || this.closing) throw error;
+        if (attempt === 1) this.options.log(`store: following the stream failed (${(error as Error).message}); trying again every ${FOLLOW_RETRY_MS / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS));
+      }
     }
   }
 
@@ -142,6 +176,7 @@ export class ReplicaSync {
 
   /** At shutdown: a last snapshot of the confirmed state, then stop following. */
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.probe);
     clearInterval(this.watchdog);
     await this.snapshotting;
@@ -223,7 +258,7 @@ export class ReplicaSync {
     if (!rebasing || this.confirmed.streamSeq < rebasing.target || this.confirmed.streamSeq < this.store.lastAcked) return;
     this.rebasing = undefined;
     this.journal.discard(rebasing.error, this.store.lastAckedEventSeq); // what was decided while waiting rests on the old state too
-    this.core.reset(this.confirmed.persisted());
+    this.core.reset(keepHeard(this.confirmed.persisted(), this.core.state));
     this.adoptions++;
     this.journal.rebase(this.core.state.seq - this.unseen.length);
     this.journal.adopt(this.unseen.splice(0));
@@ -260,6 +295,11 @@ export class ReplicaSync {
   private async watchConnection(): Promise<void> {
     for await (const status of this.store.connection.status()) {
       if (status.type === 'disconnect') this.cutOff('the connection to NATS dropped');
+      if (status.type === 'staleConnection') this.options.log('store: the NATS server stopped answering pings (hung?): moving to another');
+      if (status.type === 'reconnect') {
+        this.options.log(`store: connected to NATS at ${status.server}; following the stream from there`);
+        void this.restartFollower();
+      }
     }
   }
 

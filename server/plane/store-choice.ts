@@ -3,13 +3,17 @@ import { FLEET_NAME_PATTERN } from '../store/nats/nats-names.js';
 /** Which store the plane runs on (DESIGN §13): the embedded default, or a NATS JetStream cluster. */
 export type StoreChoice =
   | { kind: 'embedded' }
-  | { kind: 'nats'; servers: string[]; fleet: string; credsFile?: string; clockSkewBoundMs: number };
+  | { kind: 'nats'; servers: string[]; fleet: string; credsFile?: string; clockSkewBoundMs: number; startTimeoutSeconds: number };
 
 export class StoreChoiceError extends Error {}
 
 const DEFAULT_CLOCK_SKEW_BOUND_S = 2;
+/** Machines that boot together: the plane waits this long for its cluster to come up. */
+const DEFAULT_START_TIMEOUT_S = 60;
+/** Start-up waits at most an hour: a longer wait is a misconfiguration. */
+const MAX_START_TIMEOUT_S = 3_600;
 
-/** FLEET_STORE (`embedded`, or `nats://HOST:PORT[,HOST:PORT…]`), FLEET_NAME, FLEET_NATS_CREDS, FLEET_MAX_CLOCK_SKEW. */
+/** FLEET_STORE (`embedded`, or `nats://HOST:PORT[,HOST:PORT…]`), FLEET_NAME, FLEET_NATS_CREDS, FLEET_MAX_CLOCK_SKEW, FLEET_NATS_START_TIMEOUT. */
 export function storeChoice(env: NodeJS.ProcessEnv): StoreChoice {
   const raw = env.FLEET_STORE ?? '';
   if (raw === '' || raw === 'embedded') return { kind: 'embedded' };
@@ -30,5 +34,10 @@ export function storeChoice(env: NodeJS.ProcessEnv): StoreChoice {
   const skewRaw = env.FLEET_MAX_CLOCK_SKEW;
   const skew = skewRaw === undefined || skewRaw === '' ? DEFAULT_CLOCK_SKEW_BOUND_S : Number(skewRaw);
   if (!Number.isFinite(skew) || skew <= 0) throw new StoreChoiceError(`FLEET_MAX_CLOCK_SKEW=${skewRaw} is not a positive number of seconds`);
-  return { kind: 'nats', servers, fleet, clockSkewBoundMs: skew * 1000, ...(env.FLEET_NATS_CREDS && { credsFile: env.FLEET_NATS_CREDS }) };
+  const startRaw = env.FLEET_NATS_START_TIMEOUT;
+  const start = startRaw === undefined || startRaw === '' ? DEFAULT_START_TIMEOUT_S : Number(startRaw);
+  if (!Number.isFinite(start) || start <= 0 || start > MAX_START_TIMEOUT_S) {
+    throw new StoreChoiceError(`FLEET_NATS_START_TIMEOUT=${startRaw} is not a number of seconds between 0 and ${MAX_START_TIMEOUT_S}: it bounds how long start-up waits for the NATS cluster`);
+  }
+  return { kind: 'nats', servers, fleet, clockSkewBoundMs: skew * 1000, startTimeoutSeconds: start, ...(env.FLEET_NATS_CREDS && { credsFile: env.FLEET_NATS_CREDS }) };
 }

@@ -10,6 +10,8 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 export interface NatsNode {
   name: string;
   clientPort: number;
+  /** The node's monitoring port (HTTP: /connz lists its client connections). */
+  monitorPort: number;
   url: string;
   child: ChildProcess | undefined;
   /** Everything the node logged so far. */
@@ -22,6 +24,14 @@ export interface NatsCluster {
   urls: string;
   /** SIGKILLs one node and waits for it to be gone. */
   kill(name: string): Promise<void>;
+  /** SIGSTOPs one node: it hangs, its sockets stay open, nothing answers (a hung server, not a dead one). */
+  hang(name: string): void;
+  /** SIGCONTs a hung node. */
+  wake(name: string): void;
+  /** The names of the nodes serving a client connection whose name starts with `prefix` now (asked over each node's monitoring port). */
+  nodesServing(prefix: string): Promise<string[]>;
+  /** The URLs with `name`'s first: what a plane on that node's machine lists. */
+  urlsFrom(name: string): string;
   /** Starts a killed node again on its ports and store; resolves once it serves JetStream and every stream's replicas are current again. */
   restart(name: string): Promise<void>;
   /** The node that leads `stream` now. */
@@ -41,28 +51,31 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts a real `nats-server` JetStream cluster of `size` nodes on free loopback ports, each with
- * its store in a temp folder, and resolves once JetStream answers (a meta leader was elected).
+ * its store in a temp folder, and resolves once JetStream answers (a meta leader was elected) —
+ * or, with `waitReady: false`, as soon as the processes are spawned (machines that boot together).
  */
-export async function startNatsCluster(size = 3): Promise<NatsCluster> {
+export async function startNatsCluster(size = 3, { waitReady = true } = {}): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-nats-'));
-  const ports = await Promise.all(Array.from({ length: size * 2 }, () => freePort()));
+  const ports = await Promise.all(Array.from({ length: size * 3 }, () => freePort()));
   const nodes: (NatsNode & { config: string; exited: Promise<void> })[] = [];
   for (let i = 0; i < size; i++) {
     const name = `n${i + 1}`;
     const clientPort = ports[i * 2]!;
-    const routes = ports.filter((_, j) => j % 2 === 1 && j !== i * 2 + 1).map((p) => `nats-route://127.0.0.1:${p}`);
+    const monitorPort = ports[size * 2 + i]!;
+    const routes = ports.slice(0, size * 2).filter((_, j) => j % 2 === 1 && j !== i * 2 + 1).map((p) => `nats-route://127.0.0.1:${p}`);
     const config = join(dir, `${name}.conf`);
     writeFileSync(
       config,
       [
         `server_name: ${name}`,
         `listen: 127.0.0.1:${clientPort}`,
+        `http: 127.0.0.1:${monitorPort}`,
         `jetstream { store_dir: "${join(dir, name)}" }`,
         // no_advertise: a client keeps to the URLs it was given (a test may route one through a cuttable proxy).
         `cluster { name: fleet-test, listen: 127.0.0.1:${ports[i * 2 + 1]}, no_advertise: true, routes: [${routes.join(', ')}] }`,
       ].join('\n'),
     );
-    nodes.push({ name, clientPort, url: `nats://127.0.0.1:${clientPort}`, child: undefined, output: () => '', config, exited: Promise.resolve() });
+    nodes.push({ name, clientPort, monitorPort, url: `nats://127.0.0.1:${clientPort}`, child: undefined, output: () => '', config, exited: Promise.resolve() });
   }
   const launch = (node: (typeof nodes)[number]) => {
     let output = '';
@@ -83,6 +96,24 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       node.child?.kill('SIGKILL');
       await node.exited;
       node.child = undefined;
+    },
+    hang(name) {
+      nodes.find((n) => n.name === name)!.child!.kill('SIGSTOP');
+    },
+    wake(name) {
+      nodes.find((n) => n.name === name)!.child!.kill('SIGCONT');
+    },
+    async nodesServing(prefix) {
+      const serving: string[] = [];
+      for (const node of nodes.filter((n) => n.child)) {
+        const connz = (await (await fetch(`http://127.0.0.1:${node.monitorPort}/connz?limit=1024`)).json()) as { connections?: { name?: string }[] };
+        if ((connz.connections ?? []).some((c) => c.name?.startsWith(prefix))) serving.push(node.name);
+      }
+      return serving;
+    },
+    urlsFrom(name) {
+      const first = nodes.findIndex((n) => n.name === name);
+      return [...nodes.slice(first), ...nodes.slice(0, first)].map((n) => n.url).join(',');
     },
     async restart(name) {
       const node = nodes.find((n) => n.name === name)!;
@@ -105,6 +136,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  if (!waitReady) return cluster;
   try {
     await jetStreamReady(urls);
   } catch (error) {

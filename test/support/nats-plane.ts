@@ -15,8 +15,9 @@ export function startNatsPlane(cluster: NatsCluster | string, fleet: string, env
 }
 
 /** Every event of the fleet's stream, in the stream's own order (read with the plane's own decoder). */
-export async function streamEvents(cluster: NatsCluster, fleet: string): Promise<FleetEvent[]> {
-  const store = new NatsStore({ servers: cluster.urls.split(','), fleet, planeId: 'test-reader', planeVersion: 'test', snapshotSchema, eventSchema: fleetEventSchema, now: Date.now });
+export async function streamEvents(cluster: NatsCluster | string, fleet: string): Promise<FleetEvent[]> {
+  const urls = typeof cluster === 'string' ? cluster : cluster.urls;
+  const store = new NatsStore({ servers: urls.split(','), fleet, planeId: 'test-reader', planeVersion: 'test', snapshotSchema, eventSchema: fleetEventSchema, now: Date.now });
   await store.open();
   try {
     const events: FleetEvent[] = [];

@@ -38,7 +38,12 @@ export const planeHandlers = {
     // The feed ends the whole subscription, whether unsubscribed or cut by a gap.
     const feed = new EventFeed(session, journal, history, stopHealth);
     session.unsubscribe = () => feed.stop();
-    return { seq: await feed.start(params.fromSeq) };
+    try {
+      return { seq: await feed.start(params.fromSeq) };
+    } catch (error) {
+      feed.stop(); // the replay failed (the store out of reach): nothing half-subscribed stays behind
+      throw error;
+    }
   },
 
   fleet_plane_shutdown: (_params, _session, { shutdown }) => {

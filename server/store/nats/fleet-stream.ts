@@ -10,12 +10,16 @@ const DESCRIPTION = /^fleet-coordination event log, format (\d+), created by pla
 /**
  * Finds the fleet's stream, or creates it: file storage, three replicas when the cluster has
  * them (one on a single server), nothing ever discarded (snapshots bound replay, not retention).
- * A stream some other format or program made is refused with both versions named.
+ * A stream some other format or program made is refused with both versions named. Any other
+ * failure is thrown as it is, for start-up to retry: a cluster still forming answers "not
+ * enabled" or times out, and a plane started at the same instant may be creating the stream
+ * (the next attempt finds it). A cluster that cannot place three replicas gets one only once
+ * `mayTakeOneReplica` says the peers had their time to come up.
  */
-export async function ensureStream(jsm: JetStreamManager, names: FleetNames, planeVersion: string, clustered: boolean): Promise<StreamInfo> {
+export async function ensureStream(jsm: JetStreamManager, names: FleetNames, planeVersion: string, clustered: boolean, mayTakeOneReplica: () => boolean): Promise<StreamInfo> {
   const existing = await jsm.streams.info(names.stream).catch((error: Error) => {
     if (/stream not found/i.test(error.message)) return undefined;
-    throw new NatsStartError(`JetStream does not answer for stream ${names.stream} (${error.message}): check that the NATS servers run with JetStream enabled and a quorum of them is up`);
+    throw error;
   });
   if (existing) {
     const found = DESCRIPTION.exec(existing.config.description ?? '');
@@ -35,10 +39,8 @@ export async function ensureStream(jsm: JetStreamManager, names: FleetNames, pla
   try {
     return await jsm.streams.add({ ...config, num_replicas: clustered ? 3 : 1 });
   } catch (error) {
-    if (!clustered) throw error;
     // A cluster of fewer than three JetStream servers cannot hold three replicas.
-    return jsm.streams.add({ ...config, num_replicas: 1 }).catch(() => {
-      throw new NatsStartError(`cannot create stream ${names.stream} (${(error as Error).message}): a quorum of the JetStream cluster must be up`);
-    });
+    if (!clustered || !mayTakeOneReplica()) throw error;
+    return jsm.streams.add({ ...config, num_replicas: 1 });
   }
 }

@@ -6,8 +6,9 @@ import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { StoreCorruptError, StoreRetryError, type Recovered, type Store, type StoreStats } from '../store.js';
 import { ensureStream, STREAM_FORMAT } from './fleet-stream.js';
-import { connectNats } from './nats-connect.js';
+import { connectNats, NatsStartError } from './nats-connect.js';
 import { fleetNames, type FleetNames } from './nats-names.js';
+import { StartBudget } from './start-budget.js';
 
 export interface NatsStoreOptions<S, E> {
   servers: readonly string[];
@@ -20,6 +21,10 @@ export interface NatsStoreOptions<S, E> {
   eventSchema: z.ZodType<E>;
   /** The plane's clock, stamped on each message so planes can compare clocks. */
   now(): number;
+  /** How long start-up waits for a cluster still coming up (seconds; default 60). */
+  startTimeoutSeconds?: number;
+  /** Where start-up says what it waits for. */
+  log?(message: string): void;
 }
 
 /** One message of the stream: one decided command batch of one plane. */
@@ -42,8 +47,19 @@ const CLOCK_HEADER = 'Fleet-Clock';
 const SNAPSHOT_OBJECT = 'latest';
 /** A publish that no quorum acknowledges within this is taken as the store being out of reach. */
 const PUBLISH_TIMEOUT_MS = 3_000;
-const CONSUMER_TIMEOUT_MS = 15_000;
+const CONSUMER_CREATE_TIMEOUT_MS = 3_000;
 const WRONG_LAST_SEQUENCE = 10071;
+const DEFAULT_START_TIMEOUT_S = 60;
+/**
+ * A reader's pull expires (and the server's idle heartbeats come) at this pace, so a reader whose
+ * consumer died with its node notices within seconds and re-creates it elsewhere (the client's
+ * default, 30 s, leaves a follower deaf for a minute).
+ */
+const PULL_EXPIRES_MS = 4_000;
+/** A read of the stream that fails (its node died mid-read) is resumed where it stopped for this long. */
+const READ_RESUME_BOUND_MS = 15_000;
+/** Start-up takes a single replica on a cluster that cannot place three only after this long (its peers may still be booting). */
+const REPLICA_GRACE_S = 10;
 
 interface PendingAppend<E> {
   events: readonly E[];
@@ -62,8 +78,8 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   readonly #options: NatsStoreOptions<S, E>;
   #nc: NatsConnection | undefined;
   #js: JetStreamClient | undefined;
-  /** For consumers: creating one may wait out a leader election, longer than a publish may. */
-  #jsPatient: JetStreamClient | undefined;
+  /** For readers: creating a consumer is answered quickly or not at all (a hung leader swallows it), so it is retried rather than awaited long. */
+  #jsReader: JetStreamClient | undefined;
   #jsm: JetStreamManager | undefined;
   #snapshots: ObjectStore | undefined;
   #queue: PendingAppend<E>[] = [];
@@ -106,21 +122,37 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
     this.#onStored = handler;
   }
 
+  /**
+   * Connects, finds or creates the stream and the snapshot bucket, and replays. Planes that boot
+   * with their cluster wait for it (and for each other's creation of the stream) within the
+   * start-up budget, saying so in the log; past it, the error names the servers and what to check.
+   */
   async open(): Promise<Recovered<S, E>> {
-    const nc = await connectNats(this.#options.servers, this.#options.credsFile, `fleet plane ${this.#options.planeId}`);
+    const { servers } = this.#options;
+    const budget = new StartBudget(this.#options.startTimeoutSeconds ?? DEFAULT_START_TIMEOUT_S, this.#options.log ?? (() => undefined));
+    const nc = await connectNats(servers, this.#options.credsFile, `fleet plane ${this.#options.planeId}`, budget);
     try {
       this.#nc = nc;
-      this.#jsm = await jetstreamManager(nc, { timeout: 5_000 });
       this.#js = jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS });
-      this.#jsPatient = jetstream(nc, { timeout: CONSUMER_TIMEOUT_MS });
-      const info = await ensureStream(this.#jsm, this.names, this.#options.planeVersion, nc.info?.cluster !== undefined);
-      this.#snapshots = await new Objm(nc).create(this.names.snapshotBucket, { replicas: info.config.num_replicas, storage: info.config.storage });
-      const found = await this.#readSnapshot();
-      const last = info.state.last_seq;
-      const tail: E[] = [];
-      for await (const message of this.messages((found?.streamSeq ?? 0) + 1, last)) tail.push(...message.events);
-      this.base = last;
-      return { snapshot: found?.snapshot ?? null, snapshotSeq: found?.eventSeq ?? 0, tail };
+      this.#jsReader = jetstream(nc, { timeout: CONSUMER_CREATE_TIMEOUT_MS });
+      return await budget.retry(
+        `JetStream at ${servers.join(',')}`,
+        async () => {
+          this.#jsm = await jetstreamManager(nc, { timeout: 5_000 });
+          const info = await ensureStream(this.#jsm, this.names, this.#options.planeVersion, nc.info?.cluster !== undefined, () => budget.elapsedSeconds >= Math.min(REPLICA_GRACE_S, budget.seconds / 2));
+          this.#snapshots = await new Objm(nc).create(this.names.snapshotBucket, { replicas: info.config.num_replicas, storage: info.config.storage });
+          const found = await this.#readSnapshot();
+          const last = info.state.last_seq;
+          const tail: E[] = [];
+          for await (const message of this.messages((found?.streamSeq ?? 0) + 1, last)) tail.push(...message.events);
+          this.base = last;
+          return { snapshot: found?.snapshot ?? null, snapshotSeq: found?.eventSeq ?? 0, tail };
+        },
+        (last) =>
+          new NatsStartError(
+            `JetStream at ${servers.join(',')} did not answer within ${budget.seconds} s (${last.message}): check that the NATS servers run with JetStream enabled, that a quorum of them (2 of 3) is up and that they reach each other on their cluster routes; FLEET_NATS_START_TIMEOUT gives start-up longer`,
+          ),
+      );
     } catch (error) {
       await nc.close().catch(() => undefined);
       throw error;
@@ -163,36 +195,70 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
     await this.#snapshots!.putBlob({ name: SNAPSHOT_OBJECT }, new TextEncoder().encode(body));
   }
 
+  /** The log from `fromSeq`, read from the stream; a stream out of reach is a retryable refusal (STORE_UNAVAILABLE), never an internal error. */
   async *history(fromSeq = 1): AsyncIterable<E> {
-    const last = (await this.#jsm!.streams.info(this.names.stream)).state.last_seq;
+    let last: number;
+    try {
+      last = (await this.#jsm!.streams.info(this.names.stream)).state.last_seq;
+    } catch (error) {
+      throw new StoreRetryError('unavailable', `stream ${this.names.stream} does not answer (${(error as Error).message})`, Promise.resolve());
+    }
     for await (const message of this.messages(1, last)) {
       for (const event of message.events) if (event.seq >= fromSeq) yield event;
     }
   }
 
-  /** The stream's messages from `from` to `to` (inclusive) in order, then done. */
+  /**
+   * The stream's messages from `from` to `to` (inclusive) in order, then done. A read whose
+   * consumer fails (its node died, the connection moved) goes on from the next message on a new
+   * one, for a bounded time; then it is refused as retryable.
+   */
   async *messages(from: number, to: number): AsyncIterable<LogMessage<E>> {
-    if (to < from) return;
-    const consumer = await this.#jsPatient!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
-    const stream = await consumer.consume();
-    try {
-      for await (const raw of stream) {
-        yield this.#decode(raw);
-        if (raw.seq >= to) break;
+    let next = from;
+    const deadline = Date.now() + READ_RESUME_BOUND_MS;
+    while (next <= to) {
+      try {
+        const consumer = await this.#jsReader!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: next });
+        const stream = await consumer.consume({ expires: PULL_EXPIRES_MS });
+        try {
+          for await (const raw of stream) {
+            const message = this.#decode(raw);
+            next = raw.seq + 1;
+            yield message;
+            if (raw.seq >= to) return;
+          }
+        } finally {
+          await stream.close();
+        }
+      } catch (error) {
+        if (error instanceof StoreCorruptError) throw error;
+        if (Date.now() > deadline) throw new StoreRetryError('unavailable', `reading stream ${this.names.stream} at message ${next} failed (${(error as Error).message})`, Promise.resolve());
       }
-    } finally {
-      await stream.close();
     }
   }
 
-  /** Every message after `from` as it is stored, until `stop` is called; reconnects by itself. */
-  async follow(from: number, onMessage: (message: LogMessage<E>) => void): Promise<() => Promise<void>> {
-    const consumer = await this.#jsPatient!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 });
-    const stream = await consumer.consume();
+  /**
+   * Every message after `from` as it is stored, until `stop` is called. The consumer re-creates
+   * itself when its heartbeats stop; `ended` is called if it gives up all the same, so the caller
+   * follows again from where it is.
+   */
+  async follow(from: number, onMessage: (message: LogMessage<E>) => void, ended: (error: Error | undefined) => void): Promise<() => Promise<void>> {
+    const consumer = await this.#jsReader!.consumers.get(this.names.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 });
+    const stream = await consumer.consume({ expires: PULL_EXPIRES_MS });
+    let stopped = false;
     void (async () => {
-      for await (const raw of stream) onMessage(this.#decode(raw));
+      try {
+        for await (const raw of stream) onMessage(this.#decode(raw));
+        if (!stopped) ended(undefined);
+      } catch (error) {
+        if (error instanceof StoreCorruptError) throw error;
+        if (!stopped) ended(error as Error);
+      }
     })();
-    return async () => void (await stream.close());
+    return async () => {
+      stopped = true;
+      await stream.close();
+    };
   }
 
   /** Whether a quorum answers for the stream now; its last seq if so. */

@@ -136,3 +136,42 @@ test('a read while cut off, with deadlines due that the plane cannot record, is 
     await relay.close();
   }
 });
+
+test('an agent that keeps calling its cut-off plane is logged alive once the plane is back: the stall is credited, not counted as its silence', async () => {
+  const relay = await startTcpCut(cluster.nodes[0]!.clientPort);
+  const ttlMs = 2_000;
+  const plane = await startNatsPlane(`nats://127.0.0.1:${relay.port}`, 'heard', { FLEET_AGENT_TTL: String(ttlMs / 1000) });
+  try {
+    const atlas = await plane.connect();
+    const { agentId } = await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'script' });
+    const bravo = await plane.connect();
+    await bravo.call('fleet_agent_join', { callsign: 'BRAVO', runtime: 'script' });
+    bravo.close(); // silent: the plane's sweeps decide about it while cut off, and each refused decision rolls the plane back
+    const reader = await plane.connect(); // unjoined: its calls are no one's heartbeat
+
+    relay.cut();
+    const cutAt = Date.now();
+    const outcomes = new Set<string | undefined>();
+    while (Date.now() < cutAt + 3 * ttlMs) {
+      outcomes.add(await refusal(atlas.call('fleet_agent_heartbeat', {})));
+      await new Promise((resolve) => setTimeout(resolve, 250)); // an agent's pacing
+    }
+    assert.ok(outcomes.has('STORE_UNAVAILABLE'), `ATLAS's calls were refused while cut off: ${[...outcomes].join(', ')}`);
+    relay.restore();
+    await storeHealthy(reader);
+
+    const deadline = Date.now() + 10_000;
+    let ofAtlas: FleetEvent[] = [];
+    while (!ofAtlas.some((e) => e.type === 'agent.heartbeat' && e.at >= cutAt) && Date.now() < deadline) {
+      ofAtlas = (await streamEvents(cluster, 'heard')).filter((e) => 'agentId' in e && e.agentId === agentId);
+    }
+    assert.ok(ofAtlas.some((e) => e.type === 'agent.heartbeat' && e.at >= cutAt), `the plane logged ATLAS alive after the cut: ${ofAtlas.map((e) => e.type).join(', ')}`);
+    assert.ok(!ofAtlas.some((e) => e.type === 'agent.expired'), 'ATLAS never expired');
+    atlas.close();
+    reader.close();
+  } finally {
+    relay.cut();
+    await stopPlanes([plane]);
+    await relay.close();
+  }
+});
