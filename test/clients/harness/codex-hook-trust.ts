@@ -56,13 +56,9 @@ export async function listCodexHooks(bin: string, cwd: string, env: NodeJS.Proce
   });
 }
 
-/**
- * A fleet Codex hook, by its ` VERB --home ` as both installed forms name it: `bin/fleet hook codex-… --home …`
- * and the lean runner's `bin/fleet-hook codex-… --home …` (whose PreToolUse first checks the launcher can run).
- */
 export const isFleetHook = (hook: ListedHook) => / codex-(pre-tool-use|post-tool-use|session-start) --home /.test(hook.command);
 
-/** Trusts the hooks `select` picks (fleet's: `fleet hook codex-…`) and returns the list Codex shows afterwards. */
+/** Trusts the hooks `select` picks (fleet's: `fleet-hook codex-…`) and returns the list Codex shows afterwards. */
 export async function trustCodexHooks(bin: string, cwd: string, env: NodeJS.ProcessEnv, select: (hook: ListedHook) => boolean = isFleetHook): Promise<ListedHook[]> {
   return withAppServer(bin, cwd, env, async (call) => {
     const list = async () => ((await call('hooks/list', { cwds: [cwd] })) as { data: Array<{ hooks: ListedHook[] }> }).data.flatMap((entry) => entry.hooks);
