@@ -61,7 +61,7 @@ export async function clientHooks(options: Options, report: Report): Promise<voi
     const waits = Object.fromEntries(clients.map((client) => [client.id, Object.fromEntries(HOOK_CONFIGURATIONS.map((c) => [c, { shell: [], file: [] } as Waits]))])) as Record<ClientId, Record<HookConfiguration, Waits>>;
     const firstTurns: FirstTurn[] = [];
     for (let round = 1; round <= rounds; round++) {
-      // Each round starts with the next configuration, so none always runs first (or right after another).
+      // Each round starts with the next configuration, so none always runs first after a quiet spell.
       const order = HOOK_CONFIGURATIONS.map((_, i) => HOOK_CONFIGURATIONS[(i + round - 1) % HOOK_CONFIGURATIONS.length]!);
       for (const configuration of order) {
         await hooks.apply(configuration);
