@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,hook-events,mcp-tools,jetstream] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ForeignLoad, waitForQuiet } from './lib/machine.js';
 import { markdownTable, Report } from './lib/report.js';
+import { clientHooks } from './sections/client-hooks.js';
 import { coldStart } from './sections/cold-start.js';
 import { editor, editorChurn } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
@@ -31,6 +32,7 @@ const SECTIONS = {
   limits,
   hook,
   'hook-events': hookEvents,
+  'client-hooks': clientHooks,
   'mcp-tools': mcpTools,
   jetstream: jetStreamSection,
 } as const;

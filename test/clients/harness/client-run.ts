@@ -16,10 +16,17 @@ export interface ClientRun {
   ms: number;
 }
 
+/** Process groups of the clients running now: a driver that exits early (Ctrl-C, an uncaught error) takes them with it. */
+const running = new Set<number>();
+process.once('exit', () => {
+  for (const pid of running) killGroup(pid);
+});
+
 export function runBounded(bin: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<ClientRun> {
   const started = Date.now();
   // Its own process group, so the timeout ends the client and everything it started (MCP servers, hooks).
   const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  if (child.pid !== undefined) running.add(child.pid);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout = (stdout + chunk).slice(-MAX_OUTPUT_CHARS)));
@@ -38,6 +45,7 @@ export function runBounded(bin: string, args: string[], options: { cwd: string; 
       clearTimeout(timer);
       // What the client left behind (an MCP server that outlived it) goes with its group.
       killGroup(child.pid!);
+      running.delete(child.pid!);
       resolve({ command: [bin, ...args], code, signal, timedOut, stdout, stderr, startedAt: started, ms: Date.now() - started });
     });
   });
