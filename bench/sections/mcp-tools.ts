@@ -3,7 +3,7 @@
 // tokens per definition (name, description, input schema), for both profiles. The reference is
 // the same tools as the contracts state them, untrimmed (summaries and full JSON Schemas), counted
 // in the same run.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countTokens } from '@anthropic-ai/tokenizer';
@@ -15,30 +15,11 @@ import { removeHome, tempHome } from '../../test/support/plane-process.js';
 import { CLI } from '../../test/support/plane-process.js';
 import { count, ms, times, type Report } from '../lib/report.js';
 import { summarize } from '../lib/stats.js';
+import { timeHandshake } from '../clients/mcp-handshake.js';
 
 const DEFAULT_TARGET = 4000;
 
 const BUNDLED_CLI = fileURLToPath(new URL('../../../dist/fleet.cjs', import.meta.url));
-
-/** Milliseconds from spawning `fleet mcp` (script `cli`) to its answer to tools/list, asked right after initialize as Codex does. */
-function timeToToolList(cli: string, home: string, cwd: string): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'mcp', '--home', home], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
-  const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
-  send({ method: 'notifications/initialized' });
-  send({ id: 2, method: 'tools/list', params: {} });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      if (!buffered.split('\n').some((line) => line.startsWith('{') && (JSON.parse(line) as { id?: number }).id === 2)) return;
-      resolve(performance.now() - started);
-      child.kill();
-    });
-    child.once('exit', () => reject(new Error('fleet mcp exited before answering tools/list')));
-  });
-}
 
 /** Spawn to tools/list answered, for the compiled CLI (a checkout's `fleet init`) and the bundle (the extension's launcher), interleaved with `node -e 0`. */
 async function toolListStart(quick: boolean, home: string, cwd: string, report: Report): Promise<void> {
@@ -48,8 +29,8 @@ async function toolListStart(quick: boolean, home: string, cwd: string, report: 
     const start = performance.now();
     spawnSync(process.execPath, ['-e', '0']);
     samples.bare.push(performance.now() - start);
-    samples.compiled.push(await timeToToolList(CLI, home, cwd));
-    samples.bundled.push(await timeToToolList(BUNDLED_CLI, home, cwd));
+    samples.compiled.push((await timeHandshake(process.execPath, [CLI, 'mcp', '--home', home], cwd, process.env)).listedMs);
+    samples.bundled.push((await timeHandshake(process.execPath, [BUNDLED_CLI, 'mcp', '--home', home], cwd, process.env)).listedMs);
   }
   const [bare, compiled, bundled] = [samples.bare, samples.compiled, samples.bundled].map((values) => summarize(values).p50) as [number, number, number];
   report.set('mcpStart', { runs: n, samplesMs: samples });
