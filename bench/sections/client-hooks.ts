@@ -6,7 +6,10 @@
 // share the machine's noise: fleet's hooks, `node -e 0` at the same events and matchers, and none. A
 // configuration's added wait per call is its p50 minus the p50 with no hooks; the target is fleet's
 // added wait ≤ 1.25× what `node -e 0` hooks add. Beside it: `fleet mcp` spawn → tools/list answered,
-// and whether Codex's first model request already offers the fleet's tools.
+// and whether Codex's first model request already offers the fleet's tools. `fleet init` is run by the
+// bundled CLI, so the launchers run the bundled CLI and hook runner, as the VS Code extension installs them.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { codexEnv } from '../../test/clients/harness/codex.js';
 import { fleetCheckout, type FleetCheckout } from '../../test/clients/harness/fleet-checkout.js';
 import { findClient, type ClientId, type InstalledClient } from '../../test/clients/harness/installed-clients.js';
@@ -23,6 +26,8 @@ interface Options {
 }
 
 const SECTION = 'client-hooks';
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const BUNDLED_CLI = fileURLToPath(new URL('../../../dist/fleet.cjs', import.meta.url));
 const TARGET_RATIO = 1.25;
 const CLIENTS: readonly ClientId[] = ['claude-code', 'codex'];
 const CLIENT_NAMES: Record<ClientId, { name: string; tag: string; tools: Record<CallKind, string> }> = {
@@ -54,7 +59,8 @@ export async function clientHooks(options: Options, report: Report): Promise<voi
   const codex = clients.find((client) => client.id === 'codex');
 
   const server = await startModelServer();
-  const checkout = await fleetCheckout({ 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' });
+  execFileSync(process.execPath, [`${ROOT}tools/bundle.mjs`], { cwd: ROOT, stdio: 'ignore' });
+  const checkout = await fleetCheckout({ 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' }, { cli: BUNDLED_CLI });
   track(checkout.plane.child);
   try {
     const hooks = hookSwitch(checkout, codex?.bin, codexEnv(checkout, server));

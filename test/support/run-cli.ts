@@ -8,12 +8,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `fleet …` as a user would: a separate process, in `cwd`, against `home`. */
-export function runCli(args: string[], options: { home: string; cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+/** Runs `fleet …` as a user would: a separate process, in `cwd`, against `home`; `cli` another build of it (the bundle). */
+export function runCli(args: string[], options: { home: string; cwd: string; env?: NodeJS.ProcessEnv; cli?: string }): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [CLI, ...args],
+      [options.cli ?? CLI, ...args],
       { cwd: options.cwd, env: { ...process.env, FLEET_PORT: '0', ...codexHome(options), ...options.env, FLEET_HOME: options.home }, timeout: 30_000, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

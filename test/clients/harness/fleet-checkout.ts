@@ -26,14 +26,19 @@ export interface FleetCheckout {
   dispose(): Promise<void>;
 }
 
-export async function fleetCheckout(files: Record<string, string>): Promise<FleetCheckout> {
+/**
+ * `cli`: the CLI the user runs (default: this checkout's compiled one). The bundle (dist/fleet.cjs)
+ * is what the VS Code extension installs: `fleet init` run by it makes FLEET_HOME/bin's launchers
+ * run the bundled CLI and hook runner.
+ */
+export async function fleetCheckout(files: Record<string, string>, options: { cli?: string } = {}): Promise<FleetCheckout> {
   const fleetHome = tempHome('fleet-clients-home-');
   const userHome = tempHome('fleet-clients-user-');
   const codexHome = join(userHome, '.codex');
   mkdirSync(codexHome, { recursive: true });
   const plane = await startPlaneProcess({ home: fleetHome });
   const repo = makeRepo(files);
-  const fleetAt = (cwd: string, ...args: string[]) => runCli(args, { home: fleetHome, cwd, env: { HOME: userHome, CODEX_HOME: codexHome } });
+  const fleetAt = (cwd: string, ...args: string[]) => runCli(args, { home: fleetHome, cwd, env: { HOME: userHome, CODEX_HOME: codexHome }, ...(options.cli !== undefined && { cli: options.cli }) });
   const fleet = (...args: string[]) => fleetAt(repo, ...args);
   const init = await fleet('init');
   const worktrees = tempHome('fleet-clients-worktrees-');
