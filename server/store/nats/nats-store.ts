@@ -43,7 +43,8 @@ export interface LogMessage<E> {
 export type Refusal = { kind: StoreRetryError['kind']; detail: string; head?: number };
 
 const PLANE_HEADER = 'Fleet-Plane';
-const CLOCK_HEADER = 'Fleet-Clock';
+/** The publishing plane's clock at publish (epoch ms), a header of every message. */
+export const CLOCK_HEADER = 'Fleet-Clock';
 const SNAPSHOT_OBJECT = 'latest';
 /** A publish that no quorum acknowledges within this is taken as the store being out of reach. */
 const PUBLISH_TIMEOUT_MS = 3_000;
