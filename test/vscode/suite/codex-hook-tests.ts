@@ -3,35 +3,14 @@
 // naming the repository and /hooks; once the person's trust is in config.toml, as Codex's /hooks
 // writes it, the warning clears; a hook trusted under another hash warns again.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CodexRepositoryHooks } from '../../../contracts/lsp.js';
 import type { FleetNotice } from '../../../extension/src/notifications.js';
-import { codexHookHash, codexHookKey } from '../../../server/hooks/codex-hook-hash.js';
+import { trustTables } from '../support/codex-trust.js';
 import type { Fixture } from './fixture.js';
 import { test } from './runner.js';
 import { when } from './waits.js';
-
-interface HooksJson {
-  hooks: Record<string, { matcher?: string; hooks: { command: string; timeout?: number }[] }[]>;
-}
-
-/** The `[hooks.state."<key>"]` tables a person's trust in /hooks leaves in config.toml: one per fleet hook of `workspace`. */
-function trustTables(codexHome: string, workspace: string, hashFor: (event: string, hash: string) => string): string {
-  const hooksFile = join(codexHome, 'hooks.json');
-  const file = JSON.parse(readFileSync(hooksFile, 'utf8')) as HooksJson;
-  const tables: string[] = [];
-  for (const [event, groups] of Object.entries(file.hooks)) {
-    groups.forEach((group, groupIndex) =>
-      group.hooks.forEach((hook, index) => {
-        if (!hook.command.includes(workspace)) return;
-        tables.push(`[hooks.state."${codexHookKey(hooksFile, event, groupIndex, index)}"]\ntrusted_hash = "${hashFor(event, codexHookHash(event, group.matcher, hook))}"\n`);
-      }),
-    );
-  }
-  assert.ok(tables.length >= 3, `fleet install-hooks put the fleet's hooks for ${workspace} in ${hooksFile}`);
-  return tables.join('\n');
-}
 
 export function codexHookTests(fx: () => Fixture): void {
   const codexHome = process.env.CODEX_HOME ?? '';
