@@ -1,6 +1,7 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { CodexRepositoryHooks } from '../../contracts/lsp.js';
+import { CODEX_CONFIG_READ_LIMIT } from '../hooks/codex-hook-state.js';
 import { codexHooksTrust } from '../hooks/codex-hook-trust.js';
 import { codexHooksPath } from '../hooks/codex-hooks-file.js';
 import { inRepository } from '../hooks/git.js';
@@ -49,11 +50,20 @@ export class CodexHooksWatch {
   }
 
   private refresh(): void {
-    const repositories = this.worktrees().flatMap((worktree) => this.trustFor(worktree));
+    const repositories = this.readable() ? this.worktrees().flatMap((worktree) => this.trustFor(worktree)) : [];
     const text = JSON.stringify(repositories);
     if (text === this.told) return;
     this.told = text;
     this.publish(repositories);
+  }
+
+  /** hooks.json is read again on every change: past config.toml's bound, it is not read at all (and the log says so). */
+  private readable(): boolean {
+    const path = codexHooksPath(this.env);
+    const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+    if (size <= CODEX_CONFIG_READ_LIMIT) return true;
+    this.log(`not reading ${path} for Codex hook trust: ${size} bytes, over ${CODEX_CONFIG_READ_LIMIT}; run fleet status in the repository instead`);
+    return false;
   }
 
   private trustFor(worktree: string): CodexRepositoryHooks[] {

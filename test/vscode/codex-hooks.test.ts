@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Workbench } from './harness/index.js';
-import { trustTables } from './support/codex-trust.js';
+import { trustTables } from '../support/codex-trust.js';
 import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { runInHostPhase } from './support/in-host-phase.js';
 

@@ -7,7 +7,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CodexRepositoryHooks } from '../../../contracts/lsp.js';
 import type { FleetNotice } from '../../../extension/src/notifications.js';
-import { trustTables } from '../support/codex-trust.js';
+import { trustTables } from '../../support/codex-trust.js';
 import type { Fixture } from './fixture.js';
 import { test } from './runner.js';
 import { when } from './waits.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codexHookHash, codexHookKey } from '../../../server/hooks/codex-hook-hash.js';
+import { codexHookHash, codexHookKey } from '../../server/hooks/codex-hook-hash.js';
 
 interface HooksJson {
   hooks: Record<string, { matcher?: string; hooks: { command: string; timeout?: number }[] }[]>;
