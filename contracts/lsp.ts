@@ -176,6 +176,23 @@ export const fleetChangesSchema = z.object({
 });
 export type FleetChanges = z.infer<typeof fleetChangesSchema>;
 
+/** Codex's trust in one fleet hook, as Codex computes it (server/hooks/codex-hook-trust.ts). */
+export const codexHookTrustSchema = z.enum(['trusted', 'untrusted', 'modified', 'disabled', 'unknown']);
+
+/**
+ * Whether Codex runs the fleet's hooks for one repository of this workspace: those `fleet init` /
+ * `install-hooks` put in $CODEX_HOME/hooks.json, each with the trust the user gave it in Codex's /hooks.
+ */
+export const codexRepositoryHooksSchema = z.object({
+  /** The workspace's worktree of the repository. */
+  worktree: z.string(),
+  hooksFile: z.string(),
+  hooks: z.array(z.object({ event: z.string(), trust: codexHookTrustSchema })).max(100),
+  /** One sentence for people: what Codex does with these hooks, and what to do. */
+  summary: z.string().max(2000),
+});
+export type CodexRepositoryHooks = z.infer<typeof codexRepositoryHooksSchema>;
+
 export const lspNotifications = {
   'fleet/didChangeState': fleetViewStateSchema,
   'fleet/didChangeFleet': fleetChangesSchema,
@@ -187,6 +204,8 @@ export const lspNotifications = {
   'fleet/didSeeViolation': workspaceViolationSchema,
   /** Every unacknowledged violation in this workspace's repositories, after each change (an acknowledged one is gone). */
   'fleet/didChangeViolations': z.object({ violations: z.array(workspaceViolationSchema) }),
+  /** The fleet's Codex hooks of this workspace's repositories and their trust, at start-up and after each change to hooks.json or config.toml. */
+  'fleet/didChangeCodexHooks': z.object({ repositories: z.array(codexRepositoryHooksSchema).max(1000) }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { FleetChanges, FleetViewState, Ownership } from '../../contracts/lsp.js';
+import type { CodexRepositoryHooks, FleetChanges, FleetViewState, Ownership } from '../../contracts/lsp.js';
 import type { TerritoryRevert, TerritoryWarning } from './edit-guard.js';
 import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
@@ -38,8 +38,11 @@ export interface FleetApi {
   readonly onDidWarn: vscode.Event<TerritoryWarning>;
   /** Each Revert of the edit guard: what it undid, or why it could not. */
   readonly onDidRevert: vscode.Event<TerritoryRevert>;
-  /** Each notification shown (digest blockers, stale agents, someone else moving the switch). */
+  /** Each notification shown (digest blockers, stale agents, someone else moving the switch, Codex hooks to trust). */
   readonly onDidNotify: vscode.Event<FleetNotice>;
+  /** The fleet's Codex hooks of the workspace's repositories and Codex's trust in them, as the language server last told. */
+  codexHooks(): readonly CodexRepositoryHooks[];
+  readonly onDidChangeCodexHooks: vscode.Event<readonly CodexRepositoryHooks[]>;
   /** What the Digest view shows now (undefined until it has been opened). */
   digest(): DigestModel | undefined;
   readonly onDidChangeDigest: vscode.Event<DigestModel>;

@@ -101,6 +101,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidWarn: editGuard.onDidWarn,
     onDidRevert: editGuard.onDidRevert,
     onDidNotify: notifications.onDidNotify,
+    codexHooks: () => ctx.codexHooks,
+    onDidChangeCodexHooks: ctx.onDidChangeCodexHooks,
     digest: () => digest.shown,
     onDidChangeDigest: digest.onDidChange,
     digestVisible: () => digest.visible,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
 import {
   lspNotifications,
+  type CodexRepositoryHooks,
   lspRequests,
   type FleetChanges,
   type FleetViewState,
@@ -63,6 +64,10 @@ export class FleetContext implements vscode.Disposable {
   private readonly violationsChanged = new vscode.EventEmitter<WorkspaceViolation[]>();
   /** The whole list of unacknowledged violations in this workspace, after each change. */
   readonly onDidChangeViolations = this.violationsChanged.event;
+  private readonly codexHooksChanged = new vscode.EventEmitter<CodexRepositoryHooks[]>();
+  /** The fleet's Codex hooks of this workspace's repositories and their trust, after each change. */
+  readonly onDidChangeCodexHooks = this.codexHooksChanged.event;
+  private codexRepositories: CodexRepositoryHooks[] = [];
   private readonly serverStarted = new vscode.EventEmitter<void>();
   /** A (re)started server knows nothing the previous one was asked: caches must start over. */
   readonly onDidStartServer = this.serverStarted.event;
@@ -76,6 +81,10 @@ export class FleetContext implements vscode.Disposable {
 
   get state(): FleetViewState | undefined {
     return this.current?.view;
+  }
+
+  get codexHooks(): readonly CodexRepositoryHooks[] {
+    return this.codexRepositories;
   }
 
   /** One record by id, without building the state's arrays. */
@@ -122,6 +131,10 @@ export class FleetContext implements vscode.Disposable {
       this.onNotification(client, 'fleet/didPublishDigest', ({ digest }) => this.digestPublished.fire(digest)),
       this.onNotification(client, 'fleet/didSeeViolation', (seen) => this.violationSeen.fire(seen)),
       this.onNotification(client, 'fleet/didChangeViolations', ({ violations }) => this.violationsChanged.fire(violations)),
+      this.onNotification(client, 'fleet/didChangeCodexHooks', ({ repositories }) => {
+        this.codexRepositories = repositories;
+        this.codexHooksChanged.fire(repositories);
+      }),
       client.onDidChangeState(({ newState }) => {
         if (newState === State.Running) this.serverStarted.fire();
         // Stopped for good (vscode-languageclient gave up restarting it): say so instead of "connecting".
@@ -183,6 +196,7 @@ export class FleetContext implements vscode.Disposable {
     this.digestPublished.dispose();
     this.violationSeen.dispose();
     this.violationsChanged.dispose();
+    this.codexHooksChanged.dispose();
     this.serverStarted.dispose();
     this.log.dispose();
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { UNKNOWN_WRITER, type ControlState, type Digest, type Violation } from '../../contracts/index.js';
-import type { FleetViewState } from '../../contracts/lsp.js';
+import type { CodexRepositoryHooks, FleetViewState } from '../../contracts/lsp.js';
+import { needsTrust, repositoryName } from './codex-hooks.js';
 import type { FleetConfig } from './config.js';
 import type { FleetContext } from './fleet-context.js';
 import { drainComplete } from './status-description.js';
@@ -9,9 +10,10 @@ const SHOW_DIGEST = 'Show Digest';
 const SHOW_ROSTER = 'Show Roster';
 const OPEN_FILE = 'Open File';
 const CONNECT = 'Connect Again';
+const OPEN_CODEX = 'Open Codex';
 
 export interface FleetNotice {
-  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations' | 'planeShutdown' | 'drainComplete';
+  kind: 'blockers' | 'staleAgents' | 'controlChanges' | 'violations' | 'planeShutdown' | 'drainComplete' | 'codexHooks';
   message: string;
 }
 
@@ -19,7 +21,8 @@ export interface FleetNotice {
  * Tells the person what a glance at the sidebar would: when a published heartbeat digest reports
  * new blockers or stale agents, and when someone else moves the fleet switch. Each kind is a
  * setting (`fleet.notifications.*`); what the previous digest already reported is not repeated.
- * Also logs which plane this window joined, and says when that plane was shut down.
+ * Also logs which plane this window joined, and says when that plane was shut down, and when
+ * Codex's hooks for a repository of the workspace wait for the person's trust (once per change).
  */
 export class FleetNotifications implements vscode.Disposable {
   private control: { state: ControlState; setAt: string } | undefined;
@@ -30,6 +33,8 @@ export class FleetNotifications implements vscode.Disposable {
   private lastDigestSeq: number | undefined;
   /** Whether the drain under way had completed at the last state (undefined: not draining). */
   private drained: boolean | undefined;
+  /** What was last said about each repository whose Codex hooks wait for trust (its summary), so a change is said once. */
+  private codexSaid = new Map<string, string>();
   private readonly notices = new vscode.EventEmitter<FleetNotice>();
   /** Each notification shown, for the extension's API. */
   readonly onDidNotify = this.notices.event;
@@ -47,6 +52,7 @@ export class FleetNotifications implements vscode.Disposable {
       }),
       ctx.onDidPublishDigest((digest) => this.digestPublished(digest)),
       ctx.onDidSeeViolation(({ violation, file }) => this.violationSeen(violation, file)),
+      ctx.onDidChangeCodexHooks((repositories) => this.codexHooksChanged(repositories)),
     ];
   }
 
@@ -55,6 +61,20 @@ export class FleetNotifications implements vscode.Disposable {
     if (!this.config.notify('violations')) return;
     const writer = violation.writer === UNKNOWN_WRITER ? 'An unidentified writer' : violation.writer;
     this.show('violations', `Fleet: ${writer} wrote ${violation.path}, which ${violation.holder} holds exclusively (seen by ${violation.source}).`, OPEN_FILE, file);
+  }
+
+  /**
+   * Codex skips hooks nobody trusted without a word: say so once per repository and state, and
+   * offer a terminal running Codex there, where the person trusts them in /hooks (never done for them).
+   */
+  private codexHooksChanged(repositories: readonly CodexRepositoryHooks[]): void {
+    const said = new Map<string, string>();
+    for (const repository of repositories.filter(needsTrust)) {
+      said.set(repository.worktree, repository.summary);
+      if (this.codexSaid.get(repository.worktree) === repository.summary) continue;
+      this.show('codexHooks', `Fleet: Codex hooks in ${repositoryName(repository)} (${repository.worktree}): ${repository.summary}`, OPEN_CODEX, repository.worktree);
+    }
+    this.codexSaid = said;
   }
 
   private digestPublished(digest: Digest): void {
@@ -104,7 +124,8 @@ export class FleetNotifications implements vscode.Disposable {
     this.show('controlChanges', `${state.control.setBy} set the fleet to ${state.control.state}${reason}`, SHOW_ROSTER);
   }
 
-  private show(kind: FleetNotice['kind'], message: string, action: string, file?: string): void {
+  /** `path`: the file Open File opens, or the worktree Open Codex starts in. */
+  private show(kind: FleetNotice['kind'], message: string, action: string, path?: string): void {
     this.ctx.log.info(message);
     this.notices.fire({ kind, message });
     const shown = kind === 'controlChanges' || kind === 'drainComplete' ? vscode.window.showInformationMessage(message, action) : vscode.window.showWarningMessage(message, action);
@@ -112,8 +133,9 @@ export class FleetNotifications implements vscode.Disposable {
       // The digest that notified, as it was published (the view's history holds it).
       if (choice === SHOW_DIGEST) void vscode.commands.executeCommand('fleet.showDigest', this.lastDigestSeq !== undefined ? { toSeq: this.lastDigestSeq } : undefined);
       else if (choice === SHOW_ROSTER) void vscode.commands.executeCommand('fleet.roster.focus');
-      else if (choice === OPEN_FILE && file !== undefined) void vscode.window.showTextDocument(vscode.Uri.file(file));
+      else if (choice === OPEN_FILE && path !== undefined) void vscode.window.showTextDocument(vscode.Uri.file(path));
       else if (choice === CONNECT) void vscode.commands.executeCommand('fleet.startPlane');
+      else if (choice === OPEN_CODEX && path !== undefined) openCodex(path);
     });
   }
 
@@ -121,4 +143,12 @@ export class FleetNotifications implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.notices.dispose();
   }
+}
+
+/** A terminal running Codex in the repository, and the one thing to do there: the trust is the person's to give. */
+function openCodex(worktree: string): void {
+  const terminal = vscode.window.createTerminal({ name: 'Codex: trust the fleet hooks', cwd: worktree });
+  terminal.show();
+  terminal.sendText('codex');
+  void vscode.window.showInformationMessage('In Codex, run /hooks: review the fleet hooks and trust them.');
 }

@@ -1,5 +1,6 @@
-import type { FleetViewState } from '../../contracts/lsp.js';
+import type { CodexRepositoryHooks, FleetViewState } from '../../contracts/lsp.js';
 import type { StoreHealth } from '../../contracts/store-health.js';
+import { needsTrust, repositoryName } from './codex-hooks.js';
 
 const CONTROL_LOOK = {
   run: { icon: '$(broadcast)', word: 'running' },
@@ -25,8 +26,18 @@ export function drainComplete(state: FleetViewState | undefined): boolean {
  * The fleet at a glance: control state and agent count, in the warning colour when the fleet is
  * not running, when agents are stale, when planes' clocks disagree, or when no plane is connected;
  * in the error colour when the plane's store is cut off from its cluster (changes are refused).
+ * Codex hooks of a workspace repository that wait for the person's trust in Codex's /hooks are a
+ * warning too, plane or no plane: until trusted, Codex agents are gated at commit only.
  */
-export function describe(state: FleetViewState | undefined): StatusBarSnapshot {
+export function describe(state: FleetViewState | undefined, codexHooks: readonly CodexRepositoryHooks[] = []): StatusBarSnapshot {
+  const waiting = codexHooks.filter(needsTrust);
+  const plane = describePlane(state);
+  if (waiting.length === 0) return plane;
+  const lines = waiting.flatMap((repository) => [`$(warning) **Codex hooks in ${codeSpan(repositoryName(repository))}**: ${repository.summary}`, '']);
+  return { ...plane, text: `${plane.text} · $(warning) Codex hooks untrusted`, tooltip: [...lines, plane.tooltip].join('\n'), warning: true };
+}
+
+function describePlane(state: FleetViewState | undefined): StatusBarSnapshot {
   const status = state?.connection.status ?? 'connecting';
   if (!state || status !== 'connected' || !state.control) {
     const text = status === 'stopped' ? '$(debug-disconnect) Fleet: no plane' : status === 'failed' ? '$(error) Fleet: plane unreachable' : '$(sync~spin) Fleet: connecting';

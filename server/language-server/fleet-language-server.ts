@@ -7,6 +7,7 @@ import type { PlaneClient } from '../client/plane-client.js';
 import { violationOf, violationView } from '../core/violations.js';
 import { defaultHome } from '../plane/config.js';
 import { registerCustomRequests, type FleetServices } from './custom-requests.js';
+import { CodexHooksWatch } from './codex-hooks-watch.js';
 import { CLAIM_ACTION_KIND, territoryActions, territoryDiagnostics, territoryHover, territoryLenses } from './editor-features.js';
 import { FleetMirror } from './fleet-mirror.js';
 import { OperatorSession } from './operator-session.js';
@@ -32,6 +33,11 @@ export class FleetLanguageServer implements FleetServices {
   readonly scopes = new WorkspaceScopes();
   readonly mirror = new FleetMirror();
   private readonly violations = new WorkspaceViolations();
+  private readonly codexHooks = new CodexHooksWatch(
+    () => this.scopes.folderScopes().map((scope) => scope.worktree),
+    (repositories) => this.notify('fleet/didChangeCodexHooks', { repositories }),
+    (message) => this.log(message),
+  );
   operator!: OperatorSession;
   private link!: PlaneLink;
   /** The FLEET_HOME of the plane this window joins (the published digests are read from it). */
@@ -93,10 +99,12 @@ export class FleetLanguageServer implements FleetServices {
       this.connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
         this.scopes.changeFolders(added.map((folder) => folder.uri), removed.map((folder) => folder.uri));
         this.everythingChanged();
+        this.codexHooks.changed();
       });
     }
     this.log(`FLEET_HOME ${this.home}`);
     this.link.start();
+    this.codexHooks.start();
   }
 
   private async connected(client: PlaneClient, operatorCallsign: string | undefined): Promise<void> {
@@ -329,6 +337,7 @@ export class FleetLanguageServer implements FleetServices {
 
   private dispose(): void {
     this.scheduler.dispose();
+    this.codexHooks.dispose();
     this.operator?.dispose();
     this.link?.dispose();
   }

@@ -62,3 +62,18 @@ test('a plane too old to name its store: the tooltip just leaves the store out',
   assert.deepEqual([old.warning, old.error], [false, false]);
   assert.doesNotMatch(old.tooltip, /Store:/);
 });
+
+test('Codex hooks waiting for trust warn in the status bar, plane or no plane; trusted or disabled ones do not', () => {
+  const hooks = (trust: 'trusted' | 'untrusted' | 'modified' | 'disabled') => ({
+    worktree: '/work/my_repo',
+    hooksFile: '/home/me/.codex/hooks.json',
+    hooks: [{ event: 'PreToolUse', trust }, { event: 'SessionStart', trust: 'trusted' as const }],
+    summary: `the summary for ${trust}`,
+  });
+  const untrusted = describe(connected(undefined), [hooks('untrusted')]);
+  assert.equal(untrusted.text, '$(broadcast) Fleet: running · 0 agents · $(warning) Codex hooks untrusted');
+  assert.equal(untrusted.warning, true);
+  assert.match(untrusted.tooltip, /^\$\(warning\) \*\*Codex hooks in `my_repo`\*\*: the summary for untrusted\n/);
+  assert.match(describe(undefined, [hooks('modified')]).tooltip, /Codex hooks in `my_repo`\*\*: the summary for modified/);
+  for (const settled of ['trusted', 'disabled'] as const) assert.deepEqual(describe(connected(undefined), [hooks(settled)]), describe(connected(undefined)), `${settled}: nothing to say`);
+});

@@ -2,7 +2,9 @@
 // extension inside a real VS Code, against a real plane in a temp FLEET_HOME. FLEET_TEST_PHASE
 // "reopen" runs the checks for a second window on the same FLEET_HOME instead; "live" the editor
 // under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own;
-// "editor" what the editor must never cost an agent (reloads, Revert, the plane down).
+// "editor" what the editor must never cost an agent (reloads, Revert, the plane down); "codexHooks"
+// Codex's trust in the fleet's hooks, said in the editor.
+import { codexHookTests } from './codex-hook-tests.js';
 import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
 import { mcpTests } from './mcp-tests.js';
@@ -30,6 +32,8 @@ export async function run(): Promise<void> {
     liveTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'editor') {
     editorSafetyTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'codexHooks') {
+    codexHookTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {

@@ -14,16 +14,18 @@ export interface InHostPhase {
   workspace: string;
   resultsFile: string;
   expectedTests: number;
+  /** More environment for the window (CODEX_HOME, …). */
+  env?: Record<string, string>;
 }
 
-export async function runInHostPhase({ engine: id, phase, home, workspace, resultsFile, expectedTests }: InHostPhase): Promise<SuiteResults> {
+export async function runInHostPhase({ engine: id, phase, home, workspace, resultsFile, expectedTests, env = {} }: InHostPhase): Promise<SuiteResults> {
   const engine = loadEngine(id);
   const { exitCode, logs } = await runExtensionTests({
     engine,
     extensionPath: REPO_ROOT,
     testsPath: SUITE_MODULE,
     workspacePath: workspace,
-    env: { FLEET_HOME: home, FLEET_PORT: '0', FLEET_TEST_WORKSPACE: workspace, FLEET_TEST_RESULTS: resultsFile, FLEET_TEST_PHASE: phase },
+    env: { FLEET_HOME: home, FLEET_PORT: '0', FLEET_TEST_WORKSPACE: workspace, FLEET_TEST_RESULTS: resultsFile, FLEET_TEST_PHASE: phase, ...env },
     timeoutMs: 240_000,
   });
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as SuiteResults;
