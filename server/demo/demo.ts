@@ -33,7 +33,7 @@ export interface DemoOptions {
 export interface DemoSummary {
   repo: string;
   stats: DemoStats;
-  /** The demo's tasks by status when it ended (before the unfinished ones were rolled back). */
+  /** The demo's tasks still in the queue when it ended, by status (before the unfinished ones were rolled back). */
   statuses: Record<string, number>;
   stoppedBecause: 'duration' | 'interrupted' | 'plane gone';
 }
@@ -156,7 +156,7 @@ function describeSummary(summary: DemoSummary, options: DemoOptions): string {
     `Demo ended (${summary.stoppedBecause === 'duration' ? `after ${options.durationSeconds} s` : summary.stoppedBecause}).`,
     `  work: ${stats.pulled} pulled, ${stats.completed} completed by builders, ${stats.verified} verified (${stats.rework} sent back for rework), ${stats.accepted} accepted as done`,
     `  coordination: ${stats.handoffs} handoffs, ${stats.conflicts} claim conflicts met and worked around, ${stats.builds} builds requested`,
-    `  tasks when it ended: ${statuses || 'none'}${unfinished > 0 ? ` (the ${unfinished} unfinished rolled back)` : ''}${stats.errors > 0 ? `\n  errors: ${stats.errors} (see above)` : ''}`,
+    `  tasks in the queue when it ended: ${statuses || 'none'}${unfinished > 0 ? ` (the ${unfinished} unfinished rolled back)` : ''}${stats.errors > 0 ? `\n  errors: ${stats.errors} (see above)` : ''}`,
   ].join('\n');
 }
 
