@@ -1,11 +1,10 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectToPlane, readDiscovery } from '../client/connect.js';
-import type { PlaneClient } from '../client/plane-client.js';
 import { defaultHome } from '../plane/config.js';
 import { CommitQueue, createSampleRepository, HERE_FOLDER } from './sample-repo.js';
 import { SimAgent, type AgentProfile, type DemoStats, type DemoWorld } from './sim-agent.js';
-import { WAVE } from './work-plan.js';
+import { DemoQueue, MAX_DEMO_ITEMS, OPEN_WAVES } from './demo-queue.js';
 import { seededRandom } from '../core/seeded-random.js';
 
 /** The demo fleet: three builders of different speeds, a verifier and an RTE. */
@@ -34,22 +33,22 @@ export interface DemoOptions {
 export interface DemoSummary {
   repo: string;
   stats: DemoStats;
-  /** The demo's tasks by status when it ended (before the unfinished ones were rolled back). */
+  /** The demo's tasks still in the queue when it ended, by status (before the unfinished ones were rolled back). */
   statuses: Record<string, number>;
   stoppedBecause: 'duration' | 'interrupted' | 'plane gone';
 }
 
 /**
  * `fleet demo`: starts (or uses) the plane of FLEET_HOME, creates a sample repository, seeds the
- * queue and runs the simulated fleet until the duration ends or Ctrl-C. On the way out the agents
- * leave and the demo's work leaves the queue (unfinished items rolled back first), so no real agent
- * ever pulls it.
+ * queue (never more than MAX_DEMO_ITEMS of its items in it) and runs the simulated fleet until the
+ * duration ends, Ctrl-C or SIGTERM. On the way out the agents leave and the demo's work leaves the
+ * queue (unfinished items rolled back first), so no real agent ever pulls it.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
   const repo = await createSampleRepository(options.here);
   const operator = await connectToPlane({ home: options.home, client: 'fleet-demo', credential: 'operator' });
-  const itemIds = new Set<string>();
+  const queue = new DemoQueue(repo);
   const stats: DemoStats = { pulled: 0, completed: 0, verified: 0, rework: 0, accepted: 0, handoffs: 0, conflicts: 0, builds: 0, errors: 0 };
   const abort = new AbortController();
   let stoppedBecause: DemoSummary['stoppedBecause'] = 'duration';
@@ -58,7 +57,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     stoppedBecause = why;
     abort.abort();
   };
-  let wave = 0;
   const random = seededRandom(options.seed);
   const started = Date.now();
 
@@ -75,20 +73,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       stats.errors++;
       options.err(`fleet demo: ${callsign}: ${error instanceof Error ? error.message : String(error)}`);
     },
-    seedWave: async (client, by) => {
-      wave++;
-      const ids = await seedWave(client, repo, wave);
-      for (const id of ids) itemIds.add(id);
-      if (by !== 'operator') options.out(`${clock(started)}  ${by.padEnd(6)} seeded wave ${wave}`);
-      return ids.length - 1;
-    },
+    topUp: (client) => queue.topUp(client),
     planeGone: () => stop('plane gone'),
   };
 
   const agents = PROFILES.map((profile) => new SimAgent(profile, world));
   try {
     await operator.call('fleet_build_configure', { root: repo, command: 'echo "tiny-lang: $(git ls-files | wc -l) files build"', timeoutSeconds: 60 });
-    await world.seedWave(operator, 'operator');
+    await queue.addWave(operator);
     const status = await operator.call('fleet_status', {});
     banner(options, repo, planeWasRunning, status.plane.port, status.controlDetail.state);
     const others = status.agents.filter((agent) => !PROFILES.some((p) => agent.callsign === p.callsign || agent.callsign.startsWith(`${p.callsign}-`)));
@@ -112,7 +104,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   }
   // Assigned from callbacks: read it as the wider type.
   const why = stoppedBecause as DemoSummary['stoppedBecause'];
-  const statuses = why === 'plane gone' ? {} : await windUp(operator, itemIds, options.err);
+  const statuses = why === 'plane gone' ? {} : await queue.windUp(operator, options.err);
   operator.close();
   if (!options.keepRepository) removeRepository(repo, options.here);
   const summary: DemoSummary = { repo, stats, statuses, stoppedBecause: why };
@@ -126,50 +118,6 @@ function removeRepository(repo: string, here: string | undefined): void {
   const folder = join(here, HERE_FOLDER);
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
 }
-
-/** Adds one wave: an epic and its tasks, dependencies resolved to the new ids. Returns every id. */
-async function seedWave(client: PlaneClient, repo: string, wave: number): Promise<string[]> {
-  const epic = await client.call('fleet_work_add', { title: `tiny-lang parser v2, wave ${wave}`, kind: 'epic', root: repo });
-  const ids = new Map<string, string>();
-  for (const task of WAVE) {
-    const added = await client.call('fleet_work_add', {
-      title: wave === 1 ? task.title : `${task.title} (wave ${wave})`,
-      kind: 'task',
-      parent: epic.item.id,
-      paths: task.paths,
-      criteria: task.criteria,
-      dependsOn: (task.after ?? []).map((key) => ids.get(key)!),
-      role: 'builder',
-      root: repo,
-    });
-    ids.set(task.key, added.item.id);
-  }
-  return [epic.item.id, ...ids.values()];
-}
-
-/**
- * The demo's unfinished items are rolled back (done stays done), then all of them leave the shared
- * queue: a real agent never pulls them and `fleet work list` shows only real work. Returns the
- * count per status when the demo ended.
- */
-async function windUp(operator: PlaneClient, itemIds: Set<string>, err: (line: string) => void): Promise<Record<string, number>> {
-  const { items } = await operator.call('fleet_work_list', {});
-  const ours = items.filter((item) => itemIds.has(item.id));
-  for (const item of ours) {
-    if (item.status === 'done' || item.status === 'rolled_back') continue;
-    await operator.call('fleet_work_update', { id: item.id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'demo-ended', refs: [], note: 'the demo ended before the item was done' } }).catch(() => undefined);
-  }
-  const ids = ours.map((item) => item.id);
-  for (let start = 0; start < ids.length; start += REMOVE_BATCH) {
-    await operator.call('fleet_work_remove', { ids: ids.slice(start, start + REMOVE_BATCH) }).catch((error: Error) => err(`fleet demo: its work items stay in the queue: ${error.message}`));
-  }
-  const statuses: Record<string, number> = {};
-  for (const item of ours.filter((i) => i.kind === 'task')) statuses[item.status] = (statuses[item.status] ?? 0) + 1;
-  return statuses;
-}
-
-/** Items per fleet_work_remove call (its list limit). */
-const REMOVE_BATCH = 200;
 
 function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, port: number, control: string): void {
   const homeFlag = options.home === defaultHome({}) ? '' : ` --home ${options.home}`;
@@ -187,6 +135,7 @@ function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, po
     `  fleet resume${homeFlag}              back to work`,
     `  fleet digest${homeFlag}              what happened, in one page`,
     'In VS Code, the Fleet sidebar shows the same fleet (with fleet.home pointing at this FLEET_HOME).',
+    `Its RTE keeps ${OPEN_WAVES} waves of work queued (at most ${MAX_DEMO_ITEMS} items, finished waves removed as newer ones finish).`,
     'Ctrl-C ends the demo: the agents leave and its work items leave the queue (unfinished ones rolled back first).',
     '',
   ];
@@ -207,7 +156,7 @@ function describeSummary(summary: DemoSummary, options: DemoOptions): string {
     `Demo ended (${summary.stoppedBecause === 'duration' ? `after ${options.durationSeconds} s` : summary.stoppedBecause}).`,
     `  work: ${stats.pulled} pulled, ${stats.completed} completed by builders, ${stats.verified} verified (${stats.rework} sent back for rework), ${stats.accepted} accepted as done`,
     `  coordination: ${stats.handoffs} handoffs, ${stats.conflicts} claim conflicts met and worked around, ${stats.builds} builds requested`,
-    `  tasks when it ended: ${statuses || 'none'}${unfinished > 0 ? ` (the ${unfinished} unfinished rolled back)` : ''}${stats.errors > 0 ? `\n  errors: ${stats.errors} (see above)` : ''}`,
+    `  tasks in the queue when it ended: ${statuses || 'none'}${unfinished > 0 ? ` (the ${unfinished} unfinished rolled back)` : ''}${stats.errors > 0 ? `\n  errors: ${stats.errors} (see above)` : ''}`,
   ].join('\n');
 }
 

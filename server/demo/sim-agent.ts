@@ -4,6 +4,7 @@ import type { ControlBrief, MethodName, Params, Result, WorkItem } from '../../c
 import { connectToPlane } from '../client/connect.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
 import type { CommitQueue } from './sample-repo.js';
+import { WAVE } from './work-plan.js';
 
 export type SimRole = 'builder' | 'verifier' | 'rte';
 
@@ -38,8 +39,8 @@ export interface DemoWorld {
   random(): number;
   log(callsign: string, message: string): void;
   error(callsign: string, error: unknown): void;
-  /** The RTE tops up the queue with another wave when it runs dry. */
-  seedWave(client: PlaneClient, by: string): Promise<number>;
+  /** The RTE tops up the demo's queue to its few waves ahead: the new wave's number, or undefined when full enough. */
+  topUp(client: PlaneClient): Promise<number | undefined>;
   planeGone(): void;
 }
 
@@ -280,11 +281,9 @@ export class SimAgent {
       return;
     }
     if (this.control.state === 'run') {
-      const open = await this.call('fleet_work_list', {});
-      const pending = open.items.filter((i) => ['ready', 'rework', 'in_progress', 'review'].includes(i.status) && i.kind === 'task');
-      if (pending.length === 0) {
-        const added = await this.world.seedWave(this.client, this.callsign);
-        this.world.log(this.callsign, `the queue ran dry: added a new wave of ${added} tasks`);
+      const wave = await this.world.topUp(this.client);
+      if (wave !== undefined) {
+        this.world.log(this.callsign, `seeded wave ${wave}: ${WAVE.length} more tasks for the builders`);
         return;
       }
     }

@@ -1,0 +1,93 @@
+// `fleet demo` on a plane that already holds a real fleet's work: however long it runs, it keeps a
+// bounded number of its items in the shared queue, and after SIGTERM or SIGINT none of them is left
+// (the real fleet's items stay as they were).
+//
+// The plane lists work oldest first, 500 to a page. The flood of issue 26 began once the first page
+// held no open demo task (after minutes of the demo's own finished waves, or at once here, behind
+// 500 older items of another fleet): the RTE then saw "the queue ran dry" on every step and added a
+// wave each time, and on the way out only what the first page listed left the queue.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import type { WorkItem } from '../../../contracts/index.js';
+import type { PlaneClient } from '../../../server/client/plane-client.js';
+import { WAVE } from '../../../server/demo/work-plan.js';
+import { CLI, removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
+import { until } from './support.js';
+
+/** The README's promise: at most three waves (an epic and its tasks each) in the queue at once. */
+const DEMO_ITEMS_BOUND = 3 * (WAVE.length + 1);
+/**
+ * Items another fleet queued before the demo started (for its edge-tier agents, so the demo's
+ * agents never pull them): a full default page of fleet_work_list.
+ */
+const OTHER_FLEETS_ITEMS = 500;
+const RUN_MS = 14_000;
+
+/** Every item in the queue, page by page. */
+async function allItems(client: PlaneClient): Promise<WorkItem[]> {
+  const items: WorkItem[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.call('fleet_work_list', { ...(cursor !== undefined && { cursor }) });
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return items;
+}
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`fleet demo at a fast pace keeps at most ${DEMO_ITEMS_BOUND} items queued, and none after ${signal}`, { timeout: 60_000 }, async (t) => {
+    const home = tempHome();
+    const plane = await startPlaneProcess({ home });
+    const operator = await plane.connectAsOperator();
+    t.after(async () => {
+      operator.close();
+      await plane.stop();
+      removeHome(home);
+    });
+    const others = new Set<string>();
+    for (let start = 0; start < OTHER_FLEETS_ITEMS; start += 50) {
+      const added = await Promise.all(Array.from({ length: 50 }, (_, i) => operator.call('fleet_work_add', { title: `another fleet's epic ${start + i}`, kind: 'epic', tier: 'edge' })));
+      for (const { item } of added) others.add(item.id);
+    }
+
+    const child = spawn(process.execPath, [CLI, 'demo', '--pace', '16', '--seed', '11'], { env: { ...process.env, FLEET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    t.after(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const context = () => `\n--- stdout (tail) ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-2000)}`;
+    const demoItems = async () => (await allItems(operator)).filter((item) => !others.has(item.id));
+
+    await until(() => /ATLAS\s+pulled /.test(stdout), 20_000, `the demo's builders never pulled work${context()}`);
+    let most = 0;
+    const runUntil = Date.now() + RUN_MS;
+    while (Date.now() < runUntil) {
+      most = Math.max(most, (await demoItems()).length);
+      if (most > DEMO_ITEMS_BOUND) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(most <= DEMO_ITEMS_BOUND, `the demo had ${most} items in the queue at once (at most ${DEMO_ITEMS_BOUND} promised)${context()}`);
+    assert.match(stdout, /accepted wk_\S+ ".*": done/, `the demo's fleet got work done while bounded${context()}`);
+    const waves = [...stdout.matchAll(/seeded wave (\d+)/g)].map((match) => Number(match[1]));
+    assert.ok(Math.max(0, ...waves) > DEMO_ITEMS_BOUND / (WAVE.length + 1), `finished waves left the queue as it ran, making room for more (waves seeded: ${waves.join(', ')})${context()}`);
+
+    const signalledAt = Date.now();
+    child.kill(signal);
+    const code = await Promise.race([exited, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 20_000))]);
+    assert.notEqual(code, 'late', `the demo did not exit within 20 s of ${signal}${context()}`);
+    assert.equal(code, 0, `the demo exited with ${code}${context()}`);
+    assert.match(stdout, /Demo ended \(interrupted\)/);
+    t.diagnostic(`${signal}: exited ${Date.now() - signalledAt} ms after the signal; at most ${most} demo items were queued at once; waves seeded: ${waves.join(', ')}`);
+
+    const left = await demoItems();
+    assert.deepEqual(left.map((item) => `${item.id} ${item.kind} ${item.status} ${item.title}`), [], `every demo item left the queue after ${signal}`);
+    const remaining = await allItems(operator);
+    assert.deepEqual(new Set(remaining.map((item) => item.id)), others, "the other fleet's items are untouched");
+  });
+}
