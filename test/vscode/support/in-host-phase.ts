@@ -32,6 +32,6 @@ export async function runInHostPhase({ engine: id, phase, home, workspace, resul
   console.log(`[vscode ${engine.vscodeVersion}] ${phase}: ${results.passed.length} passed, ${results.failed.length} failed; measurements ${JSON.stringify(results.measurements)}`);
   for (const failure of results.failed) console.log(`[vscode ${engine.vscodeVersion}] ✖ ${failure.name}\n${failure.error}`);
   assert.equal(exitCode, 0, `the in-host tests failed on VS Code ${engine.vscodeVersion}:\n${logs.slice(-40).join('\n')}`);
-  assert.equal(results.passed.length, expectedTests);
+  assert.equal(results.passed.length, expectedTests, `expected ${expectedTests} in-host tests in phase ${phase}, ran ${results.passed.map((p) => p.name).join(', ')}`);
   return results;
 }
