@@ -21,9 +21,11 @@ type Body = Omit<z.infer<typeof hookCheckSpec.result>, 'control'>;
 export const hookCheck = (params: Params, session: Session, { core, scopes, worktrees }: PlaneServices): Body => {
   const scope = scopes.forCall(params);
   const located = params.paths.map((p) => locate(scopes, scope, p));
+  let writerId: string | undefined;
   const verdict = core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }));
     if (agent) noteHookSeen(agent, params.hook, ctx.now);
+    writerId = agent?.agentId;
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
       // A link out of every repository writes a file that is nobody's territory.
@@ -42,8 +44,9 @@ export const hookCheck = (params: Params, session: Session, { core, scopes, work
     };
   });
   // A runtime's file tool writes what it was allowed next: the watcher then knows whose change that is.
-  const writer = verdict.agent && core.indexes.liveCallsigns.get(verdict.agent.callsign);
-  if (writer && verdict.allowed && params.fromRuntime && params.hook.endsWith('pre-tool-use')) worktrees.expectWrites(writer, params.paths.filter((path) => isAbsolute(path)).map(realPath));
+  if (writerId !== undefined && verdict.allowed && params.fromRuntime && params.hook.endsWith('pre-tool-use')) {
+    worktrees.expectWrites(writerId, located.flatMap((at) => (at.outside === undefined && at.real !== undefined ? [at.real] : [])));
+  }
   return verdict;
 };
 
@@ -52,14 +55,14 @@ export const hookCheck = (params: Params, session: Session, { core, scopes, work
  * symlink in my territory pointing into yours is your file; one outside the repository pointing
  * in is the inside file. Relative paths (the git hook's staged paths) are the root's.
  */
-function locate(scopes: ScopeResolver, rootScope: CallScope, path: string): { scope: CallScope; relative: string; outside?: undefined } | { outside: string } {
+function locate(scopes: ScopeResolver, rootScope: CallScope, path: string): { scope: CallScope; relative: string; real?: string; outside?: undefined } | { outside: string } {
   if (!isAbsolute(path)) return { scope: rootScope, relative: scopes.toRelative(rootScope, path) };
   const real = realPath(path);
   const inRoot = rootScope.worktree === undefined ? '..' : scopes.relativePath({ worktree: rootScope.worktree }, real);
-  if (inRoot !== '' && !inRoot.startsWith('../') && inRoot !== '..') return { scope: rootScope, relative: inRoot };
+  if (inRoot !== '' && !inRoot.startsWith('../') && inRoot !== '..') return { scope: rootScope, relative: inRoot, real };
   try {
     const scope = scopes.resolve(existingDirectory(dirname(real)));
-    return { scope, relative: scopes.toRelative(scope, real) };
+    return { scope, relative: scopes.toRelative(scope, real), real };
   } catch (error) {
     if (error instanceof FleetError && error.errorName === 'OUTSIDE_REPOSITORY') return { outside: real };
     throw error;
