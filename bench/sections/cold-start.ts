@@ -3,7 +3,7 @@
 // log is left as a crash would leave it. Timed as `fleet serve` from spawn to "listening".
 import { rmSync } from 'node:fs';
 import { EmbeddedStore } from '../../server/store/embedded-store.js';
-import { snapshotSchema } from '../../server/plane/snapshot-format.js';
+import { snapshotSchema } from '../../server/plane/persistence/snapshot-format.js';
 import { fleetEventSchema } from '../../contracts/index.js';
 import { startPlaneProcess, tempHome } from '../../test/support/plane-process.js';
 import { copyHome, logShape, timeColdStart, type ColdStart } from '../lib/cold.js';

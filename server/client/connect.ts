@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Credential } from '../core/context.js';
 import { homePaths } from '../home/paths.js';
-import { isAlive } from '../plane/process-identity.js';
+import { isAlive } from '../plane/processes/process-identity.js';
 import { HandshakeRefusedError, PlaneClient } from './plane-client.js';
 import { explainRemoteFailure, remotePlane, RemotePlaneError } from './remote-plane.js';
 

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { existingAncestor } from '../plane/existing-ancestor.js';
+import { existingAncestor } from '../plane/repository/existing-ancestor.js';
 
 /**
  * The path a write really lands on: symlinks resolved (a link in my territory pointing into

@@ -3,7 +3,7 @@ import type { PlaneConnectionStatus } from '../../contracts/lsp.js';
 import { connectToPlane, NoPlaneError, readDiscovery } from '../client/connect.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { homePaths } from '../home/paths.js';
-import { isAlive } from '../plane/process-identity.js';
+import { isAlive } from '../plane/processes/process-identity.js';
 
 export interface PlaneLinkListener {
   /** A fresh connection: subscribe and load the state; throwing drops the connection. */

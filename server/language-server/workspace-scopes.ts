@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ScopeResolver, type Scope } from '../plane/scope-resolver.js';
+import { ScopeResolver, type Scope } from '../plane/repository/scope-resolver.js';
 
 /** Where a file sits as territory sees it: its repository (scope) and its path inside it. */
 export interface FileLocation {

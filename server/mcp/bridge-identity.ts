@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Agent } from '../../contracts/index.js';
 import { saveSession } from '../home/sessions.js';
 import { homePaths } from '../home/paths.js';
-import { isSameProcess, processStartTime } from '../plane/process-identity.js';
+import { isSameProcess, processStartTime } from '../plane/processes/process-identity.js';
 import { writeFileDurably } from '../store/durable-write.js';
 
 /** Who this bridge acts as, for the rest of its session. */

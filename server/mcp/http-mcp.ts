@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { limits, MAX_FRAME_BYTES } from '../../contracts/index.js';
 import type { ServiceCredential } from '../core/context.js';
-import { unjoinedCaller, type Session } from '../plane/session.js';
+import { unjoinedCaller, type Session } from '../plane/rpc/session.js';
 import { asFleetError, type Dispatch } from '../transport/connection.js';
 import { MAX_CONNECTIONS } from '../transport/admission.js';
 import { MAX_IN_FLIGHT } from '../transport/flow-control.js';

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT } from '../../contracts/index.js';
 import { defaultHome } from '../home/default-home.js';
-import { parseWebhookUrl } from './digest-webhook.js';
-import { storeChoice, StoreChoiceError, type StoreChoice } from './store-choice.js';
+import { parseWebhookUrl } from './digest/digest-webhook.js';
+import { storeChoice, StoreChoiceError, type StoreChoice } from './persistence/store-choice.js';
 
 /** Every setting an operator or a test needs, from the environment (flags of `fleet serve` override). */
 export interface PlaneConfig {

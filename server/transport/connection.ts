@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { FleetError } from '../../contracts/index.js';
 import type { Credential } from '../core/context.js';
-import { unjoinedCaller, type Session } from '../plane/session.js';
+import { unjoinedCaller, type Session } from '../plane/rpc/session.js';
 import { FlowControl } from './flow-control.js';
 import { errorReply, FrameError, notification, parseRequest, resultReply } from './jsonrpc.js';
 import type { ThrottledLog } from './throttled-log.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ledgerSchema } from '../../contracts/index.js';
-import { isAlive } from '../../server/plane/process-identity.js';
+import { isAlive } from '../../server/plane/processes/process-identity.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome, tempHome } from '../support/plane-process.js';
 import { runCli } from '../support/run-cli.js';

@@ -6,7 +6,7 @@ import { test, type TestContext } from 'node:test';
 import { WebSocket } from 'ws';
 import { eventNotificationSchema, type FleetEvent } from '../../contracts/index.js';
 import type { PlaneClient } from '../../server/client/plane-client.js';
-import { isAlive } from '../../server/plane/process-identity.js';
+import { isAlive } from '../../server/plane/processes/process-identity.js';
 import { makeRepo } from '../support/git-repo.js';
 import { removeHome, startPlaneProcess, tempHome } from '../support/plane-process.js';
 import { runCli } from '../support/run-cli.js';

@@ -2,7 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import type { FleetEvent } from '../../contracts/index.js';
 import { NatsStore } from '../../server/store/nats/nats-store.js';
 import { fleetEventSchema } from '../../contracts/index.js';
-import { snapshotSchema } from '../../server/plane/snapshot-format.js';
+import { snapshotSchema } from '../../server/plane/persistence/snapshot-format.js';
 import { PlaneCallError, type PlaneClient } from '../../server/client/plane-client.js';
 import type { MethodName, Params, Result } from '../../contracts/index.js';
 import type { NatsCluster } from './nats-cluster.js';

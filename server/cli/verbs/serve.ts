@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../../plane/config.js';
-import { PlaneAlreadyRunningError } from '../../plane/instance-lock.js';
+import { PlaneAlreadyRunningError } from '../../plane/processes/instance-lock.js';
 import { startPlane } from '../../plane/plane.js';
-import { ServiceTokensFileError } from '../../plane/service-tokens.js';
+import { ServiceTokensFileError } from '../../plane/remote/service-tokens.js';
 import { NatsStartError } from '../../store/nats/nats-connect.js';
 import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';

@@ -1,5 +1,5 @@
 import { readDiscovery } from '../../client/connect.js';
-import { isAlive } from '../../plane/process-identity.js';
+import { isAlive } from '../../plane/processes/process-identity.js';
 import { parseVerbArgs } from '../args.js';
 import { connectToPlane } from '../../client/connect.js';
 import { using } from '../connection.js';

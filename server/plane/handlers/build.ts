@@ -2,7 +2,7 @@ import { basename, dirname } from 'node:path';
 import { FleetError } from '../../../contracts/index.js';
 import { configureBuild, requestBuild } from '../../core/build-gate.js';
 import { buildRunView } from '../../core/orchestration-views.js';
-import type { CallScope, Scope } from '../scope-resolver.js';
+import type { CallScope, Scope } from '../repository/scope-resolver.js';
 import type { HandlerTable } from './handler.js';
 
 export const buildHandlers = {

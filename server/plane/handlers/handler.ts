@@ -1,10 +1,10 @@
 import type { Digest, FleetEvent, MethodName, ParsedParams, ResultBody, StoreHealth } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
-import type { Journal } from '../journal.js';
+import type { Journal } from '../persistence/journal.js';
 import type { ShellAnalyzer } from '../../gate/shell-analyzer.js';
-import type { ScopeResolver } from '../scope-resolver.js';
-import type { ServiceTokens } from '../service-tokens.js';
-import type { Session } from '../session.js';
+import type { ScopeResolver } from '../repository/scope-resolver.js';
+import type { ServiceTokens } from '../remote/service-tokens.js';
+import type { Session } from '../rpc/session.js';
 import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
 
 /** What the plane gives every handler: the core and the services around it. */

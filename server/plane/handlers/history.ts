@@ -2,8 +2,8 @@ import type { Result } from '../../../contracts/index.js';
 import { checkedPath, compileRecordedPattern } from '../../core/patterns.js';
 import { violationOf, violationView } from '../../core/violations.js';
 import { callsignOf, iso } from '../../core/views.js';
-import { isLegacyScope } from '../scope-identity.js';
-import { page, pagedList } from '../pager.js';
+import { isLegacyScope } from '../repository/scope-identity.js';
+import { page, pagedList } from '../rpc/pager.js';
 import type { HandlerTable } from './handler.js';
 
 type Entry = Result<'fleet_path_history'>['entries'][number];

@@ -16,8 +16,8 @@ import { existingDirectory, realPath } from '../../gate/real-path.js';
 import { absoluteTarget } from '../../gate/shell-analysis.js';
 import { withScriptFiles } from '../../gate/script-files.js';
 import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
-import type { Scope, ScopeResolver } from '../scope-resolver.js';
-import type { Session } from '../session.js';
+import type { Scope, ScopeResolver } from '../repository/scope-resolver.js';
+import type { Session } from '../rpc/session.js';
 import type { PlaneServices } from './handler.js';
 import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
 

@@ -3,7 +3,7 @@ import { requireAgent } from '../../core/authority.js';
 import { respondHandoff, sendHandoff } from '../../core/handoffs.js';
 import { ackMessages, isInInbox, isUnreadBy, sendMessage } from '../../core/messages.js';
 import { handoffView, messageView } from '../../core/orchestration-views.js';
-import { page } from '../pager.js';
+import { page } from '../rpc/pager.js';
 import type { HandlerTable } from './handler.js';
 import { inboxList, pendingHandoffList } from './paged-lists.js';
 

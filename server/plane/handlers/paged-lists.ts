@@ -6,7 +6,7 @@ import { isInInbox, isUnreadBy } from '../../core/messages.js';
 import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
 import type { AgentRecord, ClaimRecord } from '../../core/state.js';
 import { agentView, claimView, parkedClaimView } from '../../core/views.js';
-import { pagedList } from '../pager.js';
+import { pagedList } from '../rpc/pager.js';
 
 export const agentList = (ctx: Ctx, includeGone: boolean | undefined) =>
   pagedList({

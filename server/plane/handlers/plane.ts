@@ -1,7 +1,7 @@
 import { FleetError, PROTOCOL_VERSION, STORE_HEALTH_NOTIFICATION, type StoreHealthNotification } from '../../../contracts/index.js';
 import { controlView, iso } from '../../core/views.js';
-import { EventFeed } from '../event-feed.js';
-import { page } from '../pager.js';
+import { EventFeed } from '../rpc/event-feed.js';
+import { page } from '../rpc/pager.js';
 import type { HandlerTable } from './handler.js';
 import { agentList, claimList, parkedClaimList } from './paged-lists.js';
 

@@ -1,8 +1,8 @@
 import { FleetError } from '../../../contracts/index.js';
 import { join, heartbeat, leave } from '../../core/roster.js';
 import { agentView } from '../../core/views.js';
-import { page } from '../pager.js';
-import { serviceJoin } from '../service-join.js';
+import { page } from '../rpc/pager.js';
+import { serviceJoin } from '../remote/service-join.js';
 import type { HandlerTable } from './handler.js';
 import { agentList } from './paged-lists.js';
 

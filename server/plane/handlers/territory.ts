@@ -2,7 +2,7 @@ import { claim } from '../../core/claim.js';
 import { checkPaths } from '../../core/path-check.js';
 import { forceRelease, release, renew, transfer } from '../../core/territory.js';
 import type { ClaimRecord } from '../../core/state.js';
-import { page } from '../pager.js';
+import { page } from '../rpc/pager.js';
 import type { HandlerTable } from './handler.js';
 import { claimList } from './paged-lists.js';
 

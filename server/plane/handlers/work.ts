@@ -2,10 +2,10 @@ import { workView } from '../../core/orchestration-views.js';
 import { updateWork } from '../../core/work-lifecycle.js';
 import { budgetsOf, configureWork } from '../../core/work-budgets.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
-import { readWorktreeFacts } from '../worktree-facts.js';
+import { readWorktreeFacts } from '../repository/worktree-facts.js';
 import { readArtifact } from '../../core/work-artifacts.js';
 import { removeWork } from '../../core/work-removal.js';
-import { page } from '../pager.js';
+import { page } from '../rpc/pager.js';
 import type { HandlerTable } from './handler.js';
 import { workList } from './paged-lists.js';
 

@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { FleetError, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { recordViolation, violatedClaim } from '../../core/violations.js';
-import type { ScopeResolver } from '../scope-resolver.js';
+import type { ScopeResolver } from '../repository/scope-resolver.js';
 import { contentFingerprint } from './content-fingerprint.js';
 import { PerSecondCap } from './per-second-cap.js';
 import { WorktreeWatch, type SeenWrite, type Writers } from './worktree-watch.js';

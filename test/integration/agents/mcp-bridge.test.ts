@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { methodList } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
-import { isAlive } from '../../../server/plane/process-identity.js';
+import { isAlive } from '../../../server/plane/processes/process-identity.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { CLI, removeHome, tempHome } from '../../support/plane-process.js';
 import { connectAsOperatorTo, connectTo, keepAlive, planePid, shutdownPlane, until } from './support.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eventNotificationSchema, type FleetEvent } from '../../../contracts/index.js';
 import { readDiscovery } from '../../../server/client/connect.js';
 import { PlaneClient } from '../../../server/client/plane-client.js';
-import { isAlive } from '../../../server/plane/process-identity.js';
+import { isAlive } from '../../../server/plane/processes/process-identity.js';
 
 /** A connection to the plane of `home` (started by a process under test) with the plane token: unjoined until it joins. */
 export async function connectTo(home: string, client = 'test'): Promise<PlaneClient> {

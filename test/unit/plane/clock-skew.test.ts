@@ -3,9 +3,9 @@
 // message stored late (a stalled store) makes its plane look behind; that is not taken for skew.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClockSkew } from '../../../server/plane/clock-skew.js';
+import { ClockSkew } from '../../../server/plane/shared-log/clock-skew.js';
 
-/** Past the span in which a plane's best reading stands (server/plane/clock-skew.ts). */
+/** Past the span in which a plane's best reading stands (server/plane/shared-log/clock-skew.ts). */
 const LATER = 5 * 60_000 + 1;
 
 test('observe says when a plane went beyond the bound or came back, and only then', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FleetEvent } from '../../../contracts/index.js';
-import { Compactor } from '../../../server/plane/compactor.js';
-import { Journal } from '../../../server/plane/journal.js';
-import type { Snapshot } from '../../../server/plane/snapshot-format.js';
+import { Compactor } from '../../../server/plane/persistence/compactor.js';
+import { Journal } from '../../../server/plane/persistence/journal.js';
+import type { Snapshot } from '../../../server/plane/persistence/snapshot-format.js';
 import { joinAgent, makeHarness } from '../../support/core-harness.js';
 
 /** A store whose compactions finish when the test says so, recording the seq each one captured. */

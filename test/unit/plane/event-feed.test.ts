@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, type FleetEvent } from '../../../contracts/index.js';
-import { EventFeed } from '../../../server/plane/event-feed.js';
-import { Journal } from '../../../server/plane/journal.js';
-import { unjoinedCaller, type Session } from '../../../server/plane/session.js';
+import { EventFeed } from '../../../server/plane/rpc/event-feed.js';
+import { Journal } from '../../../server/plane/persistence/journal.js';
+import { unjoinedCaller, type Session } from '../../../server/plane/rpc/session.js';
 
 const event = (seq: number) => ({ seq, at: 0, type: 'agent.heartbeat' }) as unknown as FleetEvent;
 

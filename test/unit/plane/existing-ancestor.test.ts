@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { existingAncestor } from '../../../server/plane/existing-ancestor.js';
+import { existingAncestor } from '../../../server/plane/repository/existing-ancestor.js';
 
 test('existingAncestor splits a path into its deepest existing part and the missing segments', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-ancestor-'));

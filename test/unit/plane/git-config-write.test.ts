@@ -6,12 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { FleetError } from '../../../contracts/index.js';
-import { setGitConfigOnce } from '../../../server/plane/git-config.js';
+import { setGitConfigOnce } from '../../../server/plane/repository/git-config.js';
 import { git, makeRepo } from '../../support/git-repo.js';
 import { removeHome } from '../../support/plane-process.js';
 
 const run = promisify(execFile);
-const RESOLVER = pathToFileURL(join(import.meta.dirname, '../../../server/plane/scope-resolver.js')).href;
+const RESOLVER = pathToFileURL(join(import.meta.dirname, '../../../server/plane/repository/scope-resolver.js')).href;
 
 test('the value already set wins: a second writer gets the first id back, and git reads it', (t) => {
   const root = makeRepo();

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { InstanceLock, PlaneAlreadyRunningError } from '../../../server/plane/instance-lock.js';
-import { processStartTime } from '../../../server/plane/process-identity.js';
+import { InstanceLock, PlaneAlreadyRunningError } from '../../../server/plane/processes/instance-lock.js';
+import { processStartTime } from '../../../server/plane/processes/process-identity.js';
 import { rawStartTime, startZombie } from '../../support/zombie.js';
 
 test('a lock held by a zombie is taken over; one held by a live process is refused', async (t) => {

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ledgerSchema } from '../../../contracts/index.js';
-import { LedgerWriter } from '../../../server/plane/ledger-writer.js';
+import { LedgerWriter } from '../../../server/plane/persistence/ledger-writer.js';
 import { claimNow, joinAgent, makeHarness, OTHER_SCOPE, SCOPE, type Harness } from '../../support/core-harness.js';
 import { withTempDir } from '../../support/store-fixtures.js';
 

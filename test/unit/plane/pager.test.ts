@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PAGE_BYTES } from '../../../contracts/index.js';
 import { gatherPages } from '../../../server/client/gather-pages.js';
-import { page, pagedList } from '../../../server/plane/pager.js';
+import { page, pagedList } from '../../../server/plane/rpc/pager.js';
 import { SeededRandom, testSeed } from '../../support/seeded-random.js';
 
 interface Item {

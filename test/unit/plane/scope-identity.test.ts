@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseGitConfig } from '../../../server/plane/git-config.js';
+import { parseGitConfig } from '../../../server/plane/repository/git-config.js';
 import { scopeName } from '../../../contracts/index.js';
-import { canonicalScope, isLegacyScope, normalizeRemoteUrl } from '../../../server/plane/scope-identity.js';
+import { canonicalScope, isLegacyScope, normalizeRemoteUrl } from '../../../server/plane/repository/scope-identity.js';
 
 test('every way of writing one origin normalizes to one id, without credentials, port or .git', () => {
   const forms = [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ScopeResolver } from '../../../server/plane/scope-resolver.js';
+import { ScopeResolver } from '../../../server/plane/repository/scope-resolver.js';
 import { cloneRepo, git, makeRepo } from '../../support/git-repo.js';
 import { removeHome, tempHome } from '../../support/plane-process.js';
 

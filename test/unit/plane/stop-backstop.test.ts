@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import type { AgentRecord } from '../../../server/core/state.js';
-import { processStartTime } from '../../../server/plane/process-identity.js';
-import { signallablePid } from '../../../server/plane/stop-backstop.js';
+import { processStartTime } from '../../../server/plane/processes/process-identity.js';
+import { signallablePid } from '../../../server/plane/processes/stop-backstop.js';
 
 const agent = (pid: number, pidStart: string | undefined, gone?: 'left'): AgentRecord => ({
   agentId: 'ag-1', callsign: 'ATLAS', runtime: 'test', role: 'worker', tier: 'local', tokenHash: 'x', joinedAt: 0, lastSeen: 0, reported: 'active', pid, pidStart, gone,

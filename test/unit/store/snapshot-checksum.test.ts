@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fleetEventSchema, SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../../contracts/index.js';
 import { toPersisted } from '../../../server/core/state.js';
-import { predatesChecksum, snapshotSchema, type Snapshot } from '../../../server/plane/snapshot-format.js';
+import { predatesChecksum, snapshotSchema, type Snapshot } from '../../../server/plane/persistence/snapshot-format.js';
 import { EmbeddedStore } from '../../../server/store/embedded-store.js';
 import { StoreCorruptError } from '../../../server/store/store.js';
 import { claimNow, joinAgent, makeHarness } from '../../support/core-harness.js';

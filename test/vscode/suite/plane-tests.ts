@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { isAlive } from '../../../server/plane/process-identity.js';
+import { isAlive } from '../../../server/plane/processes/process-identity.js';
 import { planeJson, planeLogStarts, type Fixture } from './fixture.js';
 import { test } from './runner.js';
 import { TestAgent } from './test-agent.js';

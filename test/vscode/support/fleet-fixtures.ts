@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectToPlane, readDiscovery } from '../../../server/client/connect.js';
-import { isAlive } from '../../../server/plane/process-identity.js';
+import { isAlive } from '../../../server/plane/processes/process-identity.js';
 
 /** The repository root: the extension under development (its package.json is the manifest). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -1,5 +1,5 @@
-import type { Ctx } from '../core/context.js';
-import type { PersistedState, State } from '../core/state.js';
+import type { Ctx } from '../../core/context.js';
+import type { PersistedState, State } from '../../core/state.js';
 
 /**
  * On a shared log every plane judges every agent's silence, but a call counts as a heartbeat only

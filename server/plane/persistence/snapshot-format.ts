@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SNAPSHOT_SCHEMA_VERSION } from '../../contracts/index.js';
-import { stateSchema } from '../core/state.js';
+import { SNAPSHOT_SCHEMA_VERSION } from '../../../contracts/index.js';
+import { stateSchema } from '../../core/state.js';
 
 /**
  * The snapshot on disk carries a schema version. Older versions are migrated forward here, one

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { abandonInterruptedBuilds, nextBuild, recordBuildFinished, recordBuildStarted, type BuildOutcome } from '../core/build-gate.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import type { BuildRunRecord } from '../core/orchestration-records.js';
-import type { Journal } from './journal.js';
-import { gitHead } from './worktree-facts.js';
+import { abandonInterruptedBuilds, nextBuild, recordBuildFinished, recordBuildStarted, type BuildOutcome } from '../../core/build-gate.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import type { BuildRunRecord } from '../../core/orchestration-records.js';
+import type { Journal } from '../persistence/journal.js';
+import { gitHead } from '../repository/worktree-facts.js';
 
 const KEEP_OUTPUT_CHARS = 64 * 1024;
 

@@ -1,7 +1,7 @@
-import { SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../contracts/index.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import { toPersisted } from '../core/state.js';
-import type { Store } from '../store/store.js';
+import { SNAPSHOT_SCHEMA_VERSION, type FleetEvent } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { toPersisted } from '../../core/state.js';
+import type { Store } from '../../store/store.js';
 import type { Journal } from './journal.js';
 import type { Snapshot } from './snapshot-format.js';
 

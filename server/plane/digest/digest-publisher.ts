@@ -1,14 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Digest, FleetEvent } from '../../contracts/index.js';
-import { buildDigest } from '../core/digest.js';
-import { renderDigestMarkdown } from '../core/digest-markdown.js';
-import type { Clock } from '../core/clock.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import { writeFileDurably } from '../store/durable-write.js';
-import type { HomePaths } from '../home/paths.js';
+import type { Digest, FleetEvent } from '../../../contracts/index.js';
+import { buildDigest } from '../../core/digest.js';
+import { renderDigestMarkdown } from '../../core/digest-markdown.js';
+import type { Clock } from '../../core/clock.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { writeFileDurably } from '../../store/durable-write.js';
+import type { HomePaths } from '../../home/paths.js';
 import type { DigestWebhook } from './digest-webhook.js';
-import type { Journal } from './journal.js';
+import type { Journal } from '../persistence/journal.js';
 
 export interface DigestOutput {
   digest: Digest;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { FleetError } from '../../contracts/index.js';
-import { repositoryDirectory } from '../gate/repository-directory.js';
+import { FleetError } from '../../../contracts/index.js';
+import { repositoryDirectory } from '../../gate/repository-directory.js';
 import { existingAncestor } from './existing-ancestor.js';
 import { canonicalScope } from './scope-identity.js';
 import { scopeIdOf } from './scope-id-of.js';

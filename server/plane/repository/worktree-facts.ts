@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { WorktreeFacts } from '../core/work-guidance.js';
+import type { WorktreeFacts } from '../../core/work-guidance.js';
 
 /** The files whose committed text is the repository's covenant for agents. */
 const COVENANT_FILES = ['AGENTS.md', 'CLAUDE.md'];

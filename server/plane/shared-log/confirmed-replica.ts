@@ -1,8 +1,8 @@
-import type { FleetEvent } from '../../contracts/index.js';
-import type { CoreConfig } from '../core/context.js';
-import { Indexes } from '../core/indexes.js';
-import { applyEvent } from '../core/reducer.js';
-import { emptyState, fromPersisted, toPersisted, type PersistedState, type State } from '../core/state.js';
+import type { FleetEvent } from '../../../contracts/index.js';
+import type { CoreConfig } from '../../core/context.js';
+import { Indexes } from '../../core/indexes.js';
+import { applyEvent } from '../../core/reducer.js';
+import { emptyState, fromPersisted, toPersisted, type PersistedState, type State } from '../../core/state.js';
 
 /**
  * The state as the shared log has it, applied with the same reducer as the core but holding only

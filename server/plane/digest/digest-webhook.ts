@@ -1,4 +1,4 @@
-import type { Digest } from '../../contracts/index.js';
+import type { Digest } from '../../../contracts/index.js';
 
 export interface WebhookLimits {
   /** Each POST is abandoned after this long. */

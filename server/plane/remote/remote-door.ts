@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import type { Dispatch } from '../transport/connection.js';
-import { RemoteListener } from '../transport/remote-listener.js';
-import type { ThrottledLog } from '../transport/throttled-log.js';
-import type { WsEndpoint } from '../transport/ws-endpoint.js';
-import { ConfigError, type PlaneConfig } from './config.js';
+import type { Dispatch } from '../../transport/connection.js';
+import { RemoteListener } from '../../transport/remote-listener.js';
+import type { ThrottledLog } from '../../transport/throttled-log.js';
+import type { WsEndpoint } from '../../transport/ws-endpoint.js';
+import { ConfigError, type PlaneConfig } from '../config.js';
 import type { ServiceTokens } from './service-tokens.js';
 
 /** The running `--listen` door: its port, and how the plane's shutdown ends it. */
@@ -43,7 +43,7 @@ export async function openRemoteDoor(
   log: (message: string) => void,
 ): Promise<RemoteDoor> {
   // The MCP SDK's server side loads only for a plane that listens: every other start stays as quick as before.
-  const { HttpMcpService } = await import('../mcp/http-mcp.js');
+  const { HttpMcpService } = await import('../../mcp/http-mcp.js');
   const mcp = new HttpMcpService(dispatch, edgeTtlSeconds, log);
   const listener = new RemoteListener(
     endpoint,

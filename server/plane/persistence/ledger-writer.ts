@@ -1,9 +1,9 @@
-import type { Ledger } from '../../contracts/index.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import { claimLapse } from '../core/liveness.js';
-import { agentView, callsignOf, controlView, iso } from '../core/views.js';
-import type { ClaimRecord } from '../core/state.js';
-import { writeChunksDurably } from '../store/durable-write.js';
+import type { Ledger } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { claimLapse } from '../../core/liveness.js';
+import { agentView, callsignOf, controlView, iso } from '../../core/views.js';
+import type { ClaimRecord } from '../../core/state.js';
+import { writeChunksDurably } from '../../store/durable-write.js';
 
 const MIN_SPACING_MS = 200;
 /** A rewrite blocks the event loop while it serializes; spacing it by a multiple of its cost keeps that a small share. */

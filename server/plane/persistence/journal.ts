@@ -1,5 +1,5 @@
-import type { FleetEvent } from '../../contracts/index.js';
-import { StoreRetryError, type Store } from '../store/store.js';
+import type { FleetEvent } from '../../../contracts/index.js';
+import { StoreRetryError, type Store } from '../../store/store.js';
 
 /**
  * Carries the core's events to the store and tells who waits when they are durable. Events

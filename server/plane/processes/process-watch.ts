@@ -1,6 +1,6 @@
-import type { FleetCore } from '../core/fleet-core.js';
-import { hasRegisteredProcess } from '../core/liveness.js';
-import { processExited } from '../core/roster.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { hasRegisteredProcess } from '../../core/liveness.js';
+import { processExited } from '../../core/roster.js';
 import { probeProcess } from './process-identity.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { FleetCore } from '../core/fleet-core.js';
-import { StoreRetryError } from '../store/store.js';
-import type { Journal } from './journal.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { StoreRetryError } from '../../store/store.js';
+import type { Journal } from '../persistence/journal.js';
 
 /** Between two announcements of a start the store refused. */
 const RETRY_PAUSE_MS = 500;

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { FleetError } from '../../contracts/index.js';
+import { FleetError } from '../../../contracts/index.js';
 
 /**
  * Reads a repository's git config file directly, without a git subprocess (the hook path resolves

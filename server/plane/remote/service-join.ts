@@ -1,5 +1,5 @@
-import { FleetError, type ParsedParams } from '../../contracts/index.js';
-import type { ServiceCredential } from '../core/context.js';
+import { FleetError, type ParsedParams } from '../../../contracts/index.js';
+import type { ServiceCredential } from '../../core/context.js';
 import type { ServiceTokens } from './service-tokens.js';
 
 /**

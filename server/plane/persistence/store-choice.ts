@@ -1,4 +1,4 @@
-import { FLEET_NAME_PATTERN } from '../store/nats/nats-names.js';
+import { FLEET_NAME_PATTERN } from '../../store/nats/nats-names.js';
 
 /** Which store the plane runs on (DESIGN §13): the embedded default, or a NATS JetStream cluster. */
 export type StoreChoice =

@@ -1,11 +1,11 @@
-import { fleetEventSchema, PLANE_VERSION, type FleetEvent, type StoreHealth } from '../../contracts/index.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import { EmbeddedStore } from '../store/embedded-store.js';
-import { NatsStore } from '../store/nats/nats-store.js';
-import type { Recovered, Store } from '../store/store.js';
+import { fleetEventSchema, PLANE_VERSION, type FleetEvent, type StoreHealth } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { EmbeddedStore } from '../../store/embedded-store.js';
+import { NatsStore } from '../../store/nats/nats-store.js';
+import type { Recovered, Store } from '../../store/store.js';
 import type { Journal } from './journal.js';
-import { relayLiveness } from './liveness-relay.js';
-import { ReplicaSync } from './replica-sync.js';
+import { relayLiveness } from '../shared-log/liveness-relay.js';
+import { ReplicaSync } from '../shared-log/replica-sync.js';
 import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
 import type { StoreChoice } from './store-choice.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, FleetError, PAGE_BYTES } from '../../contracts/index.js';
+import { DEFAULT_PAGE_SIZE, FleetError, PAGE_BYTES } from '../../../contracts/index.js';
 
 /**
  * One list of a paged reply: where its items come from, their order (creation time, then id:

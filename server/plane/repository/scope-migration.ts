@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ScopeRename } from '../core/scope-merge.js';
-import type { State } from '../core/state.js';
+import type { ScopeRename } from '../../core/scope-merge.js';
+import type { State } from '../../core/state.js';
 import { scopeIdOf } from './scope-id-of.js';
 import { isLegacyScope } from './scope-identity.js';
 

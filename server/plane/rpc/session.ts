@@ -1,4 +1,4 @@
-import type { Caller, Credential } from '../core/context.js';
+import type { Caller, Credential } from '../../core/context.js';
 
 /** One client connection's identity and its way to receive notifications. */
 export interface Session {

@@ -1,5 +1,5 @@
-import { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, type EventsGapNotification, type FleetEvent } from '../../contracts/index.js';
-import type { Journal } from './journal.js';
+import { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, type EventsGapNotification, type FleetEvent } from '../../../contracts/index.js';
+import type { Journal } from '../persistence/journal.js';
 import type { Session } from './session.js';
 
 /**

@@ -1,11 +1,11 @@
-import { describeIssues, FleetError, isMethodName, limits, methods, type MethodName } from '../../contracts/index.js';
-import { isOperator, isRteOrOperator } from '../core/authority.js';
-import { copyWith } from '../core/copy-with.js';
-import { decidedLater } from '../core/later-decision.js';
-import { controlBrief } from '../core/views.js';
-import { StoreRetryError } from '../store/store.js';
-import type { Handler, PlaneServices } from './handlers/handler.js';
-import { handlers } from './handlers/index.js';
+import { describeIssues, FleetError, isMethodName, limits, methods, type MethodName } from '../../../contracts/index.js';
+import { isOperator, isRteOrOperator } from '../../core/authority.js';
+import { copyWith } from '../../core/copy-with.js';
+import { decidedLater } from '../../core/later-decision.js';
+import { controlBrief } from '../../core/views.js';
+import { StoreRetryError } from '../../store/store.js';
+import type { Handler, PlaneServices } from '../handlers/handler.js';
+import { handlers } from '../handlers/index.js';
 import { keyNestedDeeperThan } from './json-depth.js';
 import type { Session } from './session.js';
 

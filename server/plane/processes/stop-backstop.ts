@@ -1,6 +1,6 @@
-import type { FleetEvent } from '../../contracts/index.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import type { AgentRecord } from '../core/state.js';
+import type { FleetEvent } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import type { AgentRecord } from '../../core/state.js';
 import { processStartTime } from './process-identity.js';
 
 /** Time between SIGTERM and SIGKILL for an agent that ignores the stop. */

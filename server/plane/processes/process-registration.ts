@@ -1,4 +1,4 @@
-import { FleetError } from '../../contracts/index.js';
+import { FleetError } from '../../../contracts/index.js';
 import { isAlive, processStartTime } from './process-identity.js';
 
 /**

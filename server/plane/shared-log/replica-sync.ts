@@ -1,13 +1,13 @@
-import { SNAPSHOT_SCHEMA_VERSION, type FleetEvent, type StoreHealth } from '../../contracts/index.js';
-import type { FleetCore } from '../core/fleet-core.js';
-import type { PersistedState } from '../core/state.js';
-import type { LogMessage, NatsStore, Refusal } from '../store/nats/nats-store.js';
-import { StoreRetryError } from '../store/store.js';
+import { SNAPSHOT_SCHEMA_VERSION, type FleetEvent, type StoreHealth } from '../../../contracts/index.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import type { PersistedState } from '../../core/state.js';
+import type { LogMessage, NatsStore, Refusal } from '../../store/nats/nats-store.js';
+import { StoreRetryError } from '../../store/store.js';
 import { ClockSkew } from './clock-skew.js';
 import { ConfirmedReplica } from './confirmed-replica.js';
 import { keepHeard } from './liveness-relay.js';
-import type { Journal } from './journal.js';
-import type { Snapshot } from './snapshot-format.js';
+import type { Journal } from '../persistence/journal.js';
+import type { Snapshot } from '../persistence/snapshot-format.js';
 
 export interface ReplicaSyncOptions {
   planeId: string;

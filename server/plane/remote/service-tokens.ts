@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { callsignSchema, FleetError, serviceRoleSchema, type ServiceTokenView } from '../../contracts/index.js';
-import type { Clock } from '../core/clock.js';
-import type { ServiceCredential } from '../core/context.js';
-import { writeFileDurably } from '../store/durable-write.js';
+import { callsignSchema, FleetError, serviceRoleSchema, type ServiceTokenView } from '../../../contracts/index.js';
+import type { Clock } from '../../core/clock.js';
+import type { ServiceCredential } from '../../core/context.js';
+import { writeFileDurably } from '../../store/durable-write.js';
 
 const TOKEN_PREFIX = 'fst';
 
