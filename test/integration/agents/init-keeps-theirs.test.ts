@@ -31,10 +31,10 @@ function trustTable(hooksFile: string, label: string, group: number, matcher: st
 function trustAll(codexHome: string): string {
   const hooksFile = join(realpathSync(codexHome), 'hooks.json');
   const file = JSON.parse(readFileSync(hooksFile, 'utf8')) as HooksFile;
-  const labels: Record<string, string> = { PreToolUse: 'pre_tool_use', PostToolUse: 'post_tool_use', SessionStart: 'session_start' };
+  const labels: Record<string, string> = { PreToolUse: 'pre_tool_use', PostToolUse: 'post_tool_use', SessionStart: 'session_start', PermissionRequest: 'permission_request' };
   return Object.entries(labels)
     .map(([event, label]) => {
-      const group = file.hooks[event]!.findIndex((g) => / codex-(pre-tool-use|post-tool-use|session-start) --home /.test(g.hooks[0]!.command));
+      const group = file.hooks[event]!.findIndex((g) => / codex-(pre-tool-use|post-tool-use|session-start|permission-request) --home /.test(g.hooks[0]!.command));
       return trustTable(hooksFile, label, group, file.hooks[event]![group]!.matcher, file.hooks[event]![group]!.hooks[0]!);
     })
     .join('\n');
