@@ -75,7 +75,7 @@
   }
 
   function windowText(model, digest) {
-    if (model.shown.kind === 'catchUp') return `Since you were last here (events ${digest.fromSeq}–${digest.toSeq})`;
+    if (model.shown.kind === 'catchUp') return digest.eventCount === 0 ? 'Nothing happened since you were last here' : `Since you were last here (events ${digest.fromSeq}–${digest.toSeq})`;
     if (model.shown.kind === 'published') return `Published ${new Date(digest.generatedAt).toLocaleString()} (events ${digest.fromSeq}–${digest.toSeq})`;
     return `Since the last published digest: ${digest.eventCount} event(s), updated ${new Date(digest.generatedAt).toLocaleTimeString()}`;
   }

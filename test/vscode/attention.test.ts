@@ -57,8 +57,13 @@ for (const id of selectedEngineIds()) {
       await runInHostPhase({ engine: id, phase: 'attention', home, workspace, resultsFile, expectedTests: EXPECTED_TESTS });
     });
 
-    test('on screen with a busy fleet: the count in the status bar, Needs You with one of each kind, in light, dark and high contrast; the digest in an editor tab, summary first', async () => {
+    test('on screen with a busy fleet: the count in the status bar, Needs You with one of each kind, in light, dark and high contrast; the digest in an editor tab, summary first', async (t) => {
       mkdirSync(shots, { recursive: true });
+      t.after(async () => {
+        // What the page showed when a step failed, to look at.
+        if (!passed) await workbench?.page.screenshot({ path: join(shots, 'attention-failed.png') }).catch(() => undefined);
+      });
+      let passed = false;
       workbench = await openWorkbench({ engine: loadEngine(id), workspacePath: workspace, extensionPath: REPO_ROOT, env: { FLEET_HOME: screenHome, FLEET_PORT: '0' } });
       const { page } = workbench;
       await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 90_000 });
@@ -86,10 +91,16 @@ for (const id of selectedEngineIds()) {
         const header = sidebar.locator('.pane-header', { hasText: new RegExp(`^${title}`, 'i') }).first();
         if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
       }
+      // A wider sidebar (its right edge dragged), so the rows' descriptions read in the shots.
+      const side = await sidebar.boundingBox();
+      if (side) await drag(page, side.x + side.width + 1, side.y + side.height / 2, 260, 0);
+      // Needs You taller: its lower edge dragged down (the sash between it and the Roster).
+      const sash = sidebar.locator('.monaco-sash.horizontal').first();
+      const edge = await sash.boundingBox();
+      if (edge) await drag(page, edge.x + edge.width / 2, edge.y + edge.height / 2, 0, 220);
       const question = sidebar.locator('.monaco-list-row', { hasText: 'Pick the parser' }).first();
       await question.waitFor({ timeout: 20_000 });
       if ((await question.getAttribute('aria-expanded')) !== 'true') await question.click();
-      await page.screenshot({ path: join(shots, 'attention-first-look.png') });
       await sidebar.getByText('rewrite it with a PEG grammar').first().waitFor({ timeout: 20_000 });
       await sidebar.getByText('NOVA asks permission').first().waitFor({ timeout: 20_000 });
       await sidebar.getByText('Parse empty input').first().waitFor({ timeout: 20_000 });
@@ -111,6 +122,7 @@ for (const id of selectedEngineIds()) {
       assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), `the summary leads, in order:\n${text.slice(0, 1500)}`);
       await page.mouse.move(640, 700);
       await page.screenshot({ path: join(shots, 'digest-editor-light.png') });
+      passed = true;
     });
   });
 }
@@ -171,6 +183,14 @@ async function busyOperatorQueue(home: string, workspace: string, clients: Plane
   assert.equal((await builder.call('fleet_work_pull', {})).item?.id, asked);
   await builder.call('fleet_work_update', { id: asked, action: 'clarify', question: 'Which parser do we keep?', context: 'the grammar grows every release', confidence: 'low', options: ['keep the hand-written parser', 'rewrite it with a PEG grammar'] });
   await builder.call('fleet_hook_waiting', { callsign: 'NOVA', hook: 'claude-notification', reason: 'permission', message: 'Claude needs your permission to use Bash', tool: 'Bash' });
+}
+
+/** Drags a sash from (x, y) by (dx, dy), as a person resizes a part of the workbench. */
+async function drag(page: Page, x: number, y: number, dx: number, dy: number): Promise<void> {
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps: 8 });
+  await page.mouse.up();
 }
 
 /** The text of the digest's editor tab (its webview frame), once it has rendered a digest. */

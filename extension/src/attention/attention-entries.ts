@@ -130,7 +130,6 @@ function questionDetails(question: ClarificationRequest): AttentionDetail[] {
     ...(question.context !== undefined ? [{ label: 'Context', description: question.context }] : []),
     ...(question.confidence !== undefined ? [{ label: 'Confidence', description: `${question.confidence}, going on without an answer` }] : []),
     ...question.options.map((option, index) => ({ label: `Option ${index + 1}`, description: option })),
-    { label: 'Request', description: question.id },
   ];
 }
 

@@ -35,12 +35,12 @@ export class AttentionView implements vscode.TreeDataProvider<AttentionNode>, vs
     this.view = vscode.window.createTreeView('fleet.attention', { treeDataProvider: this });
     this.statusItem.name = 'Fleet: Needs You';
     this.statusItem.command = { command: 'fleet.attention.focus', title: 'Show what needs you' };
+    // 'all' comes with every whole state (start-up, reconnect, the plane gone, the operator joined).
     this.subscriptions = [
       ctx.onDidChangeFleet((changes) => {
         if (changes === 'all') this.reload();
         else if (this.entries.apply(changes)) this.show();
       }),
-      ctx.onDidChangeState(() => this.reload()),
     ];
     this.reload();
   }
