@@ -120,6 +120,10 @@ for (const id of selectedEngineIds()) {
       const text = await editorDigestText(page);
       const order = ['WHAT NEEDS YOU', 'escalated question(s) to answer', 'verified item(s) to accept or send back', 'agent(s) waiting for a person', 'event(s)', 'ESCALATIONS WAITING FOR THE OPERATOR'].map((part) => text.toUpperCase().indexOf(part.toUpperCase()));
       assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), `the summary leads, in order:\n${text.slice(0, 1500)}`);
+      // The live digest ("Now"), wide: the secondary side bar out of the way.
+      await page.keyboard.press('Control+Alt+KeyB');
+      await clickInWebview(page, '#digest', 'button.tab', 'Now');
+      await webviewText(page, '#digest', 'Since the last published digest');
       await page.mouse.move(640, 700);
       await page.screenshot({ path: join(shots, 'digest-editor-light.png') });
       passed = true;
@@ -183,6 +187,16 @@ async function busyOperatorQueue(home: string, workspace: string, clients: Plane
   assert.equal((await builder.call('fleet_work_pull', {})).item?.id, asked);
   await builder.call('fleet_work_update', { id: asked, action: 'clarify', question: 'Which parser do we keep?', context: 'the grammar grows every release', confidence: 'low', options: ['keep the hand-written parser', 'rewrite it with a PEG grammar'] });
   await builder.call('fleet_hook_waiting', { callsign: 'NOVA', hook: 'claude-notification', reason: 'permission', message: 'Claude needs your permission to use Bash', tool: 'Bash' });
+}
+
+/** Clicks the `button` whose text is `label` in the webview frame that holds `selector`. */
+async function clickInWebview(page: Page, selector: string, button: string, label: string): Promise<void> {
+  for (const frame of page.frames()) {
+    if ((await frame.locator(selector).count().catch(() => 0)) === 0) continue;
+    await frame.locator(button, { hasText: label }).first().click();
+    return;
+  }
+  throw new Error(`no webview holds ${selector}`);
 }
 
 /** Drags a sash from (x, y) by (dx, dy), as a person resizes a part of the workbench. */
