@@ -192,11 +192,12 @@ async function busyOperatorQueue(home: string, workspace: string, clients: Plane
 /** Clicks the `button` whose text is `label` in the webview frame that holds `selector`. */
 async function clickInWebview(page: Page, selector: string, button: string, label: string): Promise<void> {
   for (const frame of page.frames()) {
-    if ((await frame.locator(selector).count().catch(() => 0)) === 0) continue;
-    await frame.locator(button, { hasText: label }).first().click();
+    const target = frame.locator(`${selector} ${button}`, { hasText: label }).first();
+    if (!(await target.isVisible().catch(() => false))) continue; // the folded Digest view's frame, or another webview
+    await target.click();
     return;
   }
-  throw new Error(`no webview holds ${selector}`);
+  throw new Error(`no webview on screen shows ${selector} ${button} "${label}"`);
 }
 
 /** Drags a sash from (x, y) by (dx, dy), as a person resizes a part of the workbench. */
