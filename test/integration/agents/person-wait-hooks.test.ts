@@ -122,6 +122,8 @@ describe('Notification and PermissionRequest hooks record a runtime waiting for 
     assert.deepEqual([run.status, run.stdout, run.stderr], [0, '', '']);
     const wait = await waitOf('BOLT');
     assert.deepEqual(wait && [wait.hook, wait.reason, wait.tool, wait.message], ['codex-permission-request', 'permission', 'Bash', 'Codex asks to run Bash: rm -rf build (clean the build)']);
+    const status = await runCli(['status'], { home: plane.home, cwd: repo });
+    assert.match(status.stdout, /^ {2}BOLT asks permission \(since (now|\d+s ago)\): Codex asks to run Bash: rm -rf build \(clean the build\)$/m);
   });
 
   test('nothing decides when nothing can be recorded: garbage, a session no agent speaks for, another repository', async () => {
