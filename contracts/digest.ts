@@ -59,6 +59,10 @@ export const digestSchema = z.object({
       }),
     )
     .default([]),
+  /** Agents whose runtime waits for a person (a permission prompt, the next prompt, a question), oldest first, as their hooks said. */
+  waitingForPerson: z
+    .array(z.object({ callsign: z.string(), runtime: z.string(), reason: z.enum(['permission', 'input', 'question']), message: z.string(), tool: z.string().optional(), since: z.iso.datetime() }))
+    .default([]),
   /** Open items that have spent rounds of their rework or clarification budget. */
   budgetsSpent: z.array(budgetUseSchema).default([]),
   eventCount: z.number().int(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
-import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
+import { claimModeSchema, controlStateSchema, personWaitSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
 import { buildArtifactSchema, decisionSchema, escalationSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';
 import { buildPlanSchema, clarificationRequestSchema, clarificationResponseSchema, guidancePacketSchema, workSettingsSchema } from './work-protocol.js';
 
@@ -67,6 +67,10 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('agent.session_bound'), agentId: z.string(), sessionId: z.string() }),
   /** That runtime session ended (its SessionEnd hook, after the escrow): its hooks no longer name this agent. */
   z.object({ ...base, type: z.literal('agent.session_unbound'), agentId: z.string(), sessionId: z.string() }),
+  /** Its runtime waits for a person (its Notification or PermissionRequest hook said so); nothing answered it. */
+  z.object({ ...base, type: z.literal('agent.waiting'), agentId: z.string(), ...personWaitSchema.shape }),
+  /** Its runtime went on (its next tool call reached a hook): nobody is waited for any more. */
+  z.object({ ...base, type: z.literal('agent.wait_ended'), agentId: z.string() }),
   /** The plane could not run from `from` until `at` (GC, disk, SIGSTOP): silence excludes that time. */
   z.object({ ...base, type: z.literal('plane.stalled'), from: z.number() }),
   z.object({

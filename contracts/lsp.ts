@@ -3,7 +3,8 @@ import { digestSchema } from './digest.js';
 import { violationSchema } from './violations.js';
 import { agentSchema, callsignSchema, claimExpirySchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
 import { storeHealthSchema } from './store-health.js';
-import { workItemSchema } from './work.js';
+import { sentDecisionSchema, workItemSchema, workStatusSchema } from './work.js';
+import { sentClarificationAnswerSchema } from './work-protocol.js';
 
 /**
  * The custom messages between the Fleet language server and the VS Code extension, beside the
@@ -148,6 +149,18 @@ export const lspRequests = {
   'fleet/requestHandoff': {
     params: z.object({ claimId: z.string(), path: z.string().optional() }),
     result: z.object({ messageId: z.string(), to: callsignSchema }),
+  },
+  /**
+   * The operator acts on a work item from the editor's attention view: a decision (which cites the
+   * artifacts it rests on, or a note) or the answer to a clarification (an escalated one returns the
+   * item to the status it waited in). Sent as fleet_work_update with the operator credential.
+   */
+  'fleet/updateWork': {
+    params: z.discriminatedUnion('action', [
+      z.strictObject({ id: z.string().min(1).max(200), action: z.literal('decide'), decision: sentDecisionSchema }),
+      z.strictObject({ id: z.string().min(1).max(200), action: z.literal('answer'), ...sentClarificationAnswerSchema.shape }),
+    ]),
+    result: z.object({ id: z.string(), status: workStatusSchema }),
   },
   /** Reconnects now; `start` also starts a plane when none is running. */
   'fleet/reconnect': { params: z.object({ start: z.boolean() }), result: z.object({}) },

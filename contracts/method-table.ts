@@ -5,7 +5,7 @@ import { controlGet, controlSet } from './methods/control.js';
 import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
 import { agentResume, digest } from './methods/digest.js';
 import { pathHistory } from './methods/history.js';
-import { hookCheck, hookCheckCommand, hookSession, hookWriter } from './methods/hooks.js';
+import { hookCheck, hookCheckCommand, hookSession, hookWaiting, hookWriter } from './methods/hooks.js';
 import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } from './methods/messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
 import { agentHeartbeat, agentJoin, agentLeave, roster } from './methods/roster.js';
@@ -56,6 +56,7 @@ export const methods = {
   fleet_hook_check_command: hookCheckCommand,
   fleet_hook_session: hookSession,
   fleet_hook_writer: hookWriter,
+  fleet_hook_waiting: hookWaiting,
   fleet_plane_hello: planeHello,
   fleet_status: planeStatus,
   fleet_events_subscribe: eventsSubscribe,

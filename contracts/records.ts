@@ -27,6 +27,20 @@ export type ClaimMode = z.infer<typeof claimModeSchema>;
 
 const isoTime = z.iso.datetime();
 
+/**
+ * A runtime waiting for a person, as its own hook told the fleet (Claude Code's Notification,
+ * Codex's PermissionRequest). Recorded to put it in front of the operator; the hook never answers
+ * the runtime's request (DESIGN §16). permission: it asks to run a tool; input: it waits for the
+ * next prompt; question: it put a question to the person (an MCP elicitation).
+ */
+export const personWaitSchema = z.object({
+  hook: boundedText(limits.label).min(1),
+  reason: z.enum(['permission', 'input', 'question']),
+  message: boundedText(limits.paragraph),
+  tool: boundedText(limits.label).optional(),
+});
+export type PersonWait = z.infer<typeof personWaitSchema>;
+
 export const agentSchema = z.object({
   agentId: z.string(),
   callsign: callsignSchema,
@@ -42,6 +56,7 @@ export const agentSchema = z.object({
   lastSeenAt: isoTime,
   claimCount: z.number().int(),
   hooksSeen: z.object({ hook: z.string(), at: isoTime }).optional().describe('The last call of its runtime\'s tool hook (claude-pre-tool-use, codex-pre-tool-use) since it joined: absent means its hooks have not run this session (for Codex: installed but not yet trusted, or not installed)'),
+  waitingForPerson: personWaitSchema.extend({ since: isoTime }).optional().describe('Its runtime waits for a person (a permission prompt, the next prompt, a question), as its hook said; cleared by its next tool call'),
 });
 export type Agent = z.infer<typeof agentSchema>;
 

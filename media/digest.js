@@ -40,7 +40,7 @@
   }
 
   function quiet(digest) {
-    return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0;
+    return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && (digest.waitingForPerson || []).length === 0;
   }
 
   function tab(label, active, message) {
@@ -75,16 +75,19 @@
   }
 
   function windowText(model, digest) {
-    if (model.shown.kind === 'catchUp') return `Since you were last here (events ${digest.fromSeq}–${digest.toSeq})`;
+    if (model.shown.kind === 'catchUp') return digest.eventCount === 0 ? 'Nothing happened since you were last here' : `Since you were last here (events ${digest.fromSeq}–${digest.toSeq})`;
     if (model.shown.kind === 'published') return `Published ${new Date(digest.generatedAt).toLocaleString()} (events ${digest.fromSeq}–${digest.toSeq})`;
     return `Since the last published digest: ${digest.eventCount} event(s), updated ${new Date(digest.generatedAt).toLocaleTimeString()}`;
   }
 
-  function renderControl(digest) {
+  /** A published digest is a record: the switch as it was then, and no buttons that would act as if it were now. */
+  function renderControl(model, digest) {
     const box = el('section', 'control');
     const state = digest.control.state;
-    box.append(el('h2', `state ${state === 'run' ? 'ok' : 'warning'}`, `Fleet ${WORDS[state]}`));
+    const published = model.shown.kind === 'published';
+    box.append(el('h2', `state ${state === 'run' ? 'ok' : 'warning'}`, published ? `Fleet was ${WORDS[state]} then` : `Fleet ${WORDS[state]}`));
     box.append(el('p', 'muted', `Set by ${digest.control.setBy}${digest.control.reason ? ` — “${digest.control.reason}”` : ''}`));
+    if (published) return box;
     const buttons = el('div', 'actions');
     for (const action of ACTIONS) {
       if (action.hide === state) continue;
@@ -93,6 +96,43 @@
       buttons.append(button);
     }
     box.append(buttons);
+    return box;
+  }
+
+  const WAITS = { permission: 'asks permission', input: 'waits for your input', question: 'asks you a question' };
+
+  /**
+   * What the window comes to, before any list: what needs the person (each with a count), then a
+   * line of counts of what happened. A catch-up after a long absence reads in five seconds.
+   */
+  function renderSummary(model, digest) {
+    const box = el('section', 'summary');
+    const verified = digest.awaitingDecision.filter((pending) => pending.status !== 'escalated').length;
+    const red = digest.builds.filter((build) => build.status === 'red').length;
+    const needs = [
+      [digest.escalations.filter((e) => e.question).length, 'escalated question(s) to answer'],
+      [digest.escalations.filter((e) => !e.question).length, 'escalation(s) to decide'],
+      [verified, 'verified item(s) to accept or send back'],
+      [(digest.waitingForPerson || []).length, 'agent(s) waiting for a person'],
+      [red, 'red build(s)'],
+      [digest.staleAgents.length, 'agent(s) gone silent'],
+      [digest.unacknowledgedViolations, 'territory violation(s) not acknowledged'],
+    ].filter(([count]) => count > 0);
+    box.append(el('h2', needs.length > 0 ? 'state warning' : 'state ok', needs.length > 0 ? (model.shown.kind === 'published' ? 'What needed you then' : 'What needs you') : 'Nothing needs you'));
+    if (needs.length > 0) {
+      const list = el('ul', 'needs');
+      for (const [count, what] of needs) list.append(el('li', 'warning', `${count} ${what}`));
+      box.append(list);
+    }
+    const released = digest.claims.released.length;
+    const counts = [
+      `${digest.eventCount} event(s)`,
+      `${digest.workCompleted.length} item(s) done`,
+      `${digest.claims.acquired.length} claim(s) taken, ${released} released`,
+      `${digest.handoffs.length} handoff(s)`,
+      `${digest.agents.length} agent(s) on the roster`,
+    ];
+    box.append(el('p', 'muted counts', counts.join(' · ')));
     return box;
   }
 
@@ -120,20 +160,23 @@
       return;
     }
     const digest = model.digest;
-    root.append(renderControl(digest));
     root.append(renderTabs(model));
     root.append(el('p', 'muted window', `${windowText(model, digest)}.`));
+    root.append(renderSummary(model, digest));
+    root.append(renderControl(model, digest));
     if (quiet(digest)) {
       root.append(el('p', 'quiet', `Nothing happened and nothing waits for you. ${digest.agents.length} agent(s) on the roster.`));
     } else {
       const escalations = section('Escalations waiting for the operator', digest.escalations, (escalation) =>
-        el('li', 'warning', `${escalation.title}: ${escalation.budget ? `${escalation.budget} budget spent, ${escalation.spent} of ${escalation.limit} rounds` : escalation.reason || 'escalated'} (by ${escalation.by})`),
+        el('li', 'warning', `${escalation.title}: ${escalation.question ? `${escalation.question.askedBy} asks: ${escalation.question.question} (${escalation.question.options.length} option(s); answer it in Needs You)` : escalation.budget ? `${escalation.budget} budget spent, ${escalation.spent} of ${escalation.limit} rounds` : escalation.reason || 'escalated'} (by ${escalation.by})`),
       );
+      const waiting = section('Agents waiting for a person', digest.waitingForPerson || [], (wait) => el('li', 'warning', `${wait.callsign} (${wait.runtime}) ${WAITS[wait.reason]}, ${ago(wait.since)}: ${wait.message}`));
       const blockers = section('Blockers', digest.blockers, (blocker) => el('li', 'warning', blocker.text));
-      for (const box of [...escalations, ...blockers]) box.classList.add('attention');
+      for (const box of [...escalations, ...waiting, ...blockers]) box.classList.add('attention');
       if (digest.blockers.length === 0) root.append(el('p', 'ok', 'No blockers.'));
       root.append(
         ...escalations,
+        ...waiting,
         ...blockers,
         ...section('Waiting for your decision', digest.awaitingDecision.filter((pending) => pending.status !== 'escalated'), (pending) => el('li', 'warning', `${pending.title}: verified, accept or send back`)),
         ...section('Builds', digest.builds, (build) => el('li', build.status === 'green' ? 'ok' : 'warning', `${build.scope}: ${build.status.toUpperCase()}${build.commit ? ` at ${build.commit.slice(0, 10)}` : ''}${build.finishedAt ? `, ${ago(build.finishedAt)}` : ''}`)),

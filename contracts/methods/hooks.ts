@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
-import { agentStatusSchema, callsignSchema } from '../records.js';
+import { agentStatusSchema, callsignSchema, personWaitSchema } from '../records.js';
 import { holderSchema, pathParam, pathVerdictSchema, repositoryParams } from './common.js';
 
 /** A runtime's session id as its hook payloads carry it (Claude Code's and Codex's session_id). */
@@ -121,5 +121,27 @@ export const hookWriter = defineMethod({
   }),
   access: 'anyone',
   mutates: false,
+  mcpTool: false,
+});
+
+/**
+ * Claude Code's Notification hook and Codex's PermissionRequest hook tell the fleet that a runtime
+ * waits for a person. The plane records it on the agent (the editor's attention view, the digest)
+ * and the hook answers its runtime nothing: it never decides a permission (DESIGN §16).
+ */
+export const hookWaiting = defineMethod({
+  name: 'fleet_hook_waiting',
+  summary:
+    'Records that the runtime of the session\'s agent waits for a person (reason permission: it asks to run a tool; input: it waits for the next prompt; question: it asked the person something), found as fleet_hook_writer finds it; `recorded` is false when no live agent is found or the same wait is already recorded. The wait ends at the agent\'s next hook-checked tool call. Observing only: nothing here answers the runtime.',
+  params: z.strictObject({
+    callsign: identityParams.callsign,
+    sessionId: identityParams.sessionId,
+    runtimePids: identityParams.runtimePids,
+    worktree: pathParam.optional().describe('Absolute path the session works in (the hook payload\'s cwd)'),
+    ...personWaitSchema.shape,
+  }),
+  result: withControl({ agent: writerAgent, recorded: z.boolean() }),
+  access: 'anyone',
+  mutates: true,
   mcpTool: false,
 });

@@ -5,6 +5,7 @@ import type { McpProviderStatus } from './mcp-provider.js';
 import type { FleetNotice } from './notifications.js';
 import type { ReadonlyChange } from './readonly-guard.js';
 import type { StatusBarSnapshot } from './status-description.js';
+import type { AttentionEntry } from './attention/attention-entries.js';
 import type { DigestModel } from './views/digest-view.js';
 import type { TreeName, TreeWork } from './views/tree-counter.js';
 
@@ -43,6 +44,9 @@ export interface FleetApi {
   /** The fleet's Codex hooks of the workspace's repositories and Codex's trust in them, as the language server last told. */
   codexHooks(): readonly CodexRepositoryHooks[];
   readonly onDidChangeCodexHooks: vscode.Event<readonly CodexRepositoryHooks[]>;
+  /** What waits for the operator, as the Needs You view lists it (its length is the badge and the status bar's count). */
+  attention(): readonly AttentionEntry[];
+  readonly onDidChangeAttention: vscode.Event<readonly AttentionEntry[]>;
   /** What the Digest view shows now (undefined until it has been opened). */
   digest(): DigestModel | undefined;
   readonly onDidChangeDigest: vscode.Event<DigestModel>;

@@ -1,6 +1,7 @@
 import { delimiter, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { FleetApi } from './api.js';
+import { registerAttentionCommands } from './commands/attention-commands.js';
 import { registerControlCommands } from './commands/control-commands.js';
 import { registerOperatorCommands } from './commands/operator-commands.js';
 import { registerTerritoryCommands } from './commands/territory-commands.js';
@@ -16,6 +17,7 @@ import { FleetNotifications } from './notifications.js';
 import { OwnershipCache } from './ownership-cache.js';
 import { ReadonlyGuard } from './readonly-guard.js';
 import { FleetStatusBar } from './status-bar.js';
+import { AttentionView } from './views/attention-view.js';
 import { DigestView } from './views/digest-view.js';
 import { RosterView } from './views/roster-view.js';
 import { TerritoryView } from './views/territory-view.js';
@@ -37,6 +39,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const editGuard = new EditGuard(config, ownership, editorEdits);
   const notifications = new FleetNotifications(ctx, config);
   const digest = new DigestView(ctx);
+  const attention = new AttentionView(ctx);
   const mcp = registerMcpProvider(extension, config, ctx.log);
   const readonlyGuard = new ReadonlyGuard(ctx, config, ownership);
   let launcher: string | undefined;
@@ -54,6 +57,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     territory,
     new WorkView(ctx, trees),
     digest,
+    attention,
     editorEdits,
     editGuard,
     readonlyGuard,
@@ -62,6 +66,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     ...registerControlCommands(ctx),
     ...registerTerritoryCommands(ctx, territory, ownership),
     ...registerOperatorCommands(ctx),
+    ...registerAttentionCommands(ctx, attention),
     mcp.disposable,
     config.onDidChange((event) => {
       if (!event.affectsConfiguration('fleet.home')) return;
@@ -103,6 +108,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidNotify: notifications.onDidNotify,
     codexHooks: () => ctx.codexHooks,
     onDidChangeCodexHooks: ctx.onDidChangeCodexHooks,
+    attention: () => attention.list,
+    onDidChangeAttention: attention.onDidChange,
     digest: () => digest.shown,
     onDidChangeDigest: digest.onDidChange,
     digestVisible: () => digest.visible,

@@ -1,16 +1,19 @@
 import type { Digest } from '../../contracts/index.js';
 
+/** What an agent's runtime waits for, as the operator reads it. */
+export const WAIT_WORDS: Record<Digest['waitingForPerson'][number]['reason'], string> = { permission: 'asks permission', input: 'waits for your input', question: 'asks you a question' };
+
 const EXPIRY_REASONS = new Set(['expired', 'process_exited']);
 
 /** Nothing happened and nothing waits: the digest says so in one line instead of empty sections. */
 export function isQuietDigest(digest: Digest): boolean {
-  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0;
+  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && digest.waitingForPerson.length === 0;
 }
 
 /** A question past the clarification budget, as the operator answers it. */
 function escalatedQuestion(itemId: string, q: NonNullable<Digest['escalations'][number]['question']>): string {
   const options = q.options.map((o, i) => `\n  ${i + 1}. ${o}`).join('');
-  const answer = q.options.length > 0 ? `\`fleet work answer ${itemId} --option N --rationale WHY\`` : `\`fleet work answer ${itemId} --chosen ANSWER --rationale WHY\``;
+  const answer = q.options.length > 0 ? `\`fleet work answer ${itemId} --option N --rationale WHY\`` : `\`fleet work answer ${itemId} --choose ANSWER --rationale WHY\``;
   return `${q.askedBy} asks: ${q.question}${q.context !== undefined ? ` (context: ${q.context})` : ''}${options}\n  answer with ${answer}, or decide it with \`fleet work decide\``;
 }
 
@@ -28,6 +31,7 @@ export function renderDigestMarkdown(digest: Digest): string {
     'Escalations waiting for the operator',
     digest.escalations.map((e) => `${e.title} (${e.id}): ${e.budget ? `${e.budget} budget spent, ${e.spent} of ${e.limit} rounds` : `escalated${e.reason ? `: ${e.reason}` : ''}`} (by ${e.by}); ${e.question ? escalatedQuestion(e.id, e.question) : 'decide it with `fleet work decide`'}`),
   );
+  section('Agents waiting for a person', digest.waitingForPerson.map((w) => `**${w.callsign}** (${w.runtime}) ${WAIT_WORDS[w.reason]} since ${w.since}${w.tool ? ` (${w.tool})` : ''}: ${w.message}`));
   section('Blockers', digest.blockers.map((b) => `${b.text} (${b.kind} ${b.ref})`));
   // Escalated items are listed above with their budgets; here what else waits for a decision.
   section('Waiting for your decision', digest.awaitingDecision.filter((w) => w.status !== 'escalated').map((w) => `${w.title} (${w.id}): verified, accept or send back`));

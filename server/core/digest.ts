@@ -1,5 +1,6 @@
 import { MAX_DIGEST_VIOLATIONS, type Digest, type FleetEvent } from '../../contracts/index.js';
 import { describeRecipient } from './handoffs.js';
+import { personWaits } from './person-waits.js';
 import type { Indexes } from './indexes.js';
 import type { State } from './state.js';
 import { callsignOf, iso } from './views.js';
@@ -31,6 +32,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     awaitingDecision: [],
     unacknowledgedViolations: state.violations.size,
     ...workProtocolDigest(state),
+    waitingForPerson: personWaits(state).map(({ agent, wait }) => ({ callsign: agent.callsign, runtime: agent.runtime, reason: wait.reason, message: wait.message, ...(wait.tool !== undefined && { tool: wait.tool }), since: iso(wait.since) })),
     eventCount: window.length,
   };
   for (const event of window) {

@@ -1,5 +1,6 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
+import { applyPersonWaitEvent } from './person-waits.js';
 import { applyHookSessionEvent } from './hook-sessions.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
@@ -66,6 +67,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       agent.markedUnknown = false;
       agent.markedStalled = false;
       agent.hooksSeen = undefined;
+      agent.waiting = undefined;
       agent.lastSeen = event.at;
       agent.heartbeatAt = event.at;
       if (event.worktree !== undefined) agent.worktree = event.worktree;
@@ -107,6 +109,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       agent.goneAt = event.at;
       // A gone agent speaks for no session: the session's next hooks find its writer afresh.
       agent.hookSessions = undefined;
+      agent.waiting = undefined;
       if (indexes.liveCallsigns.get(agent.callsign) === agent.agentId) indexes.liveCallsigns.delete(agent.callsign);
       return;
     }
@@ -176,6 +179,10 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'agent.session_bound':
     case 'agent.session_unbound':
       applyHookSessionEvent(state, event);
+      return;
+    case 'agent.waiting':
+    case 'agent.wait_ended':
+      applyPersonWaitEvent(state, event);
       return;
     case 'territory.violated':
     case 'territory.violations_acknowledged':

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adoptLegacyArtifacts } from './work-artifact-migration.js';
-import { DEFAULT_WORK_SETTINGS, guidancePacketSchema, handoffArtifactSchema, claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type GuidancePacket, type HandoffArtifact, type WorkSettings } from '../../contracts/index.js';
+import { DEFAULT_WORK_SETTINGS, guidancePacketSchema, handoffArtifactSchema, claimModeSchema, personWaitSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type GuidancePacket, type HandoffArtifact, type WorkSettings } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
   buildRunRecordSchema,
@@ -50,6 +50,8 @@ export const agentRecordSchema = z.object({
   hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
   /** The runtime sessions (hook payloads' session_id) bound to it at SessionStart, oldest first (hook-sessions.ts). */
   hookSessions: z.array(z.string()).optional(),
+  /** Its runtime waits for a person, since `since` (person-waits.ts). */
+  waiting: personWaitSchema.extend({ since: z.number() }).optional(),
 });
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 

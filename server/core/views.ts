@@ -23,6 +23,7 @@ export function agentView(agent: AgentRecord, indexes: Indexes, now: number, con
     lastSeenAt: iso(agent.lastSeen),
     claimCount: indexes.claimsByAgent.get(agent.agentId)?.size ?? 0,
     ...(agent.hooksSeen !== undefined && { hooksSeen: { hook: agent.hooksSeen.hook, at: iso(agent.hooksSeen.at) } }),
+    ...(agent.waiting !== undefined && { waitingForPerson: { ...agent.waiting, since: iso(agent.waiting.since) } }),
   };
 }
 

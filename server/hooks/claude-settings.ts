@@ -20,6 +20,8 @@ const LATER_HOOKS = [
   { event: 'PostToolUse', verb: 'claude-post-tool-use', matcher: CLAUDE_POST_MATCHER },
   { event: 'SessionStart', verb: 'claude-session-start' },
   { event: 'SessionEnd', verb: 'claude-session-end' },
+  // Every notification type: the verb records those that wait for a person and answers nothing.
+  { event: 'Notification', verb: 'claude-notification' },
 ] as const;
 
 /** How an installed command names its verb, in the lean runner's form and the `fleet hook` form before it. */
@@ -66,7 +68,7 @@ export interface ClaudeInstallResult {
 
 /**
  * Adds the fleet's Claude Code hooks (PreToolUse on the write tools, the shell and MCP tools;
- * PostToolUse; SessionStart; SessionEnd) to one settings file, keeping everything else in it, in its order.
+ * PostToolUse; SessionStart; SessionEnd; Notification) to one settings file, keeping everything else in it, in its order.
  * Run again, it replaces its own entries in place.
  */
 export function installClaudeHooks(root: string, home: string, launcher: string, scope: ClaudeSettingsScope): ClaudeInstallResult {

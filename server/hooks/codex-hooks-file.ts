@@ -29,6 +29,8 @@ const CODEX_HOOKS = [
   { event: 'PreToolUse', verb: 'codex-pre-tool-use', matcher: CODEX_MATCHER },
   { event: 'PostToolUse', verb: 'codex-post-tool-use', matcher: CODEX_POST_MATCHER },
   { event: 'SessionStart', verb: 'codex-session-start' },
+  // Observes the approval prompt, never answers it; an event of its own, so the others keep their places.
+  { event: 'PermissionRequest', verb: 'codex-permission-request' },
 ] as const;
 
 const hookSchema = z.looseObject({ command: z.string().optional() });
@@ -38,7 +40,7 @@ type HooksFile = z.infer<typeof fileSchema>;
 type Group = z.infer<typeof groupSchema>;
 
 /** The fleet's Codex hook verbs, as the lean runner's command names them and the `fleet hook` one before it. */
-const CODEX_VERB = / codex-(pre-tool-use|post-tool-use|session-start) --home /;
+const CODEX_VERB = / codex-(pre-tool-use|post-tool-use|session-start|permission-request) --home /;
 /** Ours for this repository: a fleet Codex hook verb with this `--root` (another repository's entry is left alone). */
 const oursFor = (root: string) => (hook: { command?: string | undefined }) => hook.command !== undefined && CODEX_VERB.test(hook.command) && hook.command.endsWith(` --root ${quote(root)}`);
 
@@ -75,7 +77,8 @@ export function placedFleetCodexHooks(env: NodeJS.ProcessEnv): PlacedCodexHook[]
 }
 
 /**
- * Adds (or replaces in place) this repository's entries (PreToolUse, PostToolUse, SessionStart),
+ * Adds (or replaces in place) this repository's entries (PreToolUse, PostToolUse, SessionStart,
+ * PermissionRequest: a new one goes at the end of its event's groups),
  * keeping every other hook in the file. Run again with nothing changed it writes the same bytes, so
  * the trust the user gave each hook (kept by Codex per position and hash) still holds.
  */

@@ -20,7 +20,7 @@ export async function codexPostToolUse(stdin: string, home: string, root: string
 }
 
 /** The payload's cwd is in a worktree of REPO; an unreadable payload is nobody's (it carries no session to act for). */
-function inSessionRepository(stdin: string, root: string): boolean {
+export function inSessionRepository(stdin: string, root: string): boolean {
   try {
     const cwd = (JSON.parse(stdin) as { cwd?: unknown } | null)?.cwd;
     return typeof cwd === 'string' && cwd !== '' && inRepository(cwd, root);

@@ -2,15 +2,27 @@
 // and the installed lean runner (lean/fleet-hook.ts, with its small socket client). Builtin-only
 // below this point, so the lean runner loads no zod, no ws, no MCP SDK and none of the CLI.
 import { claudeHookOutput, claudePreToolUse } from './claude-pre-tool-use.js';
-import { codexPostToolUse, codexSessionStart } from './codex-lifecycle.js';
+import { codexPostToolUse, codexSessionStart, inSessionRepository } from './codex-lifecycle.js';
 import { codexPreToolUse } from './codex-pre-tool-use.js';
 import { gitPreCommit } from './git-pre-commit.js';
 import type { OpenHookPlane } from './hook-plane.js';
+import { claudeNotification, codexPermissionRequest } from './person-wait-hooks.js';
 import { markBeforeTool, postToolUse, postToolUseOutput } from './post-tool-use.js';
 import { readStdin } from './read-stdin.js';
 import { claudeSessionEnd, SESSION_RUNTIMES, sessionStart } from './session-hooks.js';
 
-export const HOOK_VERBS = ['claude-pre-tool-use', 'claude-post-tool-use', 'claude-session-start', 'claude-session-end', 'codex-pre-tool-use', 'codex-post-tool-use', 'codex-session-start', 'git-pre-commit'] as const;
+export const HOOK_VERBS = [
+  'claude-pre-tool-use',
+  'claude-post-tool-use',
+  'claude-session-start',
+  'claude-session-end',
+  'claude-notification',
+  'codex-pre-tool-use',
+  'codex-post-tool-use',
+  'codex-session-start',
+  'codex-permission-request',
+  'git-pre-commit',
+] as const;
 export type HookVerb = (typeof HOOK_VERBS)[number];
 
 export const isHookVerb = (name: string | undefined): name is HookVerb => (HOOK_VERBS as readonly (string | undefined)[]).includes(name);
@@ -57,6 +69,10 @@ export async function runHook(verb: HookVerb, { stdin, home, root, env, cwd, ope
       // Claude Code shows a failing SessionEnd hook's stderr to the user only; the session ends either way.
       await claudeSessionEnd(stdin, home, env, open);
       return said('');
+    case 'claude-notification':
+      // Observes only: says nothing, so the person's own prompt decides (DESIGN §16).
+      await claudeNotification(stdin, home, env, open);
+      return said('');
     case 'codex-pre-tool-use':
       // Codex reads the same deny shape Claude Code does (hookSpecificOutput.permissionDecision).
       return said(claudeHookOutput(await codexPreToolUse(stdin, home, root, env, open)));
@@ -65,6 +81,10 @@ export async function runHook(verb: HookVerb, { stdin, home, root, env, cwd, ope
       return said(postToolUseOutput(await codexPostToolUse(stdin, home, root, env, open)));
     case 'codex-session-start':
       return said(await codexSessionStart(stdin, home, root, env, open));
+    case 'codex-permission-request':
+      // Observes only: no JSON and exit 0 is no verdict, so Codex shows its approval prompt as ever.
+      if (inSessionRepository(stdin, root)) await codexPermissionRequest(stdin, home, env, open);
+      return said('');
     case 'git-pre-commit': {
       let stderr = '';
       const code = await gitPreCommit(home, cwd, env, (text) => (stderr += text), open);

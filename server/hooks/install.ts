@@ -49,7 +49,7 @@ export function installHooks(root: string, home: string, selection: HookSelectio
     const result = installClaudeHooks(root, home, launcher.path, scope);
     if (result.createdFile) manifest[createdKey(scope)] = true;
     if (result.createdDir) manifest.claudeDirCreated = true;
-    report.push(`Claude Code hooks (PreToolUse, PostToolUse, SessionStart, SessionEnd) ${result.outcome}: ${result.path}`);
+    report.push(`Claude Code hooks (PreToolUse, PostToolUse, SessionStart, SessionEnd, Notification) ${result.outcome}: ${result.path}`);
     // Moved, not doubled: the fleet's hooks in the other settings file (an older install) come out.
     const other = CLAUDE_SETTINGS_SCOPES.find((s) => s !== scope)!;
     const moved = uninstallClaudeHooks(root, other, { file: manifest[createdKey(other)], dir: false });
@@ -59,7 +59,7 @@ export function installHooks(root: string, home: string, selection: HookSelectio
   if (selection.codex) {
     const result = installCodexHooks(root, home, launcher.path, env);
     if (result.createdFile) manifest.codexHooksCreated = true;
-    report.push(`Codex hooks (PreToolUse, PostToolUse, SessionStart) ${result.outcome}: ${result.path}`);
+    report.push(`Codex hooks (PreToolUse, PostToolUse, SessionStart, PermissionRequest) ${result.outcome}: ${result.path}`);
     const trust = codexHooksTrust((hookRoot) => hookRoot === root, env);
     if (trust) report.push(trust.summary);
   }

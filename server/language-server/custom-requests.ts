@@ -119,6 +119,13 @@ export function registerCustomRequests(connection: Connection, services: FleetSe
     return { messageId: result.message.id, to: claim.holder };
   });
 
+  handle(connection, 'fleet/updateWork', async (update) => {
+    // As the person: the joined operator's agent when there is one (the plane records its callsign), else the operator credential.
+    const client = services.operator.current?.client ?? services.observer();
+    const { item } = await client.call('fleet_work_update', update);
+    return { id: item.id, status: item.status };
+  });
+
   handle(connection, 'fleet/reconnect', async ({ start }) => {
     await services.reconnect(start);
     return {};

@@ -176,6 +176,18 @@ export class FleetMirror {
           ...(event.pid !== undefined && { pid: event.pid }),
         };
         delete next.hooksSeen; // a new session: its hooks have not run yet
+        delete next.waitingForPerson;
+        this.agents.set(agent.agentId, next);
+        return changes.agentChanged(agent.agentId, true);
+      }
+      case 'agent.waiting': {
+        const { hook, reason, message, tool } = event;
+        this.agents.set(agent.agentId, { ...agent, waitingForPerson: { hook, reason, message, ...(tool !== undefined && { tool }), since: iso(event.at) } });
+        return changes.agentChanged(agent.agentId, true);
+      }
+      case 'agent.wait_ended': {
+        const next = { ...agent };
+        delete next.waitingForPerson;
         this.agents.set(agent.agentId, next);
         return changes.agentChanged(agent.agentId, true);
       }

@@ -43,7 +43,7 @@ describe('fleet init run again after the person trusted fleet\'s Codex hooks', {
     const trusted = await trustCodexHooks(client!.bin, checkout.repo, codexEnv(checkout, server));
     fleetReportedTrust[1] = await fleetTrust();
     codexListedTrust[1] = await codexTrust();
-    assert.deepEqual(trusted.filter(isFleetHook).map((hook) => hook.trustStatus), ['trusted', 'trusted', 'trusted']);
+    assert.deepEqual(trusted.filter(isFleetHook).map((hook) => hook.trustStatus), ['trusted', 'trusted', 'trusted', 'trusted']);
     const again = await checkout.fleet('init');
     assert.equal(again.code, 0, again.stderr);
   });
@@ -58,10 +58,11 @@ describe('fleet init run again after the person trusted fleet\'s Codex hooks', {
     assert.doesNotMatch(codexListedTrust[1], /=(untrusted|modified)/);
   });
 
-  test('Codex still lists the three hooks as trusted', async () => {
+  test('Codex still lists the four hooks as trusted', async () => {
     const hooks = (await listCodexHooks(client!.bin, checkout.repo, codexEnv(checkout, server))).filter(isFleetHook);
     assert.deepEqual(hooks.map((hook) => [hook.eventName, hook.trustStatus]), [
       ['preToolUse', 'trusted'],
+      ['permissionRequest', 'trusted'],
       ['postToolUse', 'trusted'],
       ['sessionStart', 'trusted'],
     ], readFileSync(join(checkout.codexHome, 'config.toml'), 'utf8'));

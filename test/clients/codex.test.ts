@@ -3,7 +3,7 @@
 // what is asserted.
 // Pre-written for the headless run (nothing else is added to what `fleet init` wrote):
 //   - hook trust as a person grants it in /hooks: `codex app-server` hooks/list, then config/batchWrite
-//     of `hooks.state."<key>".trusted_hash` = Codex's currentHash, for fleet's three hooks (trustCodexHooks).
+//     of `hooks.state."<key>".trusted_hash` = Codex's currentHash, for fleet's four hooks (trustCodexHooks).
 //   - `codex exec --sandbox danger-full-access -c model_provider="scripted" -c model_providers.scripted={
 //     name, base_url = <server>/v1, wire_api = "responses" } -c check_for_update_on_startup=false
 //     -c analytics.enabled=false -m gpt-5.5 PROMPT` (gpt-5.5: a model Codex knows, so it offers
@@ -46,10 +46,11 @@ describe('Codex in a repository set up by fleet init', { skip }, () => {
     await server?.close();
   });
 
-  test('Codex lists fleet init\'s three hooks, and trusts them once trusted as /hooks does', () => {
+  test('Codex lists fleet init\'s four hooks, and trusts them once trusted as /hooks does', () => {
     const fleets = trusted.filter(isFleetHook);
     assert.deepEqual(fleets.map((hook) => [hook.eventName, hook.matcher, hook.trustStatus]), [
       ['preToolUse', 'Bash|apply_patch|mcp__.*', 'trusted'],
+      ['permissionRequest', null, 'trusted'],
       ['postToolUse', 'Bash|mcp__.*', 'trusted'],
       ['sessionStart', null, 'trusted'],
     ]);

@@ -42,6 +42,7 @@ export interface DigestModel {
  */
 export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
+  private panel: vscode.WebviewPanel | undefined;
   private readonly subscriptions: vscode.Disposable[];
   private loading = false;
   private again = false;
@@ -65,6 +66,7 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
         const view = option(arg, 'view');
         return this.show(typeof toSeq === 'number' ? { kind: 'published', toSeq } : view === 'catchUp' ? { kind: 'catchUp' } : view === 'live' ? { kind: 'live' } : undefined);
       }),
+      vscode.commands.registerCommand('fleet.openDigestInEditor', () => this.openInEditor()),
       ctx.onDidChangeState(() => this.reload()),
       ctx.onDidPublishDigest(() => {
         this.history = undefined;
@@ -78,9 +80,9 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
     return this.model;
   }
 
-  /** Whether the view is on screen now (VS Code tells the extension host a moment after a switch). */
+  /** Whether the view or the editor tab is on screen now (VS Code tells the extension host a moment after a switch). */
   get visible(): boolean {
-    return this.view?.visible ?? false;
+    return (this.view?.visible ?? false) || (this.panel?.visible ?? false);
   }
 
   /** Fleet: Show Digest: brings the view up on the digest asked for (default: the catch-up if there is one, else live). */
@@ -93,10 +95,46 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    const media = vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'media');
-    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
-    view.webview.html = digestHtml(view.webview, media);
-    view.webview.onDidReceiveMessage((raw: unknown) => {
+    this.attach(view.webview);
+    this.beginVisit();
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) return;
+      this.beginVisit();
+      this.reload(true);
+    });
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  /**
+   * Fleet: Open Digest in Editor: the same digest in an editor tab, wide enough to read (the
+   * sidebar view is a strip), reused while it is open.
+   */
+  private openInEditor(): void {
+    if (this.panel) return this.panel.reveal();
+    const panel = vscode.window.createWebviewPanel('fleet.digestEditor', 'Fleet Digest', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [this.media] });
+    this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.media, 'fleet.svg');
+    this.attach(panel.webview);
+    panel.onDidChangeViewState(() => {
+      if (panel.visible) this.beginVisit();
+    });
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
+    this.beginVisit();
+  }
+
+  private get media(): vscode.Uri {
+    return vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'media');
+  }
+
+  /** The digest page in a webview (the sidebar view's or the editor tab's), and what it sends back. */
+  private attach(webview: vscode.Webview): void {
+    webview.options = { enableScripts: true, localResourceRoots: [this.media] };
+    webview.html = digestHtml(webview, this.media);
+    webview.onDidReceiveMessage((raw: unknown) => {
       const parsed = digestWebviewMessageSchema.safeParse(raw);
       if (!parsed.success) {
         this.ctx.log.warn('ignored a malformed message from the digest view');
@@ -106,15 +144,6 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
       if (message.type === 'ready') this.reload(true);
       else if (message.type === 'command') void vscode.commands.executeCommand(message.command);
       else this.switchTo(message.type === 'open' ? { kind: 'published', toSeq: message.toSeq } : message.view === 'catchUp' && this.catchUpFrom !== null ? { kind: 'catchUp', fromSeq: this.catchUpFrom } : { kind: 'live' });
-    });
-    this.beginVisit();
-    view.onDidChangeVisibility(() => {
-      if (!view.visible) return;
-      this.beginVisit();
-      this.reload(true);
-    });
-    view.onDidDispose(() => {
-      if (this.view === view) this.view = undefined;
     });
   }
 
@@ -139,7 +168,7 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
 
   /** Loads the digest again if the view is showing; bursts of changes cost one load a second. */
   reload(now = false): void {
-    if (!this.view?.visible) return;
+    if (!this.visible) return;
     if (this.loading) {
       this.again = true;
       return;
@@ -179,7 +208,7 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
       this.loading = false;
     }
     this.model = model;
-    void this.view?.webview.postMessage({ type: 'digest', model });
+    for (const webview of [this.view?.webview, this.panel?.webview]) void webview?.postMessage({ type: 'digest', model });
     this.changed.fire(model);
     if (this.again) {
       this.again = false;
@@ -199,6 +228,7 @@ export class DigestView implements vscode.WebviewViewProvider, vscode.Disposable
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.panel?.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }

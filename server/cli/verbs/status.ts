@@ -4,6 +4,7 @@ import { codexHooksTrust, type CodexHooksTrust } from '../../hooks/codex-hook-tr
 import { inRepository } from '../../hooks/git.js';
 import { pageLimit, parseVerbArgs } from '../args.js';
 import { connectUnjoined, using } from '../connection.js';
+import { WAIT_WORDS } from '../../core/digest-markdown.js';
 import { relativeTime } from '../../format/relative-time.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
@@ -125,6 +126,8 @@ export function render(status: Status): string {
       ]),
     );
   }
+  // Runtimes waiting for a person (their Notification / PermissionRequest hooks): answer them in the runtime.
+  for (const a of status.agents) if (a.waitingForPerson) lines.push(`  ${a.callsign} ${WAIT_WORDS[a.waitingForPerson.reason]} (since ${relativeTime(a.waitingForPerson.since)}): ${a.waitingForPerson.message}`);
   lines.push(...moreLines(status.agents.length, status.totals.agents, 'agents'), '', `claims (${status.totals.claims})`);
   if (status.claims.length > 0) {
     lines.push(

@@ -42,7 +42,8 @@ export class DigestWebhook {
   }
 
   private async deliver(digest: Digest): Promise<boolean> {
-    const body = JSON.stringify(digest);
+    // `kind` tells receivers what this POST is: digests now, other notices (land failures, waits) later.
+    const body = JSON.stringify({ kind: 'digest', ...digest });
     let failure = '';
     for (let attempt = 1; attempt <= this.limits.attempts; attempt++) {
       if (attempt > 1) await pause(this.limits.backoffMs * 2 ** (attempt - 2));

@@ -5,6 +5,7 @@ import { FleetError } from '../../../contracts/index.js';
 import type { hookCheckCommand as spec } from '../../../contracts/methods/hooks.js';
 import type { Caller, Ctx } from '../../core/context.js';
 import { noteHookSeen } from '../../core/hooks-seen.js';
+import { endWait } from '../../core/person-waits.js';
 import { claimExpiresAt, agentStatus } from '../../core/liveness.js';
 import { GlobBudget } from '../../core/glob/index.js';
 import { checkPaths } from '../../core/path-check.js';
@@ -51,7 +52,10 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
 
   return core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.cwd }));
-    if (agent) noteHookSeen(agent, params.hook, ctx.now);
+    if (agent) {
+      noteHookSeen(agent, params.hook, ctx.now);
+      endWait(ctx, agent); // its runtime went on: the call it waited to make, or the next one
+    }
     const identity = agent || params.fromRuntime ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
     // Bounded by the analysis (500 writes, 500 tokens), the symlink scan's budget and one glob budget for the command.

@@ -1,11 +1,12 @@
 import { FleetError } from '../../../contracts/index.js';
 import { agentOfHookSession, bindHookSession, unbindHookSession } from '../../core/hook-sessions.js';
 import { agentStatus } from '../../core/liveness.js';
+import { recordWait } from '../../core/person-waits.js';
 import type { HandlerTable } from './handler.js';
 import { findWriterBy, writerHintsFor } from './hook-writer.js';
 import { sessionKey } from './session-key.js';
 
-/** The session hooks' methods: bind a runtime session to the calling agent, and find who a session writes as. */
+/** The session hooks' methods: bind a runtime session to the calling agent, find who a session writes as, record that its runtime waits for a person. */
 export const hookSessionHandlers = {
   fleet_hook_session: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {
@@ -29,5 +30,14 @@ export const hookSessionHandlers = {
         by: found?.by ?? null,
         ...(found?.agent.worktree !== undefined && { worktree: found.agent.worktree }),
       };
+    }),
+
+  fleet_hook_waiting: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => {
+      const { callsign, sessionId, runtimePids, worktree, hook, reason, message, tool } = params;
+      const agent = findWriterBy(ctx, writerHintsFor(session.credential, { callsign, sessionId, runtimePids, where: worktree }))?.agent;
+      if (!agent || agent.gone) return { agent: null, recorded: false };
+      const recorded = recordWait(ctx, agent, { hook, reason, message, ...(tool !== undefined && { tool }) });
+      return { agent: { callsign: agent.callsign, status: agentStatus(agent, ctx.now, ctx.config) }, recorded };
     }),
 } satisfies Partial<HandlerTable>;

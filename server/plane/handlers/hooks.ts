@@ -4,6 +4,7 @@ import { FleetError } from '../../../contracts/index.js';
 import type { hookCheck as hookCheckSpec } from '../../../contracts/methods/hooks.js';
 import type { Caller } from '../../core/context.js';
 import { noteHookSeen } from '../../core/hooks-seen.js';
+import { endWait } from '../../core/person-waits.js';
 import { agentStatus } from '../../core/liveness.js';
 import { checkPaths } from '../../core/path-check.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
@@ -24,7 +25,10 @@ export const hookCheck = (params: Params, session: Session, { core, scopes, work
   let writerId: string | undefined;
   const verdict = core.run(session.caller, (ctx) => {
     const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }));
-    if (agent) noteHookSeen(agent, params.hook, ctx.now);
+    if (agent) {
+      noteHookSeen(agent, params.hook, ctx.now);
+      endWait(ctx, agent); // its runtime went on: the call it waited to make, or the next one
+    }
     writerId = agent?.agentId;
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {

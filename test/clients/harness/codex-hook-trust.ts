@@ -56,7 +56,7 @@ export async function listCodexHooks(bin: string, cwd: string, env: NodeJS.Proce
   });
 }
 
-export const isFleetHook = (hook: ListedHook) => / codex-(pre-tool-use|post-tool-use|session-start) --home /.test(hook.command);
+export const isFleetHook = (hook: ListedHook) => / codex-(pre-tool-use|post-tool-use|session-start|permission-request) --home /.test(hook.command);
 
 /** Trusts the hooks `select` picks (fleet's: `fleet-hook codex-…`) and returns the list Codex shows afterwards. */
 export async function trustCodexHooks(bin: string, cwd: string, env: NodeJS.ProcessEnv, select: (hook: ListedHook) => boolean = isFleetHook): Promise<ListedHook[]> {

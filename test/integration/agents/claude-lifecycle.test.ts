@@ -78,9 +78,9 @@ describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, S
     return client;
   }
 
-  test('install-hooks writes PreToolUse, PostToolUse, SessionStart and SessionEnd into settings.local.json, and nothing into the shared settings.json', () => {
+  test('install-hooks writes PreToolUse, PostToolUse, SessionStart, SessionEnd and Notification into settings.local.json, and nothing into the shared settings.json', () => {
     const settings = readSettings(repo, 'settings.local.json');
-    assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
+    assert.deepEqual(Object.keys(settings.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd', 'Notification']);
     assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, /\/bin\/fleet-hook' claude-session-start --home /);
     assert.match(settings.hooks.SessionEnd![0]!.hooks[0]!.command, /\/bin\/fleet-hook' claude-session-end --home /);
     assert.equal(settings.hooks.SessionStart![0]!.matcher, undefined, 'every source: startup, resume, clear, compact');
@@ -132,7 +132,7 @@ describe('Claude Code session lifecycle: SessionStart re-attaches and resumes, S
 
   test('install-hooks --shared moves the hooks into settings.json; uninstall-hooks takes them out of both files', async () => {
     assert.equal((await runCli(['install-hooks', '--no-git', '--shared'], { home, cwd: repo })).code, 0);
-    assert.deepEqual(Object.keys(readSettings(repo, 'settings.json').hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
+    assert.deepEqual(Object.keys(readSettings(repo, 'settings.json').hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd', 'Notification']);
     assert.ok(!existsSync(join(repo, '.claude', 'settings.local.json')), 'moved, not doubled');
     assert.equal((await runCli(['install-hooks', '--no-git'], { home, cwd: repo })).code, 0);
     assert.ok(!existsSync(join(repo, '.claude', 'settings.json')));

@@ -72,7 +72,7 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
     writeFileSync(hooksPath, `${JSON.stringify({ hooks: { PreToolUse: [userHook] } }, null, 2)}\n`);
     const installed = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
     assert.equal(installed.code, 0, installed.stderr);
-    assert.match(installed.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart\) updated: .*hooks\.json\nCodex hooks installed but NOT trusted yet .*open Codex and run \/hooks/);
+    assert.match(installed.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart, PermissionRequest\) updated: .*hooks\.json\nCodex hooks installed but NOT trusted yet .*open Codex and run \/hooks/);
     atlas = await plane.connect('test-atlas');
     // This test process stands in for ATLAS's runtime: the hooks it runs are its children, as a runtime's are.
     await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'codex', worktree: repo, pid: process.pid });
@@ -178,7 +178,7 @@ describe('Codex hooks: installed into $CODEX_HOME/hooks.json, run as Codex runs 
   test('install again changes nothing; uninstall removes exactly ours and keeps the user hook', async () => {
     const before = readFileSync(hooksPath, 'utf8');
     const again = await runCli(['install-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
-    assert.match(again.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart\) unchanged/);
+    assert.match(again.stdout, /Codex hooks \(PreToolUse, PostToolUse, SessionStart, PermissionRequest\) unchanged/);
     assert.equal(readFileSync(hooksPath, 'utf8'), before);
     const removed = await runCli(['uninstall-hooks', '--no-git', '--no-claude'], { home, cwd: repo, env });
     assert.equal(removed.code, 0, removed.stderr);

@@ -31,10 +31,10 @@ function trustTable(hooksFile: string, label: string, group: number, matcher: st
 function trustAll(codexHome: string): string {
   const hooksFile = join(realpathSync(codexHome), 'hooks.json');
   const file = JSON.parse(readFileSync(hooksFile, 'utf8')) as HooksFile;
-  const labels: Record<string, string> = { PreToolUse: 'pre_tool_use', PostToolUse: 'post_tool_use', SessionStart: 'session_start' };
+  const labels: Record<string, string> = { PreToolUse: 'pre_tool_use', PostToolUse: 'post_tool_use', SessionStart: 'session_start', PermissionRequest: 'permission_request' };
   return Object.entries(labels)
     .map(([event, label]) => {
-      const group = file.hooks[event]!.findIndex((g) => / codex-(pre-tool-use|post-tool-use|session-start) --home /.test(g.hooks[0]!.command));
+      const group = file.hooks[event]!.findIndex((g) => / codex-(pre-tool-use|post-tool-use|session-start|permission-request) --home /.test(g.hooks[0]!.command));
       return trustTable(hooksFile, label, group, file.hooks[event]![group]!.matcher, file.hooks[event]![group]!.hooks[0]!);
     })
     .join('\n');
@@ -102,8 +102,8 @@ describe('fleet init keeps what it did not write, and says whether Codex trusts 
     try {
       const first = await fleet(repo, 'init', '--no-claude', '--no-instructions');
       assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stdout, /^Codex hooks installed but NOT trusted yet \(PreToolUse, PostToolUse, SessionStart\): open Codex and run \/hooks to review and trust them/m);
-      assert.deepEqual(await trustOf(fleet), ['untrusted', 'untrusted', 'untrusted']);
+      assert.match(first.stdout, /^Codex hooks installed but NOT trusted yet \(PreToolUse, PostToolUse, SessionStart, PermissionRequest\): open Codex and run \/hooks to review and trust them/m);
+      assert.deepEqual(await trustOf(fleet), ['untrusted', 'untrusted', 'untrusted', 'untrusted']);
 
       writeFileSync(config, codexAppendsInsideOurBlock(readFileSync(config, 'utf8'), trustAll(codexHome)));
       const status = await fleet(repo, 'status');
@@ -118,8 +118,8 @@ describe('fleet init keeps what it did not write, and says whether Codex trusts 
       try {
         const moved = await asOther(repo, 'init', '--no-claude', '--no-instructions');
         assert.equal(moved.code, 0, moved.stderr);
-        assert.match(moved.stdout, /^re-trust needed: the hook command changed since you trusted it \(PreToolUse, PostToolUse, SessionStart\): open Codex and run \/hooks/m);
-        assert.deepEqual(await trustOf(asOther), ['modified', 'modified', 'modified']);
+        assert.match(moved.stdout, /^re-trust needed: the hook command changed since you trusted it \(PreToolUse, PostToolUse, SessionStart, PermissionRequest\): open Codex and run \/hooks/m);
+        assert.deepEqual(await trustOf(asOther), ['modified', 'modified', 'modified', 'modified']);
       } finally {
         await shutdownPlane(otherHome);
         removeHome(otherHome);

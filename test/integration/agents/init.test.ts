@@ -49,8 +49,8 @@ describe('fleet init: per-runtime set-up, idempotent, and --remove undoes it', (
       // This user's specifics go to the files that stay on this machine: FLEET_HOME (not the default) and the hooks.
       const local = JSON.parse(once[join(repo, '.claude', 'settings.local.json')]!) as { env: Record<string, string>; hooks: Record<string, unknown> };
       assert.deepEqual(local.env, { FLEET_HOME: home });
-      assert.deepEqual(Object.keys(local.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd']);
-      assert.deepEqual(Object.keys((JSON.parse(once[codexHooks]!) as { hooks: Record<string, unknown> }).hooks), ['PreToolUse', 'PostToolUse', 'SessionStart']);
+      assert.deepEqual(Object.keys(local.hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd', 'Notification']);
+      assert.deepEqual(Object.keys((JSON.parse(once[codexHooks]!) as { hooks: Record<string, unknown> }).hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'PermissionRequest']);
       assert.match(once[join(repo, '.git', 'hooks', 'pre-commit')]!, /hook git-pre-commit/);
       assert.match(first.stdout, /is not what PATH finds: add .*bin to PATH/);
       const toml = once[codexConfig]!;

@@ -105,6 +105,8 @@ test('FLEET_DIGEST_WEBHOOK: each published digest is POSTed as JSON; a 500 is re
   const operator = await plane.connectAsOperator();
   const atlas = await joinPlane(plane, 'ATLAS', { role: 'builder' });
   await atlas.client.call('fleet_message_send', { to: { role: 'rte' }, type: 'BLOCKER', body: 'staging is down' });
+  // ATLAS's runtime waits for a person (its Notification hook said so): the webhook carries it too.
+  await atlas.client.call('fleet_hook_waiting', { callsign: 'ATLAS', hook: 'claude-notification', reason: 'permission', message: 'Claude needs your permission to use Bash' });
 
   const published = await operator.call('fleet_digest', { publish: true });
   await hook.requests(1);
@@ -114,8 +116,11 @@ test('FLEET_DIGEST_WEBHOOK: each published digest is POSTed as JSON; a 500 is re
   for (const delivery of hook.received) {
     assert.equal(delivery.contentType, 'application/json');
     assert.equal(delivery.url, '/fleet-hook?token=s3cret');
-    const digest = digestSchema.parse(JSON.parse(delivery.body));
+    const body = JSON.parse(delivery.body) as { kind?: unknown };
+    assert.equal(body.kind, 'digest', 'the payload says what it is: other kinds of notice follow');
+    const digest = digestSchema.parse(body);
     assert.equal(digest.toSeq, published.digest.toSeq);
+    assert.deepEqual(digest.waitingForPerson.map((w) => [w.callsign, w.reason, w.message]), [['ATLAS', 'permission', 'Claude needs your permission to use Bash']]);
     assert.ok(digest.blockers.some((b) => b.text.includes('staging is down')), 'the blockers reach the operator');
   }
   assert.doesNotMatch(plane.output(), /not delivered/, 'the retry succeeded, nothing to log');

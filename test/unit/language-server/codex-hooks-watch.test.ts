@@ -50,7 +50,7 @@ test('untrusted at start, trusted after config.toml gains the trust, told once p
     writeFileSync(join(codexHome, 'config.toml'), `${trusted}enabled = false\n`);
     await publication(3);
     assert.equal(told.length, 3);
-    assert.deepEqual(told[2]![0]!.hooks.map((hook) => hook.trust).sort(), ['disabled', 'trusted', 'trusted']);
+    assert.deepEqual(told[2]![0]!.hooks.map((hook) => hook.trust).sort(), ['disabled', 'trusted', 'trusted', 'trusted']);
   } finally {
     clearInterval(alive);
     watch.dispose();

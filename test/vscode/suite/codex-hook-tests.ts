@@ -23,7 +23,7 @@ export function codexHookTests(fx: () => Fixture): void {
     assert.ok(codexHome, 'CODEX_HOME reached the extension host');
     const untrusted = await when(api.onDidChangeCodexHooks, () => hooksHere(), 'the Codex hooks of the workspace');
     assert.deepEqual(untrusted.hooks.map((hook) => hook.trust), untrusted.hooks.map(() => 'untrusted'));
-    assert.deepEqual(new Set(untrusted.hooks.map((hook) => hook.event)), new Set(['PreToolUse', 'PostToolUse', 'SessionStart']));
+    assert.deepEqual(new Set(untrusted.hooks.map((hook) => hook.event)), new Set(['PreToolUse', 'PostToolUse', 'SessionStart', 'PermissionRequest']));
     assert.match(untrusted.summary, /NOT trusted.*open Codex and run \/hooks/);
     const bar = api.statusBar();
     assert.match(bar.text, /Codex hooks untrusted/);

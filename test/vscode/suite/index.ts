@@ -3,7 +3,9 @@
 // "reopen" runs the checks for a second window on the same FLEET_HOME instead; "live" the editor
 // under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own;
 // "editor" what the editor must never cost an agent (reloads, Revert, the plane down); "codexHooks"
-// Codex's trust in the fleet's hooks, said in the editor.
+// Codex's trust in the fleet's hooks, said in the editor; "attention" what waits for the operator
+// (Needs You) and its actions.
+import { attentionTests } from './attention-tests.js';
 import { codexHookTests } from './codex-hook-tests.js';
 import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
@@ -34,6 +36,8 @@ export async function run(): Promise<void> {
     editorSafetyTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'codexHooks') {
     codexHookTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'attention') {
+    attentionTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {
