@@ -21,6 +21,8 @@ export interface CommandEffect {
   runsIn?: ShellWord;
   /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
   script?: ShellWord;
+  /** A new shell's $0 and arguments for `script` (`sh -c '…' NAME ARG…`); absent when it runs in this shell (eval, trap). */
+  scriptArguments?: ShellWord[];
   /**
    * A script file it runs (bash x.sh, source x.sh, ./x.sh; python3 x.py in `language`): read and
    * analysed by the plane; `byPath`: run by its path, so read only if its `#!` names a shell or a known language.
@@ -207,7 +209,7 @@ function xargs(args: ShellWord[]): CommandEffect {
 /** `bash -c 'script'`, or `bash FILE` (its first operand; none, or `-s`: the script is its stdin, read when a here-document gives it). */
 function shell(args: ShellWord[]): CommandEffect {
   const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
-  if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
+  if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]!, scriptArguments: args.slice(at + 2) } : NONE;
   const line = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']);
   const file = line.flags.has('s') ? undefined : line.positionals[0];
   return file ? { writes: [], scriptFile: { word: file, byPath: false } } : { writes: [], scriptOnStdin: true };

@@ -2,6 +2,7 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
 import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
+import { elementKey, listWords, splicedList, withPositionals } from './parameter-expansion.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 import { Whereabouts } from './whereabouts.js';
@@ -106,6 +107,38 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     alternatives.set(name, values);
     variables[name] = loopWord(values);
   };
+  // The positional parameters: a function call binds them to its arguments, `shift` and `set --` move them.
+  const positionalKeys = () => Object.keys(variables).filter((key) => /^(\d+|#)$/.test(key) && key !== '0');
+  const setPositionals = (words: readonly ShellWord[] | undefined): void => {
+    for (const key of positionalKeys()) delete variables[key];
+    if (words) Object.assign(variables, withPositionals({}, undefined, words));
+  };
+  const withArguments = (words: readonly ShellWord[] | undefined, run: () => void): void => {
+    const saved = Object.fromEntries(positionalKeys().map((key) => [key, variables[key]!]));
+    setPositionals(words);
+    try {
+      run();
+    } finally {
+      setPositionals(undefined);
+      Object.assign(variables, saved);
+    }
+  };
+  const changePositionals = (argv: ShellWord[]): void => {
+    const name = argv[0]?.literal ? argv[0].text : undefined;
+    const list = listWords(variables);
+    if (name === 'shift' && list) {
+      const by = argv[1] === undefined ? 1 : Number(argv[1].text);
+      setPositionals(argv[1] === undefined || (argv[1].literal && Number.isInteger(by)) ? list.slice(by) : undefined);
+    } else if (name === 'set') {
+      // `set -- a b`, `set a b` (not `set -e`, `set -o pipefail`).
+      const at = argv.findIndex((word, i) => i > 0 && (word.text === '--' || !/^[-+]/.test(word.text)));
+      if (at > 0) setPositionals(argv.slice(argv[at]!.text === '--' ? at + 1 : at));
+    }
+  };
+  const widenPositionals = (): void => {
+    const list = listWords(variables);
+    list?.forEach((_, i) => (variables[String(i + 1)] = loopWord(list.slice(i))));
+  };
   // `NAME=value cmd`: the assignment holds for that command only.
   const prefixOnly = new Set<GoNode>();
   // One command in each folder it may run in: what it does is read once, where it does it for each folder.
@@ -128,7 +161,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     }
     // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
     const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
-    if (script) for (const at of folders) nested(script.text, at);
+    if (script) for (const at of folders) nested(script.text, at, effect.script ? effect.scriptArguments : []);
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
     const code = program?.code === 'stdin' ? stdin : program?.code;
@@ -148,8 +181,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   };
   // A script inside the command (`bash -c`, `eval`, a here-document, a script it writes): parsed in turn,
   // within the depth and the budget shared by the whole command (each is parsed once for every folder it may run in).
-  const nested = (text: string, at: string): void => {
-    if (depth < MAX_SCRIPT_DEPTH && budget.scripts-- > 0) analyzeScript(text, at, variables, facts, depth + 1, written, budget);
+  // `positionals`: a new shell's $0 and arguments (`sh -c '…' NAME ARG…`); none for `eval`, which runs in this shell.
+  const nested = (text: string, at: string, positionals?: readonly ShellWord[]): void => {
+    const known = positionals ? withPositionals(variables, positionals[0], positionals.slice(1)) : variables;
+    if (depth < MAX_SCRIPT_DEPTH && budget.scripts-- > 0) analyzeScript(text, at, known, facts, depth + 1, written, budget);
     else facts.tokens.push(...wordishTokens(text));
   };
   // Functions defined so far, by name: a call runs the body where it is called (its cd moves the caller), within the budget.
@@ -175,8 +210,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'FuncDecl': {
         const name = child(node, 'Name')?.Value as string | undefined;
         const body = child(node, 'Body');
-        // Read where it is defined too, scoped: it may be called in a way not seen here (`"$f"`, a trap).
-        walkScoped(node, true);
+        // Read where it is defined too, scoped: it may be called in a way not seen here (`"$f"`, a trap); its $1 is not known there.
+        withArguments(undefined, () => walkScoped(node, true));
         if (name !== undefined && body) functions.set(name, body);
         return false;
       }
@@ -200,6 +235,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       }
       case 'WhileClause':
       case 'ForClause':
+        // A `shift` in the loop moves the positional parameters on each turn: from here on, $1 may be any of them.
+        if (containsShift(node)) widenPositionals();
         where.maybe(() => walk(node, true));
         return false;
       case 'BinaryCmd': {
@@ -227,7 +264,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       }
       case 'CallExpr': {
         // Brace expansion is the shell's, of braces written in the word: a variable's several values stay one word.
-        const argv = items(node, 'Args').flatMap((word) => (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
+        // `"$@"` and `"${a[@]}"` are one word per element.
+        const argv = items(node, 'Args').flatMap((word) => splicedList(word, variables) ?? (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0, where.all());
         if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) for (const at of where.all()) patchWrites(argv[1] ?? stdin, at, facts);
@@ -235,10 +273,11 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const body = name === undefined ? undefined : functions.get(name);
         if (body && name !== undefined && !calling.has(name) && budget.functionCalls-- > 0) {
           calling.add(name);
-          walk(body, false);
+          withArguments(argv.slice(1), () => walk(body, false));
           calling.delete(name);
         }
         where.change(argv);
+        changePositionals(argv);
         break;
       }
       case 'Stmt': {
@@ -267,6 +306,15 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
         if (name === undefined) break;
+        const array = child(node, 'Array');
+        if (array && !prefixOnly.has(node)) {
+          // `a=(x y)`: each element, and $a is the first.
+          const elements = items(array, 'Elems').map((element) => child(element, 'Value')).filter((word) => word !== undefined).map((word) => readWord(word, variables));
+          elements.forEach((element, i) => assign(elementKey(name, i), element));
+          assign(elementKey(name, '#'), literalWord(String(elements.length)));
+          if (elements[0]) assign(name, elements[0]);
+          break;
+        }
         const word = value ? readWord(value, variables) : literalWord('');
         facts.assignments.push({ name, value: word });
         if (!prefixOnly.has(node)) assign(name, word);
@@ -275,7 +323,9 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'WordIter': {
         // `for f in a b*; do … "$f" …`: the loop variable stands for the words it iterates over.
         const name = child(node, 'Name')?.Value as string | undefined;
-        const words = items(node, 'Items').map((word) => readWord(word, variables));
+        // `for f; do` iterates over the positional parameters.
+        const written = items(node, 'Items');
+        const words = written.length > 0 ? written.flatMap((word) => splicedList(word, variables) ?? [readWord(word, variables)]) : (listWords(variables) ?? []);
         if (name !== undefined && words.length > 0) {
           alternatives.set(name, words);
           variables[name] = loopWord(words);
@@ -368,6 +418,20 @@ function patchWrites(patch: ShellWord | undefined, cwd: string, facts: ShellFact
   const readable = patch?.literal === true;
   if (!readable) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
   for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: 'apply_patch', cwd });
+}
+
+/** A `shift` inside the node (a loop over the arguments). */
+function containsShift(node: GoNode): boolean {
+  let found = false;
+  walkTree(node, (type, inner) => {
+    if (type === 'CallExpr' && !found) {
+      const name = items(inner, 'Args')[0];
+      const parts = name ? items(name, 'Parts') : [];
+      found = parts.length === 1 && nodeType(parts[0]) === 'Lit' && parts[0]!.Value === 'shift';
+    }
+    return !found;
+  });
+  return found;
 }
 
 /** One word stands for itself; several become a `{a,b}` pattern (the claim glob syntax). */

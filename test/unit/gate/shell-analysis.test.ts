@@ -177,6 +177,15 @@ const cases: [command: string, expected: string[]][] = [
   // A formatter run by its bare name through yarn/pnpm/bun, or with a version after npx; helpers that run a command.
   ['yarn prettier --write src; pnpm eslint --fix .; pnpm rm lodash; npx prettier@3 -w a; npx @biomejs/biome@1.9 format --write b', ['prettier: src', 'eslint: .', 'pnpm rm: package.json', 'pnpm rm: pnpm-lock.yaml', 'prettier: a', 'biome format: b']],
   ['npx cross-env NODE_ENV=t rm -rf dist; rimraf out; npx shx rm c; flock l rm d; gtimeout 5 rm e; bundle exec rubocop -a f', ['rm: dist', 'rimraf: out', 'rm: c', 'rm: d', 'rm: e', 'rubocop: f']],
+  // Positional parameters: a new shell's `sh -c '…' NAME ARG…` ($0 is NAME), a function's call, moved by shift and `set --`.
+  [`sh -c 'echo x > "$1"' _ src/theirs/x.ts; sh -c 'rm "$0"' a; bash -c 'rm "$@"' sh b c; bash -c 'rm "$1"'`, ['redirection >: src/theirs/x.ts', 'rm: a', 'rm: b', 'rm: c', 'rm: *']],
+  ['f() { rm "$1"; }; f src/theirs/x.ts; g() { shift; touch "$1"; }; g a b', ['rm: *', 'rm: src/theirs/x.ts', 'touch: *', 'touch: b']],
+  // A shift in a loop moves $1 along every argument; `for f; do` iterates over them.
+  ['f() { while [ $# -gt 0 ]; do rm "$1"; shift; done; }; f a b; set -- c d; rm "$2"; for f; do touch "$f"; done', ['rm: *', 'rm: {a,b}', 'rm: d', 'touch: {c,d}']],
+  ["find . -name '*.o' -exec sh -c 'rm \"$1\"' _ {} \\;", ['rm: ./**']],
+  // Parameter expansions of values the command set: suffix and prefix removal, replacement, defaults, slices, arrays.
+  ['f=src/theirs/x.ts; rm "${f%.ts}.js" ${f/theirs/mine} ${OUT:-build} ${f#src/} ${f##*/} ${f:0:3}', ['rm: src/theirs/x.js', 'rm: src/mine/x.ts', 'rm: build', 'rm: theirs/x.ts', 'rm: x.ts', 'rm: src']],
+  ['for f in src/a.ts src/b.ts; do mv "$f" "${f%.ts}.js"; done; a=(x y); rm "${a[@]}" ${a[1]}', ['mv: {src/a.ts,src/b.ts}', 'mv: {src/a,src/b}.js', 'rm: x', 'rm: y', 'rm: y']],
   // A shell whose script is a here-document or here-string reads it.
   ["bash <<'EOF'\nrm a\nEOF\nsh -s <<< 'rm b'; bash < file.sh", ['rm: a', 'rm: b']],
 ];
