@@ -1,5 +1,6 @@
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { patchedPaths } from '../hooks/codex-patch-paths.js';
+import { absolutePath } from './real-path.js';
 import { commandEffect, type NamedWrite } from './command-writes.js';
 import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
 import { elementKey, listWords, splicedList, withPositionals } from './parameter-expansion.js';
@@ -451,7 +452,7 @@ export function wordishTokens(source: string): string[] {
   return [...new Set(source.split(/[\s'"`;&|<>()$]+/))].filter((t) => /[/.]/.test(t) && t !== '/dev/null');
 }
 
-/** A path word made absolute against the directory it was written in. */
+/** A path word made absolute against the directory it was written in; its `..` are kept for realPath to take as the kernel does. */
 export function absoluteTarget(text: string, cwd: string): string {
-  return isAbsolute(text) ? resolve(text) : resolve(cwd, text);
+  return absolutePath(cwd, text);
 }

@@ -1,8 +1,8 @@
 // The decisions of the Claude Code PreToolUse hook, from node builtins only: the full CLI verb
 // (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { existingDirectory, realPath } from '../gate/real-path.js';
+import { absolutePath, existingDirectory, realPath } from '../gate/real-path.js';
 import { repositoryDirectory } from '../gate/repository-directory.js';
 import { patchedPaths } from './codex-patch-paths.js';
 import { explainCommandRefusal } from './command-refusal.js';
@@ -63,7 +63,7 @@ type Writer = ReturnType<typeof toolCallWriter>;
 export function planFileCheck(writer: Writer, cwd: string, targets: string[]): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
   if (targets.length === 0) return { answer: { decision: 'allow' } };
   // Checked as real paths, in the repository they really are in (a link may lead out of one into another).
-  const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
+  const files = targets.map((target) => realPath(absolutePath(cwd, target)));
   return { request: { ...writer, root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd } };
 }
 
