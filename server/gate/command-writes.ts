@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { parseCommandLine, type CommandLine } from './command-line.js';
 import { programOf, type Language, type ProgramSource } from './inline-programs.js';
+import type { PatchReading } from './patch-files.js';
 import { literalWord, type ShellWord } from './shell-word.js';
 
 /** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
@@ -32,7 +33,12 @@ export interface CommandEffect {
   scriptOnStdin?: boolean;
   /** A program it hands an interpreter (python3 -c '…', node -e '…', or on stdin): its write calls are read. */
   program?: Exclude<ProgramSource, { file: ShellWord }>;
+  /** Patches it applies (git apply p.diff, patch -p1 -i p.diff, apply_patch '…'): the files their headers name are written. */
+  patch?: PatchSource;
 }
+
+/** A patch given as text (apply_patch's argument), as files, or neither: read from stdin. */
+export type PatchSource = PatchReading & { files: ShellWord[]; text?: ShellWord };
 
 const NONE: CommandEffect = { writes: [] };
 /** Writes anywhere in the worktree: a branch, a patch or an archive decides which files (unseen here). */
@@ -69,7 +75,7 @@ function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: 
 
 const GIT = literalWord('git');
 
-const GIT_WORKTREE_WIDE = new Set(['apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
+const GIT_WORKTREE_WIDE = new Set(['merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
 /** A word that names a commit, not a file: HEAD, HEAD~2, main^, @{1}, a hex id. */
 const REVISION = /^(?:HEAD|FETCH_HEAD|ORIG_HEAD|@)(?:[~^]\d*)*$|[~^]\d*$|@\{|^[0-9a-f]{7,40}$/;
 
@@ -153,6 +159,17 @@ function git(args: ShellWord[]): CommandEffect {
         return { writes: [], runs: command.length === 1 ? [literalWord('sh'), literalWord('-c'), command[0]!] : command, runsIn: { text: '*', literal: false, glob: true, unanchored: true } };
       }
       return rest[0] && ['update', 'deinit'].includes(rest[0].text) ? ANYWHERE(`${via} ${rest[0].text}`) : NONE;
+    }
+    case 'apply':
+    case 'am': {
+      if (readsOnly(sub, rest)) return NONE;
+      // `git am --continue|--skip|--abort` applies (or undoes) what an earlier run left: anywhere.
+      if (rest.some((w) => ['--continue', '--skip', '--abort', '--quit', '--resolved', '-r'].includes(w.text))) return ANYWHERE(via);
+      // `-p2`, `--directory=DIR`; the patches named, else stdin (git am: mailboxes, whose patches read alike).
+      const patchLine = parseCommandLine(rest, ['-C', '--exclude', '--include', '--whitespace', '--build-fake-ancestor']);
+      const strip = rest.map((w) => /^-p(\d+)$/.exec(w.text)?.[1]).find((n) => n !== undefined);
+      const prefix = patchLine.options.get('--directory');
+      return { writes: [], patch: { files: patchLine.positionals, strip: strip === undefined ? 1 : Number(strip), ...(typeof prefix === 'object' && { prefix: prefix.text }), via } };
     }
     case 'format-patch':
     case 'archive': {
@@ -402,7 +419,13 @@ const RULES: Record<string, Rule> = {
     if (line.options.has('--dry-run')) return NONE;
     const out = line.options.get('-o') ?? line.options.get('--output');
     if (typeof out === 'object') return all('patch -o', [out]);
-    return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : ANYWHERE('patch');
+    // `patch a.c fix.diff` patches a.c; else the files the patch names (`-i FILE`, or stdin).
+    if (line.positionals.length > 0) return all('patch', line.positionals.slice(0, 1));
+    const input = line.options.get('-i') ?? line.options.get('--input');
+    const strip = line.options.get('-p') ?? line.options.get('--strip');
+    const into = line.options.get('-d') ?? line.options.get('--directory');
+    const count = typeof strip === 'object' && /^\d+$/.test(strip.text) ? Number(strip.text) : undefined;
+    return { writes: [], patch: { files: typeof input === 'object' ? [input] : [], ...(count !== undefined && { strip: count }), ...(typeof into === 'object' && { prefix: into.text }), via: 'patch' } };
   },
   // Unpacking into a folder (-C DIR, -d DIR) writes anything inside it; into the cwd, the archive decides what (unseen).
   tar: (args) => {
@@ -565,6 +588,8 @@ const RULES: Record<string, Rule> = {
   uv: changesManifest({ manifest: ['add', 'remove'], lock: ['lock', 'sync'] }, 'pyproject.toml', ['uv.lock'], runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package']))),
   poetry: changesManifest({ manifest: ['add', 'remove'], lock: ['lock', 'update', 'install'] }, 'pyproject.toml', ['poetry.lock'], runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project']))),
   pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
+  // Codex applies a patch its model runs through the shell, as its apply_patch tool would: the argument, else stdin.
+  apply_patch: (args, name) => ({ writes: [], patch: { files: [], ...(args[0] && { text: args[0] }), strip: 0, via: name } }),
   source: sourced,
   '.': sourced,
   bash: shell,
@@ -574,6 +599,7 @@ const RULES: Record<string, Rule> = {
   ksh: shell,
 };
 RULES.chown = RULES.chmod!;
+RULES.applypatch = RULES.apply_patch!;
 RULES.chgrp = RULES.chmod!;
 RULES.doas = RULES.sudo!;
 RULES.gtimeout = RULES.timeout!;

@@ -1,8 +1,9 @@
 import { basename, resolve } from 'node:path';
-import { patchedPaths } from '../hooks/codex-patch-paths.js';
 import { absolutePath } from './real-path.js';
-import { commandEffect, type NamedWrite } from './command-writes.js';
+import { commandEffect, type NamedWrite, type PatchSource } from './command-writes.js';
 import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
+import { patchTargets, type PatchReading } from './patch-files.js';
+import { pipedOutput, stdinOf, type Stdin } from './stdin-feeds.js';
 import { elementKey, listWords, splicedList, withPositionals } from './parameter-expansion.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
@@ -18,6 +19,13 @@ export interface ScriptFile {
   byPath: boolean;
   /** Run by this language's interpreter (python3 x.py); a shell's when not given. */
   language?: Language;
+  /** Not run but applied as a patch (git apply p.diff, patch -i p.diff): the files its headers name are written. */
+  patch?: PatchReading;
+}
+
+/** What makes reading a script file again tell nothing new: the same file, folder and way of applying it. */
+export function scriptKey(script: ScriptFile): string {
+  return `${script.path}\0${script.cwd}\0${JSON.stringify(script.patch ?? null)}`;
 }
 
 /** Everything in a command the gate judges, found by a real shell parser. */
@@ -44,17 +52,12 @@ const MAX_SCRIPT_DEPTH = 4;
 /** Redirection operators (mvdan/sh's RedirOperator) that write their word: > >> <> >& >| &> &>>. */
 const WRITING_REDIRECTS = new Map([[54, '>'], [55, '>>'], [57, '<>'], [59, '>&'], [60, '>|'], [64, '&>'], [65, '&>>']]);
 const DUPLICATE_OUT = 59;
-/** Here-documents and here-strings (<< <<- <<<): what a command reads on stdin. */
-const HEREDOCS = new Set([61, 62, 63]);
-const HERE_STRING = 63;
 /** BinaryCmd operators (mvdan/sh's BinCmdOperator): && and ||; `|` and `|&` run each side in a child process. */
 const APPEND = 55;
 const AND = 10;
 const OR = 11;
 const PIPE = 12;
 const PIPE_ALL = 13;
-/** Codex applies a patch its model runs through the shell, as its apply_patch tool would. */
-const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 
 /** Parses `command` as bash and collects its writes, commands, assignments and words. */
 export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
@@ -84,19 +87,11 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     alternatives.delete('PWD');
     alternatives.delete('OLDPWD');
   });
-  // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
-  let stdin: ShellWord | undefined;
-  // A here-document `cat` prints into a pipe, for the statement on its right.
-  let piped: ShellWord | undefined;
-  /** `cat <<'EOF'` (or `cat -`) with nothing else to print: the here-document it prints. */
-  const catHereDocument = (statement: GoNode): ShellWord | undefined => {
-    const command = child(statement, 'Cmd');
-    const args = command && nodeType(command) === 'CallExpr' ? items(command, 'Args').map((word) => readWord(word, variables)) : [];
-    if (!printsStdin(args)) return undefined;
-    const heredoc = items(statement, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
-    const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
-    return text && readWord(text, variables);
-  };
+  // The stdin of the statement being read: the script `bash <<'EOF'` runs, the patch `apply_patch` or `patch` applies.
+  let stdin: Stdin | undefined;
+  // What the left side of a pipe prints, for the statement on its right.
+  let piped: Stdin | undefined;
+  const read = (word: GoNode): ShellWord => readWord(word, variables);
   // $PWD is where the command runs; a variable the command sets stands for every value it may hold from then on
   // (a branch not taken, a subshell: each assignment adds one), as a `{a,b}` pattern.
   const variables: Record<string, string | ShellWord> = { ...known, PWD: startCwd };
@@ -160,15 +155,51 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       // A folder built at run time (`env -C "$D" rm x`): what the command writes there could be anywhere.
       if (moved && !moved.literal && facts.writes.length > before) inEach({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}` });
     }
-    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
-    const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
-    if (script) for (const at of folders) nested(script.text, at, effect.script ? effect.scriptArguments : []);
+    const name = argv[0]?.text.replace(/.*\//, '') ?? '';
+    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
+    if (effect.script) for (const at of folders) nested(effect.script.text, at, effect.scriptArguments ?? []);
+    // `bash <<'EOF'`, `cat x.sh | sh`, `echo 'rm a' | bash`, `bash < x.sh`: the script it reads on stdin.
+    if (effect.scriptOnStdin) codeOnStdin({ byPath: false }, name, folders);
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
-    const code = program?.code === 'stdin' ? stdin : program?.code;
-    if (program && code) programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`).forEach(inEach);
+    if (program?.code === 'stdin') codeOnStdin({ byPath: false, language: program.language }, name, folders);
+    else if (program) programWrites(program.language, program.code, `${name} program`).forEach(inEach);
+    if (effect.patch) applyPatches(effect.patch, folders);
     const file = effect.scriptFile;
     if (file?.word.literal) for (const at of folders) runScriptFile(file, absoluteTarget(file.word.text, at), at);
+  };
+  // Code a shell or an interpreter reads on stdin: the text the command holds, the files it feeds (read like script files),
+  // or another command's output, which could do anything in the worktree. Nothing on stdin: the tool's own, empty.
+  const codeOnStdin = (run: { byPath: false; language?: Language }, name: string, folders: readonly string[]): void => {
+    const fed = stdin;
+    if (fed === undefined) return;
+    for (const at of folders) {
+      if ('text' in fed && run.language) programWrites(run.language, fed.text, `${name} program`).forEach((write) => facts.writes.push({ ...write, cwd: at }));
+      else if ('text' in fed) nested(fed.text.text, at, []);
+      else if ('files' in fed) for (const file of fed.files) if (file.literal) runScriptFile(run, absoluteTarget(file.text, at), at);
+      if ('from' in fed || ('files' in fed && fed.files.some((file) => !file.literal))) facts.writes.push({ kind: 'worktree', via: `${name} reading ${'from' in fed ? fed.from : 'a file named at run time'}`, cwd: at });
+    }
+  };
+  // Patches a command applies: the files their headers name, from the text the command holds, or from the patch files
+  // (read by the plane, or from what the command wrote into them); a patch nobody can read before it runs may write anywhere.
+  const applyPatches = ({ files, text: given, ...patch }: PatchSource, folders: readonly string[]): void => {
+    const sources: Stdin = given ? { text: given } : files.length > 0 ? { files } : (stdin ?? { from: 'its terminal' });
+    for (const at of folders) {
+      const push = (write: NamedWrite) => facts.writes.push({ ...write, cwd: at });
+      if ('text' in sources) {
+        // Built at run time (a variable, a `$(…)` that may add a header): its names are patterns, and it may name others.
+        const readable = sources.text.literal;
+        if (!readable) push({ kind: 'worktree', via: patch.via });
+        for (const path of patchTargets(sources.text.text, patch)) push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: patch.via });
+      } else if ('from' in sources) push({ kind: 'worktree', via: `${patch.via} reading ${sources.from}` });
+      else for (const file of sources.files) {
+        const path = file.literal ? absoluteTarget(file.text, at) : undefined;
+        const text = path === undefined ? undefined : written.get(path);
+        if (path === undefined) push({ kind: 'worktree', via: `${patch.via} ${file.text}` });
+        else if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: false, patch });
+        if (text !== undefined) for (const target of patchTargets(text.text, patch)) push({ kind: 'path', word: literalWord(target), via: patch.via });
+      }
+    }
   };
   // A script file the command runs: read by the plane, or, when the command itself writes it first, from that text
   // (not on disk yet, or not as it will be); appended to (`cat >> x.sh`), the plane reads what is on disk as well.
@@ -243,8 +274,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'BinaryCmd': {
         const [left, right] = [child(node, 'X'), child(node, 'Y')];
         if (node.Op === PIPE || node.Op === PIPE_ALL) {
-          // `cat <<'EOF' | python3 -`: what the left side prints of its here-document is the right side's stdin.
-          const fed = left && catHereDocument(left);
+          // `cat <<'EOF' | python3 -`, `cat x.sh | sh`: what the left side prints is the right side's stdin.
+          const fed = left && pipedOutput(left, read);
           if (left) walkScoped(left, false);
           piped = fed;
           if (right) walkScoped(right, false);
@@ -269,7 +300,6 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const argv = items(node, 'Args').flatMap((word) => splicedList(word, variables) ?? (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0, where.all());
-        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) for (const at of where.all()) patchWrites(argv[1] ?? stdin, at, facts);
         const name = argv[0]?.literal ? argv[0].text : undefined;
         const body = name === undefined ? undefined : functions.get(name);
         if (body && name !== undefined && !calling.has(name) && budget.functionCalls-- > 0) {
@@ -285,12 +315,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         // A statement's redirections open before its command runs: `{ cd sub && make; } > log` writes ./log.
         const redirects = items(node, 'Redirs');
         for (const redirect of redirects) walk(redirect, false);
-        const heredoc = redirects.find((redirect) => HEREDOCS.has(redirect.Op as number));
-        const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
-        stdin = text ? readWord(text, variables) : piped;
+        stdin = stdinOf(node, piped, read);
         piped = undefined; // the pipe feeds its own statement, not those inside it
         const command = child(node, 'Cmd');
-        if (stdin && command) rememberWritten(command, redirects, stdin.text);
+        if (stdin && 'text' in stdin && command) rememberWritten(command, redirects, stdin.text.text);
         if (command && node.Background) walkScoped(command, false);
         else if (command) walk(command, false);
         return false;
@@ -408,17 +436,6 @@ function ifExits(clause: GoNode): boolean {
   const otherwise = child(clause, 'Else');
   const certain = items(clause, 'Cond').length === 0;
   return lastExits(items(clause, 'Then')) && (certain || (otherwise !== undefined && ifExits(otherwise)));
-}
-
-/**
- * What `apply_patch` writes, its patch given as an argument or a here-document: the files it names,
- * as patterns where the text is built at run time. A patch the gate cannot read in full (a variable,
- * a pipe, a file, a `$(…)` that may add a header) could write anything in the worktree.
- */
-function patchWrites(patch: ShellWord | undefined, cwd: string, facts: ShellFacts): void {
-  const readable = patch?.literal === true;
-  if (!readable) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
-  for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: 'apply_patch', cwd });
 }
 
 /** A `shift` inside the node (a loop over the arguments). */

@@ -103,4 +103,22 @@ describe('script files: what a script the command runs writes is what the comman
     assert.ok(analysis.tokens.includes('src/theirs/x.ts'));
     assert.match(notes[0]!, /broken\.sh was not parsed/);
   });
+
+  test('a script fed on stdin is read like one run by name; a patch file applied is read for the files its headers name, less -p', async () => {
+    script('fed.sh', 'rm from-fed\n');
+    script('fix.diff', 'diff --git a/src/x.ts b/src/x.ts\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/old.ts b/new.ts\nrename from old.ts\nrename to new.ts\n--- /dev/null\n+++ b/added.ts\n');
+    const { analysis, notes } = await read('cat fed.sh | sh; bash < fed.sh; git apply fix.diff; patch -p1 < fix.diff; git apply --directory=web -p1 fix.diff');
+    assert.deepEqual(writesOf(analysis), [
+      'rm: from-fed',
+      ...['git apply', 'patch'].flatMap((via) => ['src/x.ts', 'old.ts', 'new.ts', 'added.ts'].map((path) => `${via}: ${path}`)),
+      ...['src/x.ts', 'old.ts', 'new.ts', 'added.ts'].map((path) => `git apply: web/${path}`),
+    ]);
+    assert.deepEqual(notes, []);
+  });
+
+  test('a patch file that cannot be read may write any file of the worktree, and the note says why', async () => {
+    const { analysis, notes } = await read('git apply missing.diff');
+    assert.deepEqual(writesOf(analysis), ['git apply missing.diff: <worktree>']);
+    assert.match(notes.join('\n'), /missing\.diff \(git apply\) could not be read \(ENOENT\)/);
+  });
 });
