@@ -195,7 +195,9 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       else for (const file of sources.files) {
         const path = file.literal ? absoluteTarget(file.text, at) : undefined;
         const text = path === undefined ? undefined : written.get(path);
-        if (path === undefined) push({ kind: 'worktree', via: `${patch.via} ${file.text}` });
+        // Written earlier in this command by another command (`git diff > p; git apply -R p`): what is on disk now is not what will be applied.
+        const madeHere = text === undefined && facts.writes.some((write) => write.kind === 'path' && write.word.literal && absoluteTarget(write.word.text, write.cwd) === path);
+        if (path === undefined || madeHere) push({ kind: 'worktree', via: `${patch.via} ${file.text}` });
         else if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: false, patch });
         if (text !== undefined) for (const target of patchTargets(text.text, patch)) push({ kind: 'path', word: literalWord(target), via: patch.via });
       }
