@@ -156,8 +156,10 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       if (moved && !moved.literal && facts.writes.length > before) inEach({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}` });
     }
     const name = argv[0]?.text.replace(/.*\//, '') ?? '';
-    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`.
+    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; one that is nothing but
+    // unknown (`sh -c "$CMD"`) could do anything in the worktree (not `eval "$(tool init)"`, which sets up this shell).
     if (effect.script) for (const at of folders) nested(effect.script.text, at, effect.scriptArguments ?? []);
+    if (effect.script?.unanchored && effect.scriptArguments) inEach({ kind: 'worktree', via: `${name} -c ${effect.script.text}` });
     // `bash <<'EOF'`, `cat x.sh | sh`, `echo 'rm a' | bash`, `bash < x.sh`: the script it reads on stdin.
     if (effect.scriptOnStdin) codeOnStdin({ byPath: false }, name, folders);
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
@@ -174,6 +176,7 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const fed = stdin;
     if (fed === undefined) return;
     for (const at of folders) {
+      if ('text' in fed && fed.text.unanchored) facts.writes.push({ kind: 'worktree', via: `${name} reading a script built at run time`, cwd: at });
       if ('text' in fed && run.language) programWrites(run.language, fed.text, `${name} program`).forEach((write) => facts.writes.push({ ...write, cwd: at }));
       else if ('text' in fed) nested(fed.text.text, at, []);
       else if ('files' in fed) for (const file of fed.files) if (file.literal) runScriptFile(run, absoluteTarget(file.text, at), at);

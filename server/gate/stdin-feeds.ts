@@ -62,5 +62,5 @@ export function pipedOutput(statement: GoNode, read: Read): Stdin {
 
 function joined(words: ShellWord[], separator: string, escapes: boolean): ShellWord {
   const text = words.map((word) => word.text).join(separator);
-  return { text: escapes ? text.replace(/\\n/g, '\n').replace(/\\t/g, '\t') : text, literal: words.every((word) => word.literal), glob: false, unanchored: false };
+  return { text: escapes ? text.replace(/\\n/g, '\n').replace(/\\t/g, '\t') : text, literal: words.every((word) => word.literal), glob: false, unanchored: words[0]?.unanchored === true };
 }

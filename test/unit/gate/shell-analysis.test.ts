@@ -143,6 +143,8 @@ const cases: [command: string, expected: string[]][] = [
   ["cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: src/theirs/x.ts\n*** End Patch\nEOF", ['apply_patch: src/theirs/x.ts']],
   ['cat p.diff | apply_patch; apply_patch < p.diff', []],
   ['git show | apply_patch', ['apply_patch reading the output of git: <worktree>']],
+  // A script that is nothing but a value nobody knows could do anything; eval of a tool's output sets up this shell.
+  ['sh -c "$CMD"; echo "$CMD" | bash; eval "$(ssh-agent -s)"', ['sh -c *: <worktree>', 'bash reading a script built at run time: <worktree>']],
   // A patch file another command writes first is not what is on disk yet: it may write anything.
   ['git diff > p.diff && git apply -R p.diff', ['redirection >: p.diff', 'git apply p.diff: <worktree>']],
   // An archive unpacked where the command runs writes whatever it holds; listing or creating one writes no file in it.
