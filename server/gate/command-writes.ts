@@ -28,7 +28,7 @@ export interface CommandEffect {
    * A script file it runs (bash x.sh, source x.sh, ./x.sh; python3 x.py in `language`): read and
    * analysed by the plane; `byPath`: run by its path, so read only if its `#!` names a shell or a known language.
    */
-  scriptFile?: { word: ShellWord; byPath: boolean; language?: Language };
+  scriptFile?: { word: ShellWord; byPath: boolean; language?: Language; arguments?: ShellWord[] };
   /** A shell that reads its script from stdin (`bash <<'EOF'`, `sh -s <<< '…'`): the here-document is analysed. */
   scriptOnStdin?: boolean;
   /** A program it hands an interpreter (python3 -c '…', node -e '…', or on stdin): its write calls are read. */
@@ -229,11 +229,12 @@ function shell(args: ShellWord[]): CommandEffect {
   if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]!, scriptArguments: args.slice(at + 2) } : NONE;
   const line = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']);
   const file = line.flags.has('s') ? undefined : line.positionals[0];
-  return file ? { writes: [], scriptFile: { word: file, byPath: false } } : { writes: [], scriptOnStdin: true };
+  // The words after the file are its positional parameters.
+  return file ? { writes: [], scriptFile: { word: file, byPath: false, arguments: args.slice(args.indexOf(file) + 1) } } : { writes: [], scriptOnStdin: true };
 }
 
 /** `source FILE` / `. FILE`: the file runs in this shell. */
-const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], byPath: false } } : NONE);
+const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], byPath: false, arguments: args.slice(1) } } : NONE);
 
 type Rule = (args: ShellWord[], name: string) => CommandEffect;
 
@@ -655,5 +656,5 @@ export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   if (program) return { ...(rule ? rule(args, base) : NONE), program };
   if (rule) return rule(args, base);
   // `./build.sh`, `scripts/x`: a file run by its path is read if it is a shell script.
-  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, byPath: true } } : NONE;
+  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, byPath: true, arguments: args } } : NONE;
 }

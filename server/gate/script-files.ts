@@ -4,14 +4,16 @@ import { MAX_SCRIPTS, MAX_TOKENS, MAX_WRITES, type CommandAnalysis } from './com
 import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
 import { patchTargets, type PatchReading } from './patch-files.js';
 import { scriptKey, type ScriptFile, type ShellWrite } from './shell-analysis.js';
-import { literalWord } from './shell-word.js';
+import { withPositionals } from './parameter-expansion.js';
+import { literalWord, type KnownVariables } from './shell-word.js';
 
 /** A script file larger than this is not read (the note says so): scripts an agent writes to run are far smaller. */
 export const MAX_SCRIPT_FILE_BYTES = 64 * 1024;
 /** Reading scripts stops past this (each parse may take up to the parser's 3 s): the hook must answer within 10 s. */
 const SCRIPTS_BUDGET_MS = 4_000;
 
-type Analyze = (script: string, cwd: string) => Promise<CommandAnalysis>;
+/** Analyses a shell script in its folder, with these variables known. */
+type Analyze = (script: string, cwd: string, known: KnownVariables) => Promise<CommandAnalysis>;
 
 /**
  * The command's analysis with the script files it runs (bash x.sh, source x.sh, ./x.sh that a
@@ -19,7 +21,7 @@ type Analyze = (script: string, cwd: string) => Promise<CommandAnalysis>;
  * turn, and the shell scripts those run, up to MAX_SCRIPTS: an agent that writes a script in its
  * own folder and runs it is judged by what the script writes.
  */
-export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze): Promise<{ analysis: CommandAnalysis; notes: string[] }> {
+export async function withScriptFiles(command: CommandAnalysis, known: KnownVariables, analyze: Analyze): Promise<{ analysis: CommandAnalysis; notes: string[] }> {
   const notes: string[] = [];
   const read = new Set<string>();
   const queue = [...command.scripts];
@@ -43,7 +45,7 @@ export async function withScriptFiles(command: CommandAnalysis, analyze: Analyze
     const text = readScript(script);
     if (text === 'too large') notes.push(`${script.path} is larger than ${MAX_SCRIPT_FILE_BYTES / 1024} KiB: what it writes was not checked.`);
     if (typeof text !== 'object') continue;
-    const inner = text.language ? programAnalysis(text.language, text.source, script) : await analyze(text.source, script.cwd);
+    const inner = text.language ? programAnalysis(text.language, text.source, script) : await analyze(text.source, script.cwd, script.arguments ? withPositionals(known, undefined, script.arguments) : known);
     if (inner.parseError !== undefined) notes.push(`The script ${script.path} was not parsed (${inner.parseError}): only the paths its words name were checked.`);
     queue.push(...inner.scripts);
     analysis = {

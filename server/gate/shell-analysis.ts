@@ -21,11 +21,13 @@ export interface ScriptFile {
   language?: Language;
   /** Not run but applied as a patch (git apply p.diff, patch -i p.diff): the files its headers name are written. */
   patch?: PatchReading;
+  /** Its positional parameters, a shell script's (`bash x.sh a b`, `./x.sh a b`): its $1 is a. */
+  arguments?: ShellWord[];
 }
 
 /** What makes reading a script file again tell nothing new: the same file, folder and way of applying it. */
 export function scriptKey(script: ScriptFile): string {
-  return `${script.path}\0${script.cwd}\0${JSON.stringify(script.patch ?? null)}`;
+  return `${script.path}\0${script.cwd}\0${JSON.stringify(script.patch ?? null)}\0${JSON.stringify(script.arguments?.map((word) => word.text) ?? null)}`;
 }
 
 /** Everything in a command the gate judges, found by a real shell parser. */
@@ -208,12 +210,13 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
   };
   // A script file the command runs: read by the plane, or, when the command itself writes it first, from that text
   // (not on disk yet, or not as it will be); appended to (`cat >> x.sh`), the plane reads what is on disk as well.
-  const runScriptFile = (file: { byPath: boolean; language?: Language }, path: string, at: string): void => {
+  const runScriptFile = (file: { byPath: boolean; language?: Language; arguments?: ShellWord[] }, path: string, at: string): void => {
     const text = written.get(path);
-    if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
+    const args = file.arguments && file.arguments.length > 0 && !file.language ? file.arguments : undefined;
+    if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }), ...(args && { arguments: args }) });
     if (text === undefined) return;
     const language = scriptLanguage(path, text.text, file);
-    if (language === 'shell') nested(text.text, at);
+    if (language === 'shell') nested(text.text, at, [literalWord(path), ...(args ?? [])]);
     else if (language !== undefined) for (const write of programWrites(language, literalWord(text.text), `${language} script ${basename(path)}`)) facts.writes.push({ ...write, cwd: at });
   };
   // A script inside the command (`bash -c`, `eval`, a here-document, a script it writes): parsed in turn,

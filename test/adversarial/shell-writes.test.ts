@@ -92,6 +92,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     writeFileSync(join(repo, 'src/mine/evil.sh'), '#!/bin/sh\necho x > src/theirs/x.ts\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/outer.sh'), '#!/usr/bin/env bash\nset -e\nsource src/mine/evil.sh\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/ok.sh'), '#!/bin/sh\necho ok > src/mine/from-script.ts\n', { mode: 0o755 });
+    writeFileSync(join(repo, 'src/mine/rm-arg.sh'), '#!/bin/sh\nrm -f "$1"\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/evil.py'), "#!/usr/bin/env python3\nopen('src/theirs/x.ts', 'w').write('x')\n", { mode: 0o755 });
     symlinkSync('../theirs/x.ts', join(repo, 'src/mine/link.ts'));
     // A folder link into BOLT's territory: `src/mine/down/..` is src/theirs, as the kernel reads it.
@@ -159,6 +160,7 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     [`sh -c 'echo pos > "$1"' _ src/mine/pos.ts`, () => readFileSync(join(repo, 'src/mine/pos.ts'), 'utf8') === 'pos\n'],
     ['f=src/mine/pos.ts; cp "$f" "${f%.ts}.bak.ts"', () => existsSync(join(repo, 'src/mine/pos.bak.ts'))],
     [`echo 'touch src/mine/piped.ts' | sh`, () => existsSync(join(repo, 'src/mine/piped.ts'))],
+    ['./src/mine/rm-arg.sh src/mine/pos.bak.ts', () => !existsSync(join(repo, 'src/mine/pos.bak.ts'))],
     ['git apply src/mine/own.diff', () => readFileSync(join(repo, 'src/mine/patched.ts'), 'utf8') === 'export const patched = 1;\n'],
     ['git diff | cat > /dev/null; git log --oneline | head -1 > /dev/null; echo "{}" | python3 -m json.tool > /dev/null; git apply --check src/mine/own.diff 2> /dev/null || true'],
   ];
@@ -282,6 +284,8 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     `sh -c 'echo x > "$1"' _ src/theirs/x.ts`,
     `bash -c 'rm -f "$0"' src/theirs/x.ts`,
     'wipe() { rm -f "$1"; }; wipe src/theirs/x.ts',
+    'bash src/mine/rm-arg.sh src/theirs/x.ts',
+    './src/mine/rm-arg.sh src/theirs/x.ts',
     'f=src/theirs/x.js; echo x > "${f%.js}.ts"',
     'd=src/mine; echo x > "${d/mine/theirs}/x.ts"',
     'echo x > "${OUT:-src/theirs}/x.ts"',

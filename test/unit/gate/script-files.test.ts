@@ -10,7 +10,7 @@ import { MAX_SCRIPT_FILE_BYTES, withScriptFiles } from '../../../server/gate/scr
 const dir = mkdtempSync(join(tmpdir(), 'fleet-scripts-'));
 const known = { HOME: '/home/u' };
 const analyze = (command: string) => analyzeCommand(command, dir, known, []);
-const read = (command: string) => withScriptFiles(analyze(command), async (script, cwd) => analyzeCommand(script, cwd, known, []));
+const read = (command: string) => withScriptFiles(analyze(command), known, async (script, cwd, scriptKnown) => analyzeCommand(script, cwd, scriptKnown, []));
 const writesOf = (analysis: { writes: { kind: string; via: string; word?: { text: string } }[] }) => analysis.writes.map((w) => `${w.via}: ${w.word?.text ?? '<worktree>'}`);
 
 function script(name: string, text: string | Buffer): void {
@@ -114,6 +114,12 @@ describe('script files: what a script the command runs writes is what the comman
       ...['src/x.ts', 'old.ts', 'new.ts', 'added.ts'].map((path) => `git apply: web/${path}`),
     ]);
     assert.deepEqual(notes, []);
+  });
+
+  test('a shell script run with arguments is read with its positional parameters set to them', async () => {
+    script('clean-one.sh', 'rm -f "$1"\nshift\ntouch "$@"\n');
+    const { analysis } = await read('bash clean-one.sh src/a.ts b.ts c.ts; ./clean-one.sh d.ts; source clean-one.sh e.ts');
+    assert.deepEqual(writesOf(analysis), ['rm: src/a.ts', 'touch: b.ts', 'touch: c.ts', 'rm: d.ts', 'rm: e.ts']);
   });
 
   test('a patch file that cannot be read may write any file of the worktree, and the note says why', async () => {

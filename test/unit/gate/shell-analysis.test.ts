@@ -234,9 +234,10 @@ describe('shell analysis: the writes a command names, read by a real shell parse
       { path: '/repo/y.sh', cwd: CWD, byPath: false },
       { path: '/repo/z.sh', cwd: CWD, byPath: false },
       { path: '/repo/sub/run.sh', cwd: '/repo/sub', byPath: true },
-      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true },
+      // Its arguments are a shell script's positional parameters.
+      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true, arguments: [{ text: 'a', literal: true, glob: false, unanchored: false }] },
       // After `cd sub && …;` the cd may have failed: the rest may run in /repo too.
-      { path: '/repo/scripts/deploy', cwd: CWD, byPath: true },
+      { path: '/repo/scripts/deploy', cwd: CWD, byPath: true, arguments: [{ text: 'a', literal: true, glob: false, unanchored: false }] },
       { path: '/repo/sub/w.js', cwd: '/repo/sub', byPath: false, language: 'javascript' },
       { path: '/repo/w.js', cwd: CWD, byPath: false, language: 'javascript' },
     ]);
