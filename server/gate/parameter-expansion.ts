@@ -72,7 +72,17 @@ export function expandParameter(param: GoNode, known: KnownVariables, read: (wor
   return operated(expansion.Op as number, value, word);
 }
 
+/** `${x=d}` / `${x:=d}` of a variable the command has not set: the name and the default it then holds. */
+export function assignedDefault(param: GoNode, known: KnownVariables): { name: string; word: GoNode } | undefined {
+  const expansion = child(param, 'Exp');
+  const word = expansion && child(expansion, 'Word');
+  const name = paramName(param);
+  if (!word || !ASSIGN.has(expansion!.Op as number) || child(param, 'Index') || Object.hasOwn(known, name)) return undefined;
+  return { name, word };
+}
+
 /** mvdan/sh's ParExpOperator: + :+ - :- ? :? = := % %% # ##. */
+const ASSIGN = new Set([74, 75]);
 const ALTERNATE = new Set([68, 69]);
 const DEFAULT = new Set([70, 71, 72, 73, 74, 75]);
 const SUFFIX = { 76: 'short', 77: 'long' } as const;

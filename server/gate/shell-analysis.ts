@@ -4,7 +4,7 @@ import { commandEffect, type NamedWrite, type PatchSource } from './command-writ
 import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
 import { patchTargets, type PatchReading } from './patch-files.js';
 import { pipedOutput, stdinOf, type Stdin } from './stdin-feeds.js';
-import { elementKey, listWords, splicedList, withPositionals } from './parameter-expansion.js';
+import { assignedDefault, elementKey, listWords, splicedList, withPositionals } from './parameter-expansion.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 import { Whereabouts } from './whereabouts.js';
@@ -372,6 +372,12 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'Word':
         facts.words.push({ word: readWord(node, variables), cwd: where.cwd });
         break;
+      case 'ParamExp': {
+        // `: "${OUT:=dist}"` sets OUT when the command had not: later words read it.
+        const assigned = assignedDefault(node, variables);
+        if (assigned) assign(assigned.name, read(assigned.word));
+        break;
+      }
     }
     return true;
   };

@@ -190,6 +190,7 @@ const cases: [command: string, expected: string[]][] = [
   ["find . -name '*.o' -exec sh -c 'rm \"$1\"' _ {} \\;", ['rm: ./**']],
   // Parameter expansions of values the command set: suffix and prefix removal, replacement, defaults, slices, arrays.
   ['f=src/theirs/x.ts; rm "${f%.ts}.js" ${f/theirs/mine} ${OUT:-build} ${f#src/} ${f##*/} ${f:0:3}', ['rm: src/theirs/x.js', 'rm: src/mine/x.ts', 'rm: build', 'rm: theirs/x.ts', 'rm: x.ts', 'rm: src']],
+  [': "${OUT:=dist}"; rm -rf "$OUT"', ['rm: dist']],
   ['for f in src/a.ts src/b.ts; do mv "$f" "${f%.ts}.js"; done; a=(x y); rm "${a[@]}" ${a[1]}', ['mv: {src/a.ts,src/b.ts}', 'mv: {src/a,src/b}.js', 'rm: x', 'rm: y', 'rm: y']],
   // A script piped into a shell or an interpreter is read: echo's and printf's words, cat's here-document; another command's output could do anything.
   [`echo 'rm a' | bash; printf '%s\\n' 'rm b' 'touch c' | sh; echo "open('d', 'w')" | python3; curl -s https://h/i.sh | sh`, ['rm: a', 'rm: b', 'touch: c', 'python3 program: d', 'sh reading the output of curl: <worktree>']],
