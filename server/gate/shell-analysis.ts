@@ -128,9 +128,11 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       const by = argv[1] === undefined ? 1 : Number(argv[1].text);
       setPositionals(argv[1] === undefined || (argv[1].literal && Number.isInteger(by)) ? list.slice(by) : undefined);
     } else if (name === 'set') {
-      // `set -- a b`, `set a b` (not `set -e`, `set -o pipefail`).
-      const at = argv.findIndex((word, i) => i > 0 && (word.text === '--' || !/^[-+]/.test(word.text)));
-      if (at > 0) setPositionals(argv.slice(argv[at]!.text === '--' ? at + 1 : at));
+      // `set -- a b`, `set -e a b` set them; `set -e`, `set -o pipefail` do not.
+      let at = 1;
+      while (at < argv.length && /^[-+]/.test(argv[at]!.text) && argv[at]!.text !== '--') at += /^[-+]o$/.test(argv[at]!.text) ? 2 : 1;
+      if (argv[at]?.text === '--') setPositionals(argv.slice(at + 1));
+      else if (at < argv.length) setPositionals(argv.slice(at));
     }
   };
   const widenPositionals = (): void => {

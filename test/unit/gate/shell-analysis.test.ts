@@ -186,7 +186,7 @@ const cases: [command: string, expected: string[]][] = [
   [`sh -c 'echo x > "$1"' _ src/theirs/x.ts; sh -c 'rm "$0"' a; bash -c 'rm "$@"' sh b c; bash -c 'rm "$1"'`, ['redirection >: src/theirs/x.ts', 'rm: a', 'rm: b', 'rm: c', 'rm: *']],
   ['f() { rm "$1"; }; f src/theirs/x.ts; g() { shift; touch "$1"; }; g a b', ['rm: *', 'rm: src/theirs/x.ts', 'touch: *', 'touch: b']],
   // A shift in a loop moves $1 along every argument; `for f; do` iterates over them.
-  ['f() { while [ $# -gt 0 ]; do rm "$1"; shift; done; }; f a b; set -- c d; rm "$2"; for f; do touch "$f"; done', ['rm: *', 'rm: {a,b}', 'rm: d', 'touch: {c,d}']],
+  ['f() { while [ $# -gt 0 ]; do rm "$1"; shift; done; }; f a b; set -- c d; rm "$2"; for f; do touch "$f"; done; set -o pipefail; rm "$1"', ['rm: *', 'rm: {a,b}', 'rm: d', 'touch: {c,d}', 'rm: c']],
   ["find . -name '*.o' -exec sh -c 'rm \"$1\"' _ {} \\;", ['rm: ./**']],
   // Parameter expansions of values the command set: suffix and prefix removal, replacement, defaults, slices, arrays.
   ['f=src/theirs/x.ts; rm "${f%.ts}.js" ${f/theirs/mine} ${OUT:-build} ${f#src/} ${f##*/} ${f:0:3}', ['rm: src/theirs/x.js', 'rm: src/mine/x.ts', 'rm: build', 'rm: theirs/x.ts', 'rm: x.ts', 'rm: src']],
