@@ -1,5 +1,5 @@
 import { identityFindings, type IdentityFinding } from './identity-rules.js';
-import { analyzeShell, wordishTokens, type ScriptFile, type ShellFacts, type ShellWrite } from './shell-analysis.js';
+import { analyzeShell, scriptKey, wordishTokens, type ScriptFile, type ShellFacts, type ShellWrite } from './shell-analysis.js';
 import type { KnownVariables } from './shell-word.js';
 
 /** What the plane needs of a command, small enough to hand across threads at once. */
@@ -42,7 +42,7 @@ function summarize(facts: ShellFacts, homes: readonly string[], local = false): 
     writes: writes.slice(0, MAX_WRITES),
     namedWrites: writes.length,
     findings: identityFindings(facts, homes, local),
-    scripts: [...new Map(facts.scripts.map((script) => [`${script.path}\0${script.cwd}`, script])).values()].slice(0, MAX_SCRIPTS),
+    scripts: [...new Map(facts.scripts.map((script) => [scriptKey(script), script])).values()].slice(0, MAX_SCRIPTS),
     tokens: [...new Set(facts.tokens)].slice(0, MAX_TOKENS),
     ...(facts.parseError !== undefined && { parseError: facts.parseError }),
   };

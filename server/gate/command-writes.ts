@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { parseCommandLine, type CommandLine } from './command-line.js';
 import { programOf, type Language, type ProgramSource } from './inline-programs.js';
+import type { PatchReading } from './patch-files.js';
 import { literalWord, type ShellWord } from './shell-word.js';
 
 /** One write a command names: a path (or pattern), or the whole worktree (a branch switch). */
@@ -21,16 +22,23 @@ export interface CommandEffect {
   runsIn?: ShellWord;
   /** A script it runs (bash -c '…', eval …): parsed and analysed in turn. */
   script?: ShellWord;
+  /** A new shell's $0 and arguments for `script` (`sh -c '…' NAME ARG…`); absent when it runs in this shell (eval, trap). */
+  scriptArguments?: ShellWord[];
   /**
    * A script file it runs (bash x.sh, source x.sh, ./x.sh; python3 x.py in `language`): read and
    * analysed by the plane; `byPath`: run by its path, so read only if its `#!` names a shell or a known language.
    */
-  scriptFile?: { word: ShellWord; byPath: boolean; language?: Language };
+  scriptFile?: { word: ShellWord; byPath: boolean; language?: Language; arguments?: ShellWord[] };
   /** A shell that reads its script from stdin (`bash <<'EOF'`, `sh -s <<< '…'`): the here-document is analysed. */
   scriptOnStdin?: boolean;
   /** A program it hands an interpreter (python3 -c '…', node -e '…', or on stdin): its write calls are read. */
   program?: Exclude<ProgramSource, { file: ShellWord }>;
+  /** Patches it applies (git apply p.diff, patch -p1 -i p.diff, apply_patch '…'): the files their headers name are written. */
+  patch?: PatchSource;
 }
+
+/** A patch given as text (apply_patch's argument), as files, or neither: read from stdin. */
+export type PatchSource = PatchReading & { files: ShellWord[]; text?: ShellWord };
 
 const NONE: CommandEffect = { writes: [] };
 /** Writes anywhere in the worktree: a branch, a patch or an archive decides which files (unseen here). */
@@ -67,7 +75,7 @@ function runsAfter(args: ShellWord[], withValue: string[], operands = 0, chdir: 
 
 const GIT = literalWord('git');
 
-const GIT_WORKTREE_WIDE = new Set(['apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
+const GIT_WORKTREE_WIDE = new Set(['merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'bisect']);
 /** A word that names a commit, not a file: HEAD, HEAD~2, main^, @{1}, a hex id. */
 const REVISION = /^(?:HEAD|FETCH_HEAD|ORIG_HEAD|@)(?:[~^]\d*)*$|[~^]\d*$|@\{|^[0-9a-f]{7,40}$/;
 
@@ -152,6 +160,17 @@ function git(args: ShellWord[]): CommandEffect {
       }
       return rest[0] && ['update', 'deinit'].includes(rest[0].text) ? ANYWHERE(`${via} ${rest[0].text}`) : NONE;
     }
+    case 'apply':
+    case 'am': {
+      if (readsOnly(sub, rest)) return NONE;
+      // `git am --continue|--skip|--abort` applies (or undoes) what an earlier run left: anywhere.
+      if (rest.some((w) => ['--continue', '--skip', '--abort', '--quit', '--resolved', '-r'].includes(w.text))) return ANYWHERE(via);
+      // `-p2`, `--directory=DIR`; the patches named, else stdin (git am: mailboxes, whose patches read alike).
+      const patchLine = parseCommandLine(rest, ['-C', '--exclude', '--include', '--whitespace', '--build-fake-ancestor']);
+      const strip = rest.map((w) => /^-p(\d+)$/.exec(w.text)?.[1]).find((n) => n !== undefined);
+      const prefix = patchLine.options.get('--directory');
+      return { writes: [], patch: { files: patchLine.positionals, strip: strip === undefined ? 1 : Number(strip), ...(typeof prefix === 'object' && { prefix: prefix.text }), via } };
+    }
     case 'format-patch':
     case 'archive': {
       const out = optionValues(parseCommandLine(rest, ['-o', '--output', '--output-directory', '--format', '--prefix', '-v', '--reroll-count']), ['-o', '--output', '--output-directory']);
@@ -207,14 +226,15 @@ function xargs(args: ShellWord[]): CommandEffect {
 /** `bash -c 'script'`, or `bash FILE` (its first operand; none, or `-s`: the script is its stdin, read when a here-document gives it). */
 function shell(args: ShellWord[]): CommandEffect {
   const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
-  if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]! } : NONE;
+  if (at >= 0) return args[at + 1] ? { writes: [], script: args[at + 1]!, scriptArguments: args.slice(at + 2) } : NONE;
   const line = parseCommandLine(args, ['-o', '-O', '+O', '--rcfile', '--init-file']);
   const file = line.flags.has('s') ? undefined : line.positionals[0];
-  return file ? { writes: [], scriptFile: { word: file, byPath: false } } : { writes: [], scriptOnStdin: true };
+  // The words after the file are its positional parameters.
+  return file ? { writes: [], scriptFile: { word: file, byPath: false, arguments: args.slice(args.indexOf(file) + 1) } } : { writes: [], scriptOnStdin: true };
 }
 
 /** `source FILE` / `. FILE`: the file runs in this shell. */
-const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], byPath: false } } : NONE);
+const sourced: Rule = (args) => (args[0] ? { writes: [], scriptFile: { word: args[0], byPath: false, arguments: args.slice(1) } } : NONE);
 
 type Rule = (args: ShellWord[], name: string) => CommandEffect;
 
@@ -400,7 +420,13 @@ const RULES: Record<string, Rule> = {
     if (line.options.has('--dry-run')) return NONE;
     const out = line.options.get('-o') ?? line.options.get('--output');
     if (typeof out === 'object') return all('patch -o', [out]);
-    return line.positionals.length > 0 ? all('patch', line.positionals.slice(0, 1)) : ANYWHERE('patch');
+    // `patch a.c fix.diff` patches a.c; else the files the patch names (`-i FILE`, or stdin).
+    if (line.positionals.length > 0) return all('patch', line.positionals.slice(0, 1));
+    const input = line.options.get('-i') ?? line.options.get('--input');
+    const strip = line.options.get('-p') ?? line.options.get('--strip');
+    const into = line.options.get('-d') ?? line.options.get('--directory');
+    const count = typeof strip === 'object' && /^\d+$/.test(strip.text) ? Number(strip.text) : undefined;
+    return { writes: [], patch: { files: typeof input === 'object' ? [input] : [], ...(count !== undefined && { strip: count }), ...(typeof into === 'object' && { prefix: into.text }), via: 'patch' } };
   },
   // Unpacking into a folder (-C DIR, -d DIR) writes anything inside it; into the cwd, the archive decides what (unseen).
   tar: (args) => {
@@ -563,6 +589,8 @@ const RULES: Record<string, Rule> = {
   uv: changesManifest({ manifest: ['add', 'remove'], lock: ['lock', 'sync'] }, 'pyproject.toml', ['uv.lock'], runnerOf(['run'], runsTool(['--with', '--python', '-p', '--project', '--directory', '--package']))),
   poetry: changesManifest({ manifest: ['add', 'remove'], lock: ['lock', 'update', 'install'] }, 'pyproject.toml', ['poetry.lock'], runnerOf(['run'], runsTool(['-C', '--directory', '-P', '--project']))),
   pipx: runnerOf(['run'], runsTool(['--spec', '--python'])),
+  // Codex applies a patch its model runs through the shell, as its apply_patch tool would: the argument, else stdin.
+  apply_patch: (args, name) => ({ writes: [], patch: { files: [], ...(args[0] && { text: args[0] }), strip: 0, via: name } }),
   source: sourced,
   '.': sourced,
   bash: shell,
@@ -572,6 +600,7 @@ const RULES: Record<string, Rule> = {
   ksh: shell,
 };
 RULES.chown = RULES.chmod!;
+RULES.applypatch = RULES.apply_patch!;
 RULES.chgrp = RULES.chmod!;
 RULES.doas = RULES.sudo!;
 RULES.gtimeout = RULES.timeout!;
@@ -627,5 +656,5 @@ export function commandEffect(argv: readonly ShellWord[]): CommandEffect {
   if (program) return { ...(rule ? rule(args, base) : NONE), program };
   if (rule) return rule(args, base);
   // `./build.sh`, `scripts/x`: a file run by its path is read if it is a shell script.
-  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, byPath: true } } : NONE;
+  return name.text.includes('/') ? { writes: [], scriptFile: { word: name, byPath: true, arguments: args } } : NONE;
 }

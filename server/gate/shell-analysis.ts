@@ -1,7 +1,10 @@
-import { basename, isAbsolute, resolve } from 'node:path';
-import { patchedPaths } from '../hooks/codex-patch-paths.js';
-import { commandEffect, type NamedWrite } from './command-writes.js';
+import { basename, resolve } from 'node:path';
+import { absolutePath } from './real-path.js';
+import { commandEffect, type NamedWrite, type PatchSource } from './command-writes.js';
 import { programWrites, scriptLanguage, type Language } from './inline-programs.js';
+import { patchTargets, type PatchReading } from './patch-files.js';
+import { pipedOutput, stdinOf, type Stdin } from './stdin-feeds.js';
+import { assignedDefault, elementKey, listWords, splicedList, withPositionals } from './parameter-expansion.js';
 import { expandBraces, literalWord, readWord, type KnownVariables, type ShellWord } from './shell-word.js';
 import { child, items, nodeType, parseShell, walkChildren, walkTree, type GoNode } from './syntax-tree.js';
 import { Whereabouts } from './whereabouts.js';
@@ -16,6 +19,15 @@ export interface ScriptFile {
   byPath: boolean;
   /** Run by this language's interpreter (python3 x.py); a shell's when not given. */
   language?: Language;
+  /** Not run but applied as a patch (git apply p.diff, patch -i p.diff): the files its headers name are written. */
+  patch?: PatchReading;
+  /** Its positional parameters, a shell script's (`bash x.sh a b`, `./x.sh a b`): its $1 is a. */
+  arguments?: ShellWord[];
+}
+
+/** What makes reading a script file again tell nothing new: the same file, folder and way of applying it. */
+export function scriptKey(script: ScriptFile): string {
+  return `${script.path}\0${script.cwd}\0${JSON.stringify(script.patch ?? null)}\0${JSON.stringify(script.arguments?.map((word) => word.text) ?? null)}`;
 }
 
 /** Everything in a command the gate judges, found by a real shell parser. */
@@ -42,17 +54,12 @@ const MAX_SCRIPT_DEPTH = 4;
 /** Redirection operators (mvdan/sh's RedirOperator) that write their word: > >> <> >& >| &> &>>. */
 const WRITING_REDIRECTS = new Map([[54, '>'], [55, '>>'], [57, '<>'], [59, '>&'], [60, '>|'], [64, '&>'], [65, '&>>']]);
 const DUPLICATE_OUT = 59;
-/** Here-documents and here-strings (<< <<- <<<): what a command reads on stdin. */
-const HEREDOCS = new Set([61, 62, 63]);
-const HERE_STRING = 63;
 /** BinaryCmd operators (mvdan/sh's BinCmdOperator): && and ||; `|` and `|&` run each side in a child process. */
 const APPEND = 55;
 const AND = 10;
 const OR = 11;
 const PIPE = 12;
 const PIPE_ALL = 13;
-/** Codex applies a patch its model runs through the shell, as its apply_patch tool would. */
-const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
 
 /** Parses `command` as bash and collects its writes, commands, assignments and words. */
 export function analyzeShell(command: string, cwd: string, known: KnownVariables): ShellFacts {
@@ -82,19 +89,11 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     alternatives.delete('PWD');
     alternatives.delete('OLDPWD');
   });
-  // The here-document of the statement being read: the patch `apply_patch <<'EOF'` applies.
-  let stdin: ShellWord | undefined;
-  // A here-document `cat` prints into a pipe, for the statement on its right.
-  let piped: ShellWord | undefined;
-  /** `cat <<'EOF'` (or `cat -`) with nothing else to print: the here-document it prints. */
-  const catHereDocument = (statement: GoNode): ShellWord | undefined => {
-    const command = child(statement, 'Cmd');
-    const args = command && nodeType(command) === 'CallExpr' ? items(command, 'Args').map((word) => readWord(word, variables)) : [];
-    if (!printsStdin(args)) return undefined;
-    const heredoc = items(statement, 'Redirs').find((redirect) => HEREDOCS.has(redirect.Op as number));
-    const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
-    return text && readWord(text, variables);
-  };
+  // The stdin of the statement being read: the script `bash <<'EOF'` runs, the patch `apply_patch` or `patch` applies.
+  let stdin: Stdin | undefined;
+  // What the left side of a pipe prints, for the statement on its right.
+  let piped: Stdin | undefined;
+  const read = (word: GoNode): ShellWord => readWord(word, variables);
   // $PWD is where the command runs; a variable the command sets stands for every value it may hold from then on
   // (a branch not taken, a subshell: each assignment adds one), as a `{a,b}` pattern.
   const variables: Record<string, string | ShellWord> = { ...known, PWD: startCwd };
@@ -105,6 +104,40 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
     const values = before.some((w) => w.text === word.text) ? before : [...before, word];
     alternatives.set(name, values);
     variables[name] = loopWord(values);
+  };
+  // The positional parameters: a function call binds them to its arguments, `shift` and `set --` move them.
+  const positionalKeys = () => Object.keys(variables).filter((key) => /^(\d+|#)$/.test(key) && key !== '0');
+  const setPositionals = (words: readonly ShellWord[] | undefined): void => {
+    for (const key of positionalKeys()) delete variables[key];
+    if (words) Object.assign(variables, withPositionals({}, undefined, words));
+  };
+  const withArguments = (words: readonly ShellWord[] | undefined, run: () => void): void => {
+    const saved = Object.fromEntries(positionalKeys().map((key) => [key, variables[key]!]));
+    setPositionals(words);
+    try {
+      run();
+    } finally {
+      setPositionals(undefined);
+      Object.assign(variables, saved);
+    }
+  };
+  const changePositionals = (argv: ShellWord[]): void => {
+    const name = argv[0]?.literal ? argv[0].text : undefined;
+    const list = listWords(variables);
+    if (name === 'shift' && list) {
+      const by = argv[1] === undefined ? 1 : Number(argv[1].text);
+      setPositionals(argv[1] === undefined || (argv[1].literal && Number.isInteger(by)) ? list.slice(by) : undefined);
+    } else if (name === 'set') {
+      // `set -- a b`, `set -e a b` set them; `set -e`, `set -o pipefail` do not.
+      let at = 1;
+      while (at < argv.length && /^[-+]/.test(argv[at]!.text) && argv[at]!.text !== '--') at += /^[-+]o$/.test(argv[at]!.text) ? 2 : 1;
+      if (argv[at]?.text === '--') setPositionals(argv.slice(at + 1));
+      else if (at < argv.length) setPositionals(argv.slice(at));
+    }
+  };
+  const widenPositionals = (): void => {
+    const list = listWords(variables);
+    list?.forEach((_, i) => (variables[String(i + 1)] = loopWord(list.slice(i))));
   };
   // `NAME=value cmd`: the assignment holds for that command only.
   const prefixOnly = new Set<GoNode>();
@@ -126,30 +159,74 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       // A folder built at run time (`env -C "$D" rm x`): what the command writes there could be anywhere.
       if (moved && !moved.literal && facts.writes.length > before) inEach({ kind: 'worktree', via: `${argv[0]!.text} in ${moved.text}` });
     }
-    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; `bash <<'EOF'` reads its here-document.
-    const script = effect.script ?? (effect.scriptOnStdin ? stdin : undefined);
-    if (script) for (const at of folders) nested(script.text, at);
+    const name = argv[0]?.text.replace(/.*\//, '') ?? '';
+    // A script built at run time (`bash -c "…$(…)…"`) is parsed with its unknown parts as `*`; one that is nothing but
+    // unknown (`sh -c "$CMD"`) could do anything in the worktree (not `eval "$(tool init)"`, which sets up this shell).
+    if (effect.script) for (const at of folders) nested(effect.script.text, at, effect.scriptArguments ?? []);
+    if (effect.script?.unanchored && effect.scriptArguments) inEach({ kind: 'worktree', via: `${name} -c ${effect.script.text}` });
+    // `bash <<'EOF'`, `cat x.sh | sh`, `echo 'rm a' | bash`, `bash < x.sh`: the script it reads on stdin.
+    if (effect.scriptOnStdin) codeOnStdin({ byPath: false }, name, folders);
     // `python3 -c '…'`, `node - <<'EOF'`: the files the program's write calls name.
     const program = effect.program;
-    const code = program?.code === 'stdin' ? stdin : program?.code;
-    if (program && code) programWrites(program.language, code, `${argv[0]!.text.replace(/.*\//, '')} program`).forEach(inEach);
+    if (program?.code === 'stdin') codeOnStdin({ byPath: false, language: program.language }, name, folders);
+    else if (program) programWrites(program.language, program.code, `${name} program`).forEach(inEach);
+    if (effect.patch) applyPatches(effect.patch, folders);
     const file = effect.scriptFile;
     if (file?.word.literal) for (const at of folders) runScriptFile(file, absoluteTarget(file.word.text, at), at);
   };
+  // Code a shell or an interpreter reads on stdin: the text the command holds, the files it feeds (read like script files),
+  // or another command's output, which could do anything in the worktree. Nothing on stdin: the tool's own, empty.
+  const codeOnStdin = (run: { byPath: false; language?: Language }, name: string, folders: readonly string[]): void => {
+    const fed = stdin;
+    if (fed === undefined) return;
+    for (const at of folders) {
+      if ('text' in fed && fed.text.unanchored) facts.writes.push({ kind: 'worktree', via: `${name} reading a script built at run time`, cwd: at });
+      if ('text' in fed && run.language) programWrites(run.language, fed.text, `${name} program`).forEach((write) => facts.writes.push({ ...write, cwd: at }));
+      else if ('text' in fed) nested(fed.text.text, at, []);
+      else if ('files' in fed) for (const file of fed.files) if (file.literal) runScriptFile(run, absoluteTarget(file.text, at), at);
+      if ('from' in fed || ('files' in fed && fed.files.some((file) => !file.literal))) facts.writes.push({ kind: 'worktree', via: `${name} reading ${'from' in fed ? fed.from : 'a file named at run time'}`, cwd: at });
+    }
+  };
+  // Patches a command applies: the files their headers name, from the text the command holds, or from the patch files
+  // (read by the plane, or from what the command wrote into them); a patch nobody can read before it runs may write anywhere.
+  const applyPatches = ({ files, text: given, ...patch }: PatchSource, folders: readonly string[]): void => {
+    const sources: Stdin = given ? { text: given } : files.length > 0 ? { files } : (stdin ?? { from: 'its terminal' });
+    for (const at of folders) {
+      const push = (write: NamedWrite) => facts.writes.push({ ...write, cwd: at });
+      if ('text' in sources) {
+        // Built at run time (a variable, a `$(…)` that may add a header): its names are patterns, and it may name others.
+        const readable = sources.text.literal;
+        if (!readable) push({ kind: 'worktree', via: patch.via });
+        for (const path of patchTargets(sources.text.text, patch)) push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: patch.via });
+      } else if ('from' in sources) push({ kind: 'worktree', via: `${patch.via} reading ${sources.from}` });
+      else for (const file of sources.files) {
+        const path = file.literal ? absoluteTarget(file.text, at) : undefined;
+        const text = path === undefined ? undefined : written.get(path);
+        // Written earlier in this command by another command (`git diff > p; git apply -R p`): what is on disk now is not what will be applied.
+        const madeHere = text === undefined && facts.writes.some((write) => write.kind === 'path' && write.word.literal && absoluteTarget(write.word.text, write.cwd) === path);
+        if (path === undefined || madeHere) push({ kind: 'worktree', via: `${patch.via} ${file.text}` });
+        else if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: false, patch });
+        if (text !== undefined) for (const target of patchTargets(text.text, patch)) push({ kind: 'path', word: literalWord(target), via: patch.via });
+      }
+    }
+  };
   // A script file the command runs: read by the plane, or, when the command itself writes it first, from that text
   // (not on disk yet, or not as it will be); appended to (`cat >> x.sh`), the plane reads what is on disk as well.
-  const runScriptFile = (file: { byPath: boolean; language?: Language }, path: string, at: string): void => {
+  const runScriptFile = (file: { byPath: boolean; language?: Language; arguments?: ShellWord[] }, path: string, at: string): void => {
     const text = written.get(path);
-    if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }) });
+    const args = file.arguments && file.arguments.length > 0 && !file.language ? file.arguments : undefined;
+    if (text === undefined || text.appended) facts.scripts.push({ path, cwd: at, byPath: file.byPath, ...(file.language && { language: file.language }), ...(args && { arguments: args }) });
     if (text === undefined) return;
     const language = scriptLanguage(path, text.text, file);
-    if (language === 'shell') nested(text.text, at);
+    if (language === 'shell') nested(text.text, at, [literalWord(path), ...(args ?? [])]);
     else if (language !== undefined) for (const write of programWrites(language, literalWord(text.text), `${language} script ${basename(path)}`)) facts.writes.push({ ...write, cwd: at });
   };
   // A script inside the command (`bash -c`, `eval`, a here-document, a script it writes): parsed in turn,
   // within the depth and the budget shared by the whole command (each is parsed once for every folder it may run in).
-  const nested = (text: string, at: string): void => {
-    if (depth < MAX_SCRIPT_DEPTH && budget.scripts-- > 0) analyzeScript(text, at, variables, facts, depth + 1, written, budget);
+  // `positionals`: a new shell's $0 and arguments (`sh -c '…' NAME ARG…`); none for `eval`, which runs in this shell.
+  const nested = (text: string, at: string, positionals?: readonly ShellWord[]): void => {
+    const known = positionals ? withPositionals(variables, positionals[0], positionals.slice(1)) : variables;
+    if (depth < MAX_SCRIPT_DEPTH && budget.scripts-- > 0) analyzeScript(text, at, known, facts, depth + 1, written, budget);
     else facts.tokens.push(...wordishTokens(text));
   };
   // Functions defined so far, by name: a call runs the body where it is called (its cd moves the caller), within the budget.
@@ -175,8 +252,8 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'FuncDecl': {
         const name = child(node, 'Name')?.Value as string | undefined;
         const body = child(node, 'Body');
-        // Read where it is defined too, scoped: it may be called in a way not seen here (`"$f"`, a trap).
-        walkScoped(node, true);
+        // Read where it is defined too, scoped: it may be called in a way not seen here (`"$f"`, a trap); its $1 is not known there.
+        withArguments(undefined, () => walkScoped(node, true));
         if (name !== undefined && body) functions.set(name, body);
         return false;
       }
@@ -200,13 +277,15 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       }
       case 'WhileClause':
       case 'ForClause':
+        // A `shift` in the loop moves the positional parameters on each turn: from here on, $1 may be any of them.
+        if (containsShift(node)) widenPositionals();
         where.maybe(() => walk(node, true));
         return false;
       case 'BinaryCmd': {
         const [left, right] = [child(node, 'X'), child(node, 'Y')];
         if (node.Op === PIPE || node.Op === PIPE_ALL) {
-          // `cat <<'EOF' | python3 -`: what the left side prints of its here-document is the right side's stdin.
-          const fed = left && catHereDocument(left);
+          // `cat <<'EOF' | python3 -`, `cat x.sh | sh`: what the left side prints is the right side's stdin.
+          const fed = left && pipedOutput(left, read);
           if (left) walkScoped(left, false);
           piped = fed;
           if (right) walkScoped(right, false);
@@ -227,30 +306,29 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       }
       case 'CallExpr': {
         // Brace expansion is the shell's, of braces written in the word: a variable's several values stay one word.
-        const argv = items(node, 'Args').flatMap((word) => (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
+        // `"$@"` and `"${a[@]}"` are one word per element.
+        const argv = items(node, 'Args').flatMap((word) => splicedList(word, variables) ?? (writtenBraces(word) ? expandBraces(readWord(word, variables)) : [readWord(word, variables)]));
         if (argv.length > 0) for (const prefix of items(node, 'Assigns')) prefixOnly.add(prefix);
         runCommand(argv, 0, where.all());
-        if (argv[0] && PATCH_COMMANDS.has(basename(argv[0].text))) for (const at of where.all()) patchWrites(argv[1] ?? stdin, at, facts);
         const name = argv[0]?.literal ? argv[0].text : undefined;
         const body = name === undefined ? undefined : functions.get(name);
         if (body && name !== undefined && !calling.has(name) && budget.functionCalls-- > 0) {
           calling.add(name);
-          walk(body, false);
+          withArguments(argv.slice(1), () => walk(body, false));
           calling.delete(name);
         }
         where.change(argv);
+        changePositionals(argv);
         break;
       }
       case 'Stmt': {
         // A statement's redirections open before its command runs: `{ cd sub && make; } > log` writes ./log.
         const redirects = items(node, 'Redirs');
         for (const redirect of redirects) walk(redirect, false);
-        const heredoc = redirects.find((redirect) => HEREDOCS.has(redirect.Op as number));
-        const text = heredoc && child(heredoc, heredoc.Op === HERE_STRING ? 'Word' : 'Hdoc');
-        stdin = text ? readWord(text, variables) : piped;
+        stdin = stdinOf(node, piped, read);
         piped = undefined; // the pipe feeds its own statement, not those inside it
         const command = child(node, 'Cmd');
-        if (stdin && command) rememberWritten(command, redirects, stdin.text);
+        if (stdin && 'text' in stdin && command) rememberWritten(command, redirects, stdin.text.text);
         if (command && node.Background) walkScoped(command, false);
         else if (command) walk(command, false);
         return false;
@@ -267,6 +345,15 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
         const name = child(node, 'Name')?.Value as string | undefined;
         const value = child(node, 'Value');
         if (name === undefined) break;
+        const array = child(node, 'Array');
+        if (array && !prefixOnly.has(node)) {
+          // `a=(x y)`: each element, and $a is the first.
+          const elements = items(array, 'Elems').map((element) => child(element, 'Value')).filter((word) => word !== undefined).map((word) => readWord(word, variables));
+          elements.forEach((element, i) => assign(elementKey(name, i), element));
+          assign(elementKey(name, '#'), literalWord(String(elements.length)));
+          if (elements[0]) assign(name, elements[0]);
+          break;
+        }
         const word = value ? readWord(value, variables) : literalWord('');
         facts.assignments.push({ name, value: word });
         if (!prefixOnly.has(node)) assign(name, word);
@@ -275,7 +362,9 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'WordIter': {
         // `for f in a b*; do … "$f" …`: the loop variable stands for the words it iterates over.
         const name = child(node, 'Name')?.Value as string | undefined;
-        const words = items(node, 'Items').map((word) => readWord(word, variables));
+        // `for f; do` iterates over the positional parameters.
+        const written = items(node, 'Items');
+        const words = written.length > 0 ? written.flatMap((word) => splicedList(word, variables) ?? [readWord(word, variables)]) : (listWords(variables) ?? []);
         if (name !== undefined && words.length > 0) {
           alternatives.set(name, words);
           variables[name] = loopWord(words);
@@ -285,6 +374,12 @@ function analyzeScript(source: string, startCwd: string, known: KnownVariables, 
       case 'Word':
         facts.words.push({ word: readWord(node, variables), cwd: where.cwd });
         break;
+      case 'ParamExp': {
+        // `: "${OUT:=dist}"` sets OUT when the command had not: later words read it.
+        const assigned = assignedDefault(node, variables);
+        if (assigned) assign(assigned.name, read(assigned.word));
+        break;
+      }
     }
     return true;
   };
@@ -359,15 +454,18 @@ function ifExits(clause: GoNode): boolean {
   return lastExits(items(clause, 'Then')) && (certain || (otherwise !== undefined && ifExits(otherwise)));
 }
 
-/**
- * What `apply_patch` writes, its patch given as an argument or a here-document: the files it names,
- * as patterns where the text is built at run time. A patch the gate cannot read in full (a variable,
- * a pipe, a file, a `$(…)` that may add a header) could write anything in the worktree.
- */
-function patchWrites(patch: ShellWord | undefined, cwd: string, facts: ShellFacts): void {
-  const readable = patch?.literal === true;
-  if (!readable) facts.writes.push({ kind: 'worktree', via: 'apply_patch', cwd });
-  for (const path of patchedPaths(patch?.text ?? '')) facts.writes.push({ kind: 'path', word: { text: path, literal: readable, glob: !readable, unanchored: false }, via: 'apply_patch', cwd });
+/** A `shift` inside the node (a loop over the arguments). */
+function containsShift(node: GoNode): boolean {
+  let found = false;
+  walkTree(node, (type, inner) => {
+    if (type === 'CallExpr' && !found) {
+      const name = items(inner, 'Args')[0];
+      const parts = name ? items(name, 'Parts') : [];
+      found = parts.length === 1 && nodeType(parts[0]) === 'Lit' && parts[0]!.Value === 'shift';
+    }
+    return !found;
+  });
+  return found;
 }
 
 /** One word stands for itself; several become a `{a,b}` pattern (the claim glob syntax). */
@@ -387,7 +485,7 @@ export function wordishTokens(source: string): string[] {
   return [...new Set(source.split(/[\s'"`;&|<>()$]+/))].filter((t) => /[/.]/.test(t) && t !== '/dev/null');
 }
 
-/** A path word made absolute against the directory it was written in. */
+/** A path word made absolute against the directory it was written in; its `..` are kept for realPath to take as the kernel does. */
 export function absoluteTarget(text: string, cwd: string): string {
-  return isAbsolute(text) ? resolve(text) : resolve(cwd, text);
+  return absolutePath(cwd, text);
 }

@@ -1,3 +1,4 @@
+import { expandParameter } from './parameter-expansion.js';
 import { child, items, nodeType, type GoNode } from './syntax-tree.js';
 
 /** A word of a command as the gate reads it: a path, a pattern, or something it cannot know. */
@@ -13,8 +14,9 @@ export interface ShellWord {
 }
 
 /**
- * Variables whose value is known: HOME and FLEET_HOME (so `$HOME/x` is a path), and a for loop's
- * variable, bound to the words it iterates over (a pattern when there are several).
+ * Variables whose value is known: HOME and FLEET_HOME (so `$HOME/x` is a path), those the command
+ * sets, a for loop's variable (bound to the words it iterates over: a pattern when there are
+ * several), and the positional parameters and arrays (parameter-expansion.ts).
  */
 export type KnownVariables = Readonly<Record<string, string | ShellWord>>;
 
@@ -33,6 +35,7 @@ export function readWord(word: GoNode, known: KnownVariables): ShellWord {
 }
 
 function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quoted: boolean): void {
+  let value: ShellWord | undefined;
   for (const part of parts) {
     const type = nodeType(part);
     if (type === 'Lit') {
@@ -45,8 +48,8 @@ function readParts(parts: GoNode[], known: KnownVariables, out: ShellWord, quote
       out.text += part.Dollar ? ansiC(part.Value as string) : (part.Value as string);
     } else if (type === 'DblQuoted') {
       readParts(items(part, 'Parts'), known, out, true);
-    } else if (type === 'ParamExp' && isPlain(part) && Object.hasOwn(known, paramName(part))) {
-      append(out, known[paramName(part)]!);
+    } else if (type === 'ParamExp' && (value = expandParameter(part, known, (word) => readWord(word, known))) !== undefined) {
+      append(out, value);
     } else if (type === 'CmdSubst' && isPwd(part) && known.PWD !== undefined) {
       append(out, known.PWD); // `ROOT=$(pwd)`
     } else {
@@ -80,15 +83,6 @@ function isPwd(substitution: GoNode): boolean {
   const args = command && nodeType(command) === 'CallExpr' ? items(command, 'Args') : [];
   const parts = args.length === 1 ? items(args[0]!, 'Parts') : [];
   return parts.length === 1 && nodeType(parts[0]) === 'Lit' && parts[0]!.Value === 'pwd';
-}
-
-/** `$NAME` or `${NAME}`, with no operator that would change the value. */
-function isPlain(param: GoNode): boolean {
-  return ['Exp', 'Index', 'Slice', 'Repl'].every((field) => child(param, field) === undefined) && !param.Names && !param.Length && !param.Excl && !param.Width;
-}
-
-function paramName(param: GoNode): string {
-  return (child(param, 'Param')?.Value as string | undefined) ?? '';
 }
 
 const C_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };

@@ -1,14 +1,14 @@
 // The decisions of the Claude Code PreToolUse hook, from node builtins only: the full CLI verb
 // (claude-pre-tool-use.ts) and the lean hook runner (lean/) both decide through these.
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { existingDirectory, realPath } from '../gate/real-path.js';
+import { absolutePath, existingDirectory, realPath } from '../gate/real-path.js';
 import { repositoryDirectory } from '../gate/repository-directory.js';
-import { patchedPaths } from './codex-patch-paths.js';
 import { explainCommandRefusal } from './command-refusal.js';
 import type { CommandVerdict, HookVerdict } from './hook-check.js';
 import { hookEnvironment, type CommandCheckRequest, type HookCheckRequest } from './hook-check-request.js';
 import { explainRefusal } from './refusal-message.js';
+import { pathArguments, projectOf, toolMayWrite } from './tool-path-arguments.js';
 
 /** The tools Claude Code writes files with; the settings `fleet install-hooks` writes match these. */
 export const CLAUDE_WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;
@@ -16,10 +16,6 @@ export const CLAUDE_WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']
 export const CLAUDE_SHELL_TOOL = 'Bash';
 /** MCP tools are named mcp__<server>__<tool>: a write tool of any server whose input names a path is checked like Write. */
 export const CLAUDE_MCP_TOOLS = 'mcp__.*';
-const MCP_WRITE_VERB = /(write|edit|create|delete|remove|move|rename|update|patch|append|insert|replace|mkdir|save|put|upload|copy)/i;
-const MCP_PATH_FIELDS = ['path', 'file_path', 'filePath', 'paths', 'file_paths', 'filePaths', 'source', 'destination'];
-// relative_path: Serena's editing tools; pathInProject: JetBrains'. Both are relative to the project, whatever the session's cwd.
-const MCP_PROJECT_PATH_FIELDS = ['relative_path', 'pathInProject'];
 /** MCP tools that run a shell command in the project (Serena's, JetBrains'): judged as the shell's. */
 const MCP_SHELL_TOOLS = ['execute_shell_command', 'execute_terminal_command'];
 /**
@@ -29,15 +25,6 @@ const MCP_SHELL_TOOLS = ['execute_shell_command', 'execute_terminal_command'];
  * runTerminalCommand (the name VS Code's hooks docs use in their example).
  */
 export const VSCODE_TERMINAL_TOOLS = ['run_in_terminal', 'runInTerminal', 'runTerminalCommand'];
-/**
- * Where VS Code's own file tools name what they write, beside the MCP fields (camelCase; absolute
- * paths or file URIs): filePath (create_file, replace_string_in_file, insert_edit_into_file,
- * edit_notebook_file), dirPath (create_directory), files and path (the docs' editFiles and
- * createFile examples), replacements[].filePath (multi_replace_string_in_file), and the patch text
- * of apply_patch in `input`.
- */
-const EDITOR_PATH_FIELDS = ['dirPath', 'files'];
-
 /** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
 export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };
 
@@ -63,7 +50,7 @@ type Writer = ReturnType<typeof toolCallWriter>;
 export function planFileCheck(writer: Writer, cwd: string, targets: string[]): { request: HookCheckRequest } | { answer: ClaudeHookAnswer } {
   if (targets.length === 0) return { answer: { decision: 'allow' } };
   // Checked as real paths, in the repository they really are in (a link may lead out of one into another).
-  const files = targets.map((target) => realPath(isAbsolute(target) ? target : resolve(cwd, target)));
+  const files = targets.map((target) => realPath(absolutePath(cwd, target)));
   return { request: { ...writer, root: existingDirectory(dirname(files[0]!)), paths: files, worktree: cwd } };
 }
 
@@ -139,33 +126,23 @@ export function deny(reason: string): ClaudeHookAnswer {
 }
 
 /**
- * The files a tool call writes (absolute, or relative to cwd): a Claude Code file tool's file_path,
- * else, for a tool whose name says it writes (an MCP tool's, VS Code agent mode's own), its path
- * fields, each replacement's filePath and the files its patch text names (best effort). Codex's
- * hook reads MCP tools through it too.
+ * The files a tool call writes (absolute, or relative to cwd): a Claude Code file tool's file_path;
+ * else, for a tool that may write (an MCP tool's, VS Code agent mode's own: tool-path-arguments.ts),
+ * what its path arguments name and the files a patch in its input names. An MCP server works on the
+ * project: its relative paths are relative to the project (its `projectPath`, else the repository
+ * cwd is in), whatever the session's cwd. Codex's hook reads MCP tools through it too.
  */
 export function writtenPaths(tool: string, input: Record<string, unknown>, cwd: string): string[] {
   if ((CLAUDE_WRITE_TOOLS as readonly string[]).includes(tool)) {
     const target = input.file_path ?? input.notebook_path;
     return typeof target === 'string' && target !== '' ? [target] : [];
   }
-  const name = mcpToolName(tool) ?? tool;
+  const mcp = mcpToolName(tool);
+  const name = mcp ?? tool;
   // The fleet's own tools (mcp__fleet__fleet_…, VS Code's mcp_fleet_fleet_…) name paths to check or claim, not to write.
-  if (/(^|_)fleet_/.test(name) || !MCP_WRITE_VERB.test(name)) return [];
-  const replacements = [input.replacements].flat().filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
-  const patch = typeof input.input === 'string' ? patchedPaths(input.input).flatMap((path) => diskPath(path) ?? []) : [];
-  const inProject = named(input, MCP_PROJECT_PATH_FIELDS);
-  return [
-    ...named(input, [...MCP_PATH_FIELDS, ...EDITOR_PATH_FIELDS]),
-    ...replacements.flatMap((r) => named(r, ['filePath'])),
-    ...patch,
-    ...inProject.map((path) => resolve(projectRoot(cwd), path)),
-  ];
-}
-
-/** The non-empty strings of these fields (a field may hold a list), as paths on disk. */
-function named(input: Record<string, unknown>, fields: string[]): string[] {
-  return fields.flatMap((field) => [input[field]].flat()).flatMap((value) => (typeof value === 'string' && value !== '' ? (diskPath(value) ?? []) : []));
+  if (/(^|_)fleet_/.test(name) || !toolMayWrite(name)) return [];
+  const base = mcp === undefined ? cwd : (projectOf(input) ?? projectRoot(cwd));
+  return pathArguments(input).flatMap((path) => diskPath(path) ?? []).map((path) => absolutePath(base, path));
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../server/client/plane-client.js';
@@ -92,8 +92,15 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     writeFileSync(join(repo, 'src/mine/evil.sh'), '#!/bin/sh\necho x > src/theirs/x.ts\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/outer.sh'), '#!/usr/bin/env bash\nset -e\nsource src/mine/evil.sh\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/ok.sh'), '#!/bin/sh\necho ok > src/mine/from-script.ts\n', { mode: 0o755 });
+    writeFileSync(join(repo, 'src/mine/rm-arg.sh'), '#!/bin/sh\nrm -f "$1"\n', { mode: 0o755 });
     writeFileSync(join(repo, 'src/mine/evil.py'), "#!/usr/bin/env python3\nopen('src/theirs/x.ts', 'w').write('x')\n", { mode: 0o755 });
     symlinkSync('../theirs/x.ts', join(repo, 'src/mine/link.ts'));
+    // A folder link into BOLT's territory: `src/mine/down/..` is src/theirs, as the kernel reads it.
+    mkdirSync(join(repo, 'src/theirs/deep'));
+    symlinkSync('../theirs/deep', join(repo, 'src/mine/down'));
+    // Patches an agent keeps in its own folder: one changing BOLT's file, one adding a file of its own.
+    writeFileSync(join(repo, 'src/mine/theirs.diff'), 'diff --git a/src/theirs/x.ts b/src/theirs/x.ts\n--- a/src/theirs/x.ts\n+++ b/src/theirs/x.ts\n@@ -1 +1 @@\n-export const theirs = 1;\n+export const theirs = 2;\n');
+    writeFileSync(join(repo, 'src/mine/own.diff'), 'diff --git a/src/mine/patched.ts b/src/mine/patched.ts\nnew file mode 100644\n--- /dev/null\n+++ b/src/mine/patched.ts\n@@ -0,0 +1 @@\n+export const patched = 1;\n');
     symlinkSync('../theirs', join(repo, 'src/mine/dirlink'));
     symlinkSync(join(repo, 'src/theirs/x.ts'), join(outside, 'outlink.ts'));
 
@@ -149,6 +156,13 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     ['tar -czf src/mine/theirs.tgz src/theirs', () => existsSync(join(repo, 'src/mine/theirs.tgz'))],
     // A program that reads BOLT's file and writes ATLAS's own.
     [`node -e "const fs = require('fs'); fs.writeFileSync('src/mine/from-node.ts', fs.readFileSync('src/theirs/x.ts', 'utf8'))"`, () => readFileSync(join(repo, 'src/mine/from-node.ts'), 'utf8') === THEIRS],
+    // Positional parameters, parameter expansions, a script piped into a shell, a patch applied: read, and in ATLAS's own territory.
+    [`sh -c 'echo pos > "$1"' _ src/mine/pos.ts`, () => readFileSync(join(repo, 'src/mine/pos.ts'), 'utf8') === 'pos\n'],
+    ['f=src/mine/pos.ts; cp "$f" "${f%.ts}.bak.ts"', () => existsSync(join(repo, 'src/mine/pos.bak.ts'))],
+    [`echo 'touch src/mine/piped.ts' | sh`, () => existsSync(join(repo, 'src/mine/piped.ts'))],
+    ['./src/mine/rm-arg.sh src/mine/pos.bak.ts', () => !existsSync(join(repo, 'src/mine/pos.bak.ts'))],
+    ['git apply src/mine/own.diff', () => readFileSync(join(repo, 'src/mine/patched.ts'), 'utf8') === 'export const patched = 1;\n'],
+    ['git diff | cat > /dev/null; git log --oneline | head -1 > /dev/null; echo "{}" | python3 -m json.tool > /dev/null; git apply --check src/mine/own.diff 2> /dev/null || true'],
   ];
 
   test(`allowed: ${allowedCommands.length} writes inside ATLAS's territory (or outside every repository) pass, and run`, async () => {
@@ -266,6 +280,23 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     "cd src && node - <<'EOF'\nconst fs = require('fs');\nfs.writeFileSync(`theirs/${'x'}.ts`, '');\nEOF",
     `perl -e 'open(my $fh, ">", "src/theirs/x.ts")'`,
     `ruby -e 'File.write("src/theirs/x.ts", "x")'`,
+    // Positional parameters of a new shell and of a function; parameter expansions of values the command set.
+    `sh -c 'echo x > "$1"' _ src/theirs/x.ts`,
+    `bash -c 'rm -f "$0"' src/theirs/x.ts`,
+    'wipe() { rm -f "$1"; }; wipe src/theirs/x.ts',
+    'bash src/mine/rm-arg.sh src/theirs/x.ts',
+    './src/mine/rm-arg.sh src/theirs/x.ts',
+    'f=src/theirs/x.js; echo x > "${f%.js}.ts"',
+    'd=src/mine; echo x > "${d/mine/theirs}/x.ts"',
+    'echo x > "${OUT:-src/theirs}/x.ts"',
+    // `..` after a link into BOLT's folder is BOLT's folder's parent.
+    'echo x > src/mine/down/../x.ts',
+    // A script piped or redirected into a shell; a patch file applied.
+    `echo 'rm src/theirs/x.ts' | bash`,
+    'cat src/mine/evil.sh | sh',
+    'bash < src/mine/evil.sh',
+    'git apply src/mine/theirs.diff',
+    'patch -p1 < src/mine/theirs.diff',
   ];
 
   test(`denied: ${deniedWrites.length} shell writes into BOLT's territory, each naming the path and its holder`, async () => {
@@ -387,6 +418,9 @@ describe('shell writes: the PreToolUse hook on Bash, decided in the plane', () =
     for (const [tool, input] of [
       ['mcp__serena__replace_content', { relative_path: 'src/theirs/x.ts', needle: 'a', repl: 'b', mode: 'literal' }],
       ['mcp__jetbrains__replace_text_in_file', { pathInProject: 'src/theirs/x.ts', oldText: 'a', newText: 'b' }],
+      // Verbs and fields no list names: read from the tool's name and its input's field names.
+      ['mcp__jetbrains__reformat_file', { path: 'src/theirs/x.ts' }],
+      ['mcp__filesystem__move_file', { source: join(repo, 'src/theirs/x.ts'), destination: join(repo, 'src/mine/moved.ts') }],
     ] as const) {
       const output = await preToolUse(tool, input, join(repo, 'src'));
       assert.equal(output?.hookSpecificOutput.permissionDecision, 'deny', `${tool} from src/`);

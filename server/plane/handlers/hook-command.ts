@@ -15,7 +15,7 @@ import { callsignOf, iso } from '../../core/views.js';
 import { refusalsFor } from '../../gate/identity-rules.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
 import { absoluteTarget } from '../../gate/shell-analysis.js';
-import { withScriptFiles } from '../../gate/script-files.js';
+import { withoutReading, withScriptFiles } from '../../gate/script-files.js';
 import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
 import type { Scope, ScopeResolver } from '../repository/scope-resolver.js';
 import type { Session } from '../rpc/session.js';
@@ -40,7 +40,7 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
   // A remote agent's scripts, programs and git configuration are on its own machine: the plane never reads its own disk for one (nor says what is there).
   const remote = typeof session.credential === 'object';
   const command = await shell.analyze(params.command, params.cwd, known, homes, !remote);
-  const { analysis, notes } = remote ? { analysis: command, notes: [] } : await withScriptFiles(command, (script, cwd) => shell.analyze(script, cwd, known, homes, true));
+  const { analysis, notes } = remote ? { analysis: withoutReading(command), notes: [] } : await withScriptFiles(command, known, (script, cwd, scriptKnown) => shell.analyze(script, cwd, scriptKnown, homes, true));
   if (analysis.parseError !== undefined) notes.push(`The command was not parsed (${analysis.parseError}): only the paths its words name were checked, and one another agent holds exclusively is refused.`);
   if (analysis.namedWrites > analysis.writes.length) notes.push(`The command names ${analysis.namedWrites} writes: the first ${analysis.writes.length} were checked.`);
   const located: Located[] = concreteWrites(analysis.writes).map((check) => locate(check, scopes));

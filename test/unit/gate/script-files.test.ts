@@ -10,7 +10,7 @@ import { MAX_SCRIPT_FILE_BYTES, withScriptFiles } from '../../../server/gate/scr
 const dir = mkdtempSync(join(tmpdir(), 'fleet-scripts-'));
 const known = { HOME: '/home/u' };
 const analyze = (command: string) => analyzeCommand(command, dir, known, []);
-const read = (command: string) => withScriptFiles(analyze(command), async (script, cwd) => analyzeCommand(script, cwd, known, []));
+const read = (command: string) => withScriptFiles(analyze(command), known, async (script, cwd, scriptKnown) => analyzeCommand(script, cwd, scriptKnown, []));
 const writesOf = (analysis: { writes: { kind: string; via: string; word?: { text: string } }[] }) => analysis.writes.map((w) => `${w.via}: ${w.word?.text ?? '<worktree>'}`);
 
 function script(name: string, text: string | Buffer): void {
@@ -102,5 +102,29 @@ describe('script files: what a script the command runs writes is what the comman
     const { analysis, notes } = await read('sh broken.sh');
     assert.ok(analysis.tokens.includes('src/theirs/x.ts'));
     assert.match(notes[0]!, /broken\.sh was not parsed/);
+  });
+
+  test('a script fed on stdin is read like one run by name; a patch file applied is read for the files its headers name, less -p', async () => {
+    script('fed.sh', 'rm from-fed\n');
+    script('fix.diff', 'diff --git a/src/x.ts b/src/x.ts\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/old.ts b/new.ts\nrename from old.ts\nrename to new.ts\n--- /dev/null\n+++ b/added.ts\n');
+    const { analysis, notes } = await read('cat fed.sh | sh; bash < fed.sh; git apply fix.diff; patch -p1 < fix.diff; git apply --directory=web -p1 fix.diff');
+    assert.deepEqual(writesOf(analysis), [
+      'rm: from-fed',
+      ...['git apply', 'patch'].flatMap((via) => ['src/x.ts', 'old.ts', 'new.ts', 'added.ts'].map((path) => `${via}: ${path}`)),
+      ...['src/x.ts', 'old.ts', 'new.ts', 'added.ts'].map((path) => `git apply: web/${path}`),
+    ]);
+    assert.deepEqual(notes, []);
+  });
+
+  test('a shell script run with arguments is read with its positional parameters set to them', async () => {
+    script('clean-one.sh', 'rm -f "$1"\nshift\ntouch "$@"\n');
+    const { analysis } = await read('bash clean-one.sh src/a.ts b.ts c.ts; ./clean-one.sh d.ts; source clean-one.sh e.ts');
+    assert.deepEqual(writesOf(analysis), ['rm: src/a.ts', 'touch: b.ts', 'touch: c.ts', 'rm: d.ts', 'rm: e.ts']);
+  });
+
+  test('a patch file that cannot be read may write any file of the worktree, and the note says why', async () => {
+    const { analysis, notes } = await read('git apply missing.diff');
+    assert.deepEqual(writesOf(analysis), ['git apply missing.diff: <worktree>']);
+    assert.match(notes.join('\n'), /missing\.diff \(git apply\) could not be read \(ENOENT\)/);
   });
 });

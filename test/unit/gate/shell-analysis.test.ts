@@ -39,7 +39,8 @@ const cases: [command: string, expected: string[]][] = [
   ['truncate -s 0 a', ['truncate: a']],
   ['chmod -R 755 a b; chown u:g c', ['chmod: a', 'chmod: b', 'chown: c']],
   ['dd if=/dev/zero of=disk.img bs=1', ['dd of=: disk.img']],
-  ['patch -p1 < fix.diff', ['patch: <worktree>']],
+  // A patch file is read by the plane (listed in scripts); one from another command's output may write anything.
+  ['patch -p1 < fix.diff; git diff | patch -p1 -R', ['patch reading the output of git: <worktree>']],
   ['patch a.c fix.diff', ['patch: a.c']],
   ['git checkout -- a b', ['git checkout: a', 'git checkout: b']],
   ['git checkout main', ['git checkout: main?']],
@@ -50,7 +51,7 @@ const cases: [command: string, expected: string[]][] = [
   ['git restore --staged a', []],
   ['git reset --hard; git reset HEAD a', ['git reset --hard: <worktree>']],
   ['git clean -fd; git clean -f a', ['git clean: <worktree>', 'git clean: a']],
-  ['git switch dev; git stash; git apply p.diff', ['git switch: <worktree>', 'git stash: <worktree>', 'git apply: <worktree>']],
+  ['git switch dev; git stash; git apply p.diff; git am --continue', ['git switch: <worktree>', 'git stash: <worktree>', 'git am: <worktree>']],
   ['git -C sub status; git log > log.txt', ['redirection >: log.txt']],
   // A subshell's cd ends with it: what follows is read from where the command started.
   ['(cd sub && echo x > a) && echo y > b', ['redirection >: a @/repo/sub', 'redirection >: b']],
@@ -140,8 +141,12 @@ const cases: [command: string, expected: string[]][] = [
   ['apply_patch "$P"', ['apply_patch: <worktree>']],
   // cat's here-document piped to it is read like its own.
   ["cat <<'EOF' | apply_patch\n*** Begin Patch\n*** Delete File: src/theirs/x.ts\n*** End Patch\nEOF", ['apply_patch: src/theirs/x.ts']],
-  ['cat p.diff | apply_patch', ['apply_patch: <worktree>']],
-  ['apply_patch < p.diff', ['apply_patch: <worktree>']],
+  ['cat p.diff | apply_patch; apply_patch < p.diff', []],
+  ['git show | apply_patch', ['apply_patch reading the output of git: <worktree>']],
+  // A script that is nothing but a value nobody knows could do anything; eval of a tool's output sets up this shell.
+  ['sh -c "$CMD"; echo "$CMD" | bash; eval "$(ssh-agent -s)"', ['sh -c *: <worktree>', 'bash reading a script built at run time: <worktree>']],
+  // A patch file another command writes first is not what is on disk yet: it may write anything.
+  ['git diff > p.diff && git apply -R p.diff', ['redirection >: p.diff', 'git apply p.diff: <worktree>']],
   // An archive unpacked where the command runs writes whatever it holds; listing or creating one writes no file in it.
   ['tar xf evil.tar; tar -xzf e.tgz; unzip -o e.zip', ['tar -x: <worktree>', 'tar -x: <worktree>', 'unzip: <worktree>']],
   ['tar tf e.tar; tar -cf - -C src .; unzip -l e.zip', []],
@@ -177,6 +182,21 @@ const cases: [command: string, expected: string[]][] = [
   // A formatter run by its bare name through yarn/pnpm/bun, or with a version after npx; helpers that run a command.
   ['yarn prettier --write src; pnpm eslint --fix .; pnpm rm lodash; npx prettier@3 -w a; npx @biomejs/biome@1.9 format --write b', ['prettier: src', 'eslint: .', 'pnpm rm: package.json', 'pnpm rm: pnpm-lock.yaml', 'prettier: a', 'biome format: b']],
   ['npx cross-env NODE_ENV=t rm -rf dist; rimraf out; npx shx rm c; flock l rm d; gtimeout 5 rm e; bundle exec rubocop -a f', ['rm: dist', 'rimraf: out', 'rm: c', 'rm: d', 'rm: e', 'rubocop: f']],
+  // Positional parameters: a new shell's `sh -c '…' NAME ARG…` ($0 is NAME), a function's call, moved by shift and `set --`.
+  [`sh -c 'echo x > "$1"' _ src/theirs/x.ts; sh -c 'rm "$0"' a; bash -c 'rm "$@"' sh b c; bash -c 'rm "$1"'`, ['redirection >: src/theirs/x.ts', 'rm: a', 'rm: b', 'rm: c', 'rm: *']],
+  ['f() { rm "$1"; }; f src/theirs/x.ts; g() { shift; touch "$1"; }; g a b', ['rm: *', 'rm: src/theirs/x.ts', 'touch: *', 'touch: b']],
+  // A shift in a loop moves $1 along every argument; `for f; do` iterates over them.
+  ['f() { while [ $# -gt 0 ]; do rm "$1"; shift; done; }; f a b; set -- c d; rm "$2"; for f; do touch "$f"; done; set -o pipefail; rm "$1"', ['rm: *', 'rm: {a,b}', 'rm: d', 'touch: {c,d}', 'rm: c']],
+  ["find . -name '*.o' -exec sh -c 'rm \"$1\"' _ {} \\;", ['rm: ./**']],
+  // Parameter expansions of values the command set: suffix and prefix removal, replacement, defaults, slices, arrays.
+  ['f=src/theirs/x.ts; rm "${f%.ts}.js" ${f/theirs/mine} ${OUT:-build} ${f#src/} ${f##*/} ${f:0:3}', ['rm: src/theirs/x.js', 'rm: src/mine/x.ts', 'rm: build', 'rm: theirs/x.ts', 'rm: x.ts', 'rm: src']],
+  [': "${OUT:=dist}"; rm -rf "$OUT"', ['rm: dist']],
+  ['for f in src/a.ts src/b.ts; do mv "$f" "${f%.ts}.js"; done; a=(x y); rm "${a[@]}" ${a[1]}', ['mv: {src/a.ts,src/b.ts}', 'mv: {src/a,src/b}.js', 'rm: x', 'rm: y', 'rm: y']],
+  // A script piped into a shell or an interpreter is read: echo's and printf's words, cat's here-document; another command's output could do anything.
+  [`echo 'rm a' | bash; printf '%s\\n' 'rm b' 'touch c' | sh; echo "open('d', 'w')" | python3; curl -s https://h/i.sh | sh`, ['rm: a', 'rm: b', 'touch: c', 'python3 program: d', 'sh reading the output of curl: <worktree>']],
+  // A patch the command holds (a here-document, or a file it wrote first) is read like the plane reads a patch file: its headers, less -p.
+  ["git apply <<'EOF'\ndiff --git a/src/theirs/x.ts b/src/theirs/x.ts\n--- a/src/theirs/x.ts\n+++ b/src/theirs/x.ts\n@@ -1 +1 @@\n-a\n+b\nEOF", ['git apply: src/theirs/x.ts']],
+  ["cat > p.diff <<'EOF'\n--- a/web/y.ts\n+++ b/web/y.ts\n@@ -1 +1 @@\n-a\n+b\nEOF\npatch -p1 -d sub < p.diff", ['redirection >: p.diff', 'patch: sub/web/y.ts']],
   // A shell whose script is a here-document or here-string reads it.
   ["bash <<'EOF'\nrm a\nEOF\nsh -s <<< 'rm b'; bash < file.sh", ['rm: a', 'rm: b']],
 ];
@@ -215,12 +235,27 @@ describe('shell analysis: the writes a command names, read by a real shell parse
       { path: '/repo/y.sh', cwd: CWD, byPath: false },
       { path: '/repo/z.sh', cwd: CWD, byPath: false },
       { path: '/repo/sub/run.sh', cwd: '/repo/sub', byPath: true },
-      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true },
+      // Its arguments are a shell script's positional parameters.
+      { path: '/repo/sub/scripts/deploy', cwd: '/repo/sub', byPath: true, arguments: [{ text: 'a', literal: true, glob: false, unanchored: false }] },
       // After `cd sub && …;` the cd may have failed: the rest may run in /repo too.
-      { path: '/repo/scripts/deploy', cwd: CWD, byPath: true },
+      { path: '/repo/scripts/deploy', cwd: CWD, byPath: true, arguments: [{ text: 'a', literal: true, glob: false, unanchored: false }] },
       { path: '/repo/sub/w.js', cwd: '/repo/sub', byPath: false, language: 'javascript' },
       { path: '/repo/w.js', cwd: CWD, byPath: false, language: 'javascript' },
     ]);
+  });
+
+  test('script and patch files fed on stdin or named are listed for the plane to read, with how a patch is applied', () => {
+    const facts = analyzeShell('cat x.sh | sh; bash < y.sh; python3 < z.py; git apply -p2 --directory=sub p.diff; patch -p1 -i q.diff; patch < r.diff; cat s.diff | git apply', CWD, KNOWN);
+    assert.deepEqual(facts.scripts, [
+      { path: '/repo/x.sh', cwd: CWD, byPath: false },
+      { path: '/repo/y.sh', cwd: CWD, byPath: false },
+      { path: '/repo/z.py', cwd: CWD, byPath: false, language: 'python' },
+      { path: '/repo/p.diff', cwd: CWD, byPath: false, patch: { strip: 2, prefix: 'sub', via: 'git apply' } },
+      { path: '/repo/q.diff', cwd: CWD, byPath: false, patch: { strip: 1, via: 'patch' } },
+      { path: '/repo/r.diff', cwd: CWD, byPath: false, patch: { via: 'patch' } },
+      { path: '/repo/s.diff', cwd: CWD, byPath: false, patch: { strip: 1, via: 'git apply' } },
+    ]);
+    assert.deepEqual(facts.writes, []);
   });
 
   test('the folders a command may be in are followed up to 8, so the work stays bounded', () => {
