@@ -104,7 +104,7 @@ function countWork(api: FleetApi): { stop(): EditorWork } {
     api.onDidChangeFleet((changes) => {
       if (changes === 'all') return void counts.wholeStates++;
       counts.changes++;
-      counts.records += changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + (changes.control ? 1 : 0);
+      counts.records += changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + changes.removedWork.length + (changes.control ? 1 : 0);
     }),
   ];
   return {

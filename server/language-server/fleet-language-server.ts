@@ -250,6 +250,7 @@ export class FleetLanguageServer implements FleetServices {
       }),
       releasedClaims: [...changes.releasedClaims],
       work: pick(changes.work, (id) => this.mirror.workItem(id)),
+      removedWork: [...changes.removedWork],
       ...(changes.control && this.mirror.control && { control: this.mirror.control }),
       ...(changes.store && this.mirror.plane?.store && { store: this.mirror.plane.store }),
     };
