@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { openFixture } from '../../test/vscode/suite/fixture.js';
 import type { FleetApi } from '../../extension/src/api.js';
+import { HostSampler } from './host-sampler.js';
 import { SIGNALS, type EditorWork, type ProbeChange, type ProviderFigures } from './signals.js';
 
 const dir = process.env.FLEET_BENCH_DIR;
@@ -19,6 +20,8 @@ export async function run(): Promise<void> {
   const fixture = await openFixture();
   const expected = Number(process.env.FLEET_BENCH_CLAIMS);
   await fixture.state((s) => s.connection.status === 'connected' && s.claims.length >= expected, `the ${expected} claims in the view state`);
+  const queued = Number(process.env.FLEET_BENCH_QUEUE ?? 0);
+  if (queued > 0) await showWork(fixture.api, queued);
   // The moment the extension tells VS Code the probe's badge changed, and to what.
   const probe = fixture.uri(process.env.FLEET_BENCH_PROBE ?? '');
   const probeChanges: ProbeChange[] = [];
@@ -28,9 +31,12 @@ export async function run(): Promise<void> {
     probeChanges.push({ at, badge: (await fixture.api.fileDecoration(probe))?.badge ?? '' });
   });
   const work = countWork(fixture.api);
+  const host = new HostSampler();
   writeFileSync(join(dir, SIGNALS.listening), '');
   await signal(SIGNALS.go);
   subscription.dispose();
+  const stopped = join(dir, SIGNALS.stopped);
+  const hostFigures = host.figures(existsSync(stopped) ? Number(readFileSync(stopped, 'utf8')) : Date.now());
 
   const files = JSON.parse(readFileSync(join(dir, SIGNALS.files), 'utf8')) as string[];
   const decorate = (uri: vscode.Uri) => fixture.api.fileDecoration(uri);
@@ -79,11 +85,33 @@ export async function run(): Promise<void> {
     warm: { totalUs: warmTotalUs, perCallUs: warmUs },
     probeChanges,
     work: work.stop(),
+    host: hostFigures,
   };
   // Written aside and renamed: the bench polls for the file and must never read half of it.
   writeFileSync(join(dir, `${SIGNALS.provider}.tmp`), JSON.stringify(figures));
   renameSync(join(dir, `${SIGNALS.provider}.tmp`), join(dir, SIGNALS.provider));
   await signal(SIGNALS.done);
+}
+
+/**
+ * The long queue in the view state, and the Work view on screen beside the Explorer (moved into
+ * the panel, as a person may), its "Ready to pull" group open: what VS Code then asks of the view
+ * is what a person watching the queue costs.
+ */
+async function showWork(api: FleetApi, queued: number): Promise<void> {
+  await poll(() => (api.state()?.work.length ?? 0) >= queued, `the ${queued} queued items in the view state`);
+  const built = api.treeWork().work.itemsBuilt;
+  await vscode.commands.executeCommand('vscode.moveViews', { viewIds: ['fleet.work'], destinationId: 'workbench.panel.output' });
+  await vscode.commands.executeCommand('fleet.work.focus');
+  await poll(() => api.treeWork().work.itemsBuilt > built, 'the Work view to build its items');
+}
+
+async function poll(check: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Waits for the bench to create `name` in FLEET_BENCH_DIR (one existsSync every 50 ms: cheap). */

@@ -10,6 +10,7 @@ import type { RawClient } from '../lib/raw-client.js';
 import { badgeLatencies, revealInExplorer, type BadgeCycle } from './badge.js';
 import { IN_HOST_MODULE } from './bundle.js';
 import type { Churn } from './churn.js';
+import type { QueueChurn } from './queue.js';
 import { descendantTicks } from './process-cpu.js';
 import { SIGNALS, type ProviderFigures } from './signals.js';
 import { PROBE, type EditorWorkspace } from './workspace.js';
@@ -30,6 +31,8 @@ export interface SessionFigures {
   editorTicks: number;
   /** Plane events the churn made during the first badge cycles, and over how long. */
   churn?: { events: number; ms: number };
+  /** Work items the builders moved meanwhile, with the queue that long at the start. */
+  queue?: { items: number; moves: number };
 }
 
 export interface SessionOptions {
@@ -45,7 +48,12 @@ export interface SessionOptions {
   notEditor: number[];
   /** A fleet churning through the first badge cycles, if any. */
   churn?: Churn;
+  /** A queue this long on the plane, builders moving its items during the churn, the Work view shown. */
+  queue?: { items: number; churn: QueueChurn };
 }
+
+/** After the churn stops: the extension host's CPU is read over two SETTLE windows (host-sampler.ts). */
+const SETTLED_MS = 11_000;
 
 export async function runSession(opts: SessionOptions): Promise<SessionFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-editor-'));
@@ -59,7 +67,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
       workspacePath: opts.workspace.root,
       extensionPath: REPO_ROOT,
       testsPath: IN_HOST_MODULE,
-      env: { FLEET_HOME: opts.home, FLEET_TEST_WORKSPACE: opts.workspace.root, FLEET_BENCH_DIR: dir, FLEET_BENCH_CLAIMS: String(opts.claims), FLEET_BENCH_PROBE: PROBE.path },
+      env: { FLEET_HOME: opts.home, FLEET_TEST_WORKSPACE: opts.workspace.root, FLEET_BENCH_DIR: dir, FLEET_BENCH_CLAIMS: String(opts.claims), FLEET_BENCH_PROBE: PROBE.path, ...(opts.queue && { FLEET_BENCH_QUEUE: String(opts.queue.items) }) },
       settings: SETTINGS,
       onLog: (line) => logs.push(line),
     });
@@ -71,8 +79,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     await fileOrExit(join(dir, SIGNALS.listening), ended);
     const probe = { path: PROBE.path, label: PROBE.label, mark: opts.probeMark };
     opts.churn?.start();
+    opts.queue?.churn.start();
     const badge = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cycles);
-    await opts.churn?.stop();
+    await Promise.all([opts.churn?.stop(), opts.queue?.churn.stop()]);
+    if (opts.churn) {
+      writeFileSync(join(dir, SIGNALS.stopped), String(Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, SETTLED_MS));
+    }
 
     writeFileSync(join(dir, SIGNALS.go), '');
     const provider = JSON.parse(await fileOrExit(join(dir, SIGNALS.provider), ended)) as ProviderFigures;
@@ -82,7 +95,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     if (code !== 0) throw new Error(`the in-host module failed (exit code ${code})`);
     const editorTicks = descendantTicks(opts.notEditor);
     const churn = opts.churn && { events: opts.churn.events, ms: opts.churn.stoppedAt - opts.churn.startedAt };
-    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks, ...(churn && { churn }) };
+    const queue = opts.queue && { items: opts.queue.items, moves: opts.queue.churn.moves };
+    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks, ...(churn && { churn }), ...(queue && { queue }) };
   } catch (error) {
     console.error(`\n[editor ${opts.engine.vscodeVersion}] last workbench log lines:\n${logs.slice(-40).join('\n')}`);
     throw error;
