@@ -49,12 +49,14 @@ export function lensTitle(ownership: Ownership): string {
     return `$(check) Yours (${mine.callsign}) · ${mine.pattern} · ${mine.mode} · ${lifetime(mine)}`;
   }
   const others = otherHolders(ownership);
-  if (others.length === 1) {
-    const holder = others[0]!;
-    return `$(lock) ${holder.callsign} holds this file · ${holder.pattern} · ${holder.mode} · ${lifetime(holder)}`;
+  const names = [...new Set(others.map((holder) => holder.callsign))];
+  // One agent, however many of its claims cover the file (src/** and src/a.ts): it holds it, nobody shares it.
+  if (names.length === 1) {
+    const holder = others.find((other) => other.mode === 'exclusive') ?? others[0]!;
+    const patterns = others.map((other) => other.pattern).join(', ');
+    return `$(lock) ${holder.callsign} holds this file · ${patterns} · ${holder.mode} · ${lifetime(holder)}`;
   }
-  const names = [...new Set(others.map((holder) => holder.callsign))].join(', ');
-  return ownership.kind === 'contested' ? `$(warning) Contested: ${names} hold this file` : `$(people) Shared by ${names} · each may write it`;
+  return ownership.kind === 'contested' ? `$(warning) Contested: ${names.join(', ')} hold this file` : `$(people) Shared by ${names.join(', ')} · each may write it`;
 }
 
 function clock(iso: string): string {
