@@ -1,4 +1,5 @@
 import type { Ownership, OwnershipHolder } from '../../contracts/lsp.js';
+import { readableReason } from '../../contracts/reason-text.js';
 
 /** The words the editor uses for ownership: diagnostics, hovers and CodeLenses say the same thing. */
 
@@ -9,7 +10,7 @@ export function lifetime(holder: OwnershipHolder): string {
 }
 
 export function holderSummary(holder: OwnershipHolder): string {
-  const reason = holder.reason ? `, “${holder.reason}”` : '';
+  const reason = holder.reason ? `, “${readableReason(holder.reason)}”` : '';
   return `${holder.callsign} (${holder.pattern}, ${holder.mode}, ${lifetime(holder)}${reason})`;
 }
 
@@ -33,7 +34,7 @@ export function hoverMarkdown(ownership: Ownership): string {
   const lines = [`**Fleet territory** · \`${ownership.path}\``, ''];
   for (const holder of ownership.holders) {
     const who = holder.mine ? `${holder.callsign} (you)` : holder.callsign;
-    lines.push(`- **${who}** holds \`${holder.pattern}\` — ${holder.mode}, ${lifetime(holder)}${holder.reason ? ` — “${holder.reason}”` : ''}`);
+    lines.push(`- **${who}** holds \`${holder.pattern}\` — ${holder.mode}, ${lifetime(holder)}${holder.reason ? ` — “${readableReason(holder.reason)}”` : ''}`);
   }
   lines.push('');
   if (ownership.kind === 'mine') lines.push('You hold this file.');

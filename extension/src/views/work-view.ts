@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { WorkItem, WorkStatus } from '../../../contracts/index.js';
 import type { FleetChanges } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
-import { readableReason } from './reason-text.js';
+import { readableReason } from '../../../contracts/reason-text.js';
 import { RefreshThrottle } from './refresh-throttle.js';
 import type { TreeCounter } from './tree-counter.js';
 import { since } from './relative-time.js';
