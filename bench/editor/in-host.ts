@@ -10,7 +10,6 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { openFixture } from '../../test/vscode/suite/fixture.js';
 import type { FleetApi } from '../../extension/src/api.js';
-import { HostSampler } from './host-sampler.js';
 import { SIGNALS, type EditorWork, type ProbeChange, type ProviderFigures } from './signals.js';
 
 const dir = process.env.FLEET_BENCH_DIR;
@@ -31,12 +30,9 @@ export async function run(): Promise<void> {
     probeChanges.push({ at, badge: (await fixture.api.fileDecoration(probe))?.badge ?? '' });
   });
   const work = countWork(fixture.api);
-  const host = new HostSampler();
   writeFileSync(join(dir, SIGNALS.listening), '');
   await signal(SIGNALS.go);
   subscription.dispose();
-  const stopped = join(dir, SIGNALS.stopped);
-  const hostFigures = host.figures(existsSync(stopped) ? Number(readFileSync(stopped, 'utf8')) : Date.now());
 
   const files = JSON.parse(readFileSync(join(dir, SIGNALS.files), 'utf8')) as string[];
   const decorate = (uri: vscode.Uri) => fixture.api.fileDecoration(uri);
@@ -85,7 +81,6 @@ export async function run(): Promise<void> {
     warm: { totalUs: warmTotalUs, perCallUs: warmUs },
     probeChanges,
     work: work.stop(),
-    host: hostFigures,
   };
   // Written aside and renamed: the bench polls for the file and must never read half of it.
   writeFileSync(join(dir, `${SIGNALS.provider}.tmp`), JSON.stringify(figures));

@@ -10,6 +10,7 @@ import type { RawClient } from '../lib/raw-client.js';
 import { badgeLatencies, revealInExplorer, type BadgeCycle } from './badge.js';
 import { IN_HOST_MODULE } from './bundle.js';
 import type { Churn } from './churn.js';
+import { HostSampler, SETTLE_MS, type HostFigures } from './host-sampler.js';
 import type { QueueChurn } from './queue.js';
 import { descendantTicks } from './process-cpu.js';
 import { SIGNALS, type ProviderFigures } from './signals.js';
@@ -33,6 +34,19 @@ export interface SessionFigures {
   churn?: { events: number; ms: number };
   /** Work items the builders moved meanwhile, with the queue that long at the start. */
   queue?: { items: number; moves: number };
+  /** The extension host while the fleet churned and after, if it churned. */
+  host?: HostFigures;
+}
+
+/** A session whose badge cycles failed: what was measured until then. */
+export class SessionFailure extends Error {
+  constructor(
+    message: string,
+    readonly badge: BadgeCycle[],
+    readonly host: HostFigures | undefined,
+  ) {
+    super(message);
+  }
 }
 
 export interface SessionOptions {
@@ -53,13 +67,14 @@ export interface SessionOptions {
 }
 
 /** After the churn stops: the extension host's CPU is read over two SETTLE windows (host-sampler.ts). */
-const SETTLED_MS = 11_000;
+const SETTLED_MS = 2 * SETTLE_MS + 1_000;
 
 export async function runSession(opts: SessionOptions): Promise<SessionFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-editor-'));
   writeFileSync(join(dir, SIGNALS.files), JSON.stringify(opts.workspace.files));
   const logs: string[] = [];
   let workbench: Workbench | undefined;
+  let sampler: HostSampler | undefined;
   try {
     const opened = Date.now();
     workbench = await openWorkbench({
@@ -75,17 +90,20 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     const ended = workbench.exit.then(({ code }) => code);
     await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 120_000 });
     const readyMs = Date.now() - opened;
+    sampler = new HostSampler();
     await revealInExplorer(page, PROBE.folders, PROBE.label);
     await fileOrExit(join(dir, SIGNALS.listening), ended);
     const probe = { path: PROBE.path, label: PROBE.label, mark: opts.probeMark };
     opts.churn?.start();
     opts.queue?.churn.start();
-    const badge = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cycles);
+    sampler.churnStarted();
+    const badge: BadgeCycle[] = [];
+    const failed = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cycles, badge).then(() => undefined, (error: Error) => error);
     await Promise.all([opts.churn?.stop(), opts.queue?.churn.stop()]);
-    if (opts.churn) {
-      writeFileSync(join(dir, SIGNALS.stopped), String(Date.now()));
-      await new Promise((resolve) => setTimeout(resolve, SETTLED_MS));
-    }
+    sampler.churnStopped();
+    if (opts.churn) await new Promise((resolve) => setTimeout(resolve, SETTLED_MS));
+    const host = sampler.figures();
+    if (failed) throw new SessionFailure(failed.message, badge, host);
 
     writeFileSync(join(dir, SIGNALS.go), '');
     const provider = JSON.parse(await fileOrExit(join(dir, SIGNALS.provider), ended)) as ProviderFigures;
@@ -96,11 +114,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
     const editorTicks = descendantTicks(opts.notEditor);
     const churn = opts.churn && { events: opts.churn.events, ms: opts.churn.stoppedAt - opts.churn.startedAt };
     const queue = opts.queue && { items: opts.queue.items, moves: opts.queue.churn.moves };
-    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks, ...(churn && { churn }), ...(queue && { queue }) };
+    return { vscodeVersion: opts.engine.vscodeVersion, readyMs, badge, badgeAllKnown, provider, editorTicks, ...(churn && { churn }), ...(queue && { queue }), ...(churn && host && { host }) };
   } catch (error) {
     console.error(`\n[editor ${opts.engine.vscodeVersion}] last workbench log lines:\n${logs.slice(-40).join('\n')}`);
     throw error;
   } finally {
+    sampler?.dispose();
     await workbench?.close();
     rmSync(dir, { recursive: true, force: true });
   }

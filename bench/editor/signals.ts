@@ -6,8 +6,6 @@ export const SIGNALS = {
   files: 'files.json',
   /** The in-host module watches the probe file's decoration: the bench may start claiming. */
   listening: 'listening',
-  /** The churn stopped at the time (Date.now()) this file holds; written before `go`. */
-  stopped: 'stopped',
   /** The bench is done with the Explorer: time the provider now. */
   go: 'go',
   /** The provider's figures (ProviderFigures as JSON). */
@@ -38,20 +36,6 @@ export interface ProviderFigures {
   probeChanges: ProbeChange[];
   /** The extension's work during the first badge cycles (and the churn, if any). */
   work: EditorWork;
-  /** The extension host's own memory and CPU, from `listening` on. */
-  host: HostFigures;
-}
-
-/** The extension host process (where the in-host module runs), sampled every HOST_SAMPLE_MS. */
-export interface HostFigures {
-  /** Resident set size: the most it reached from `listening` to `go`, and at `go`. */
-  peakRssMb: number;
-  rssAtEndMb: number;
-  /** Share of one core the process used while the fleet churned (listening → stopped). */
-  churnCpu: number;
-  /** Share of one core in the 5 s after the churn stopped, and in the 5 s after those (idle by then). */
-  settlingCpu: number;
-  afterSettlingCpu: number;
 }
 
 /** What the extension did between `listening` and `go`: changes it was sent and updates it made. */
