@@ -31,7 +31,7 @@ export class FleetConfig {
    */
   get home(): string {
     const configured = this.section.get<string>('home', '').trim();
-    return absoluteOnly(configured ? configured.replace(/^~(?=$|\/)/, homedir()) : fleetHome(process.env.FLEET_HOME, homedir()));
+    return resolvedIfAbsolute(configured ? configured.replace(/^~(?=$|\/)/, homedir()) : fleetHome(process.env.FLEET_HOME, homedir()));
   }
 
   /** The callsign for Join as Operator: the setting, else the user name in capitals. */
@@ -63,7 +63,7 @@ export class FleetConfig {
   }
 }
 
-function absoluteOnly(path: string): string {
+function resolvedIfAbsolute(path: string): string {
   return isAbsolute(path) ? resolve(path) : path;
 }
 
