@@ -107,7 +107,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionFigures> 
 
     writeFileSync(join(dir, SIGNALS.go), '');
     const provider = JSON.parse(await fileOrExit(join(dir, SIGNALS.provider), ended)) as ProviderFigures;
-    const badgeAllKnown = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cyclesAllKnown);
+    const badgeAllKnown = await badgeLatencies(page, opts.probe, opts.workspace.root, probe, opts.cyclesAllKnown).catch((error: Error) => {
+      throw new SessionFailure(`${error.message} (a cycle after the churn, once every file was asked about)`, badge, host);
+    });
     writeFileSync(join(dir, SIGNALS.done), '');
     const code = await withTimeout(ended, 30_000, 'the in-host module to end');
     if (code !== 0) throw new Error(`the in-host module failed (exit code ${code})`);
