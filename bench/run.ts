@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,editor-queue,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { ForeignLoad, waitForQuiet } from './lib/machine.js';
 import { markdownTable, Report } from './lib/report.js';
 import { clientHooks } from './sections/client-hooks.js';
 import { coldStart } from './sections/cold-start.js';
-import { editor, editorChurn } from './sections/editor.js';
+import { editor, editorChurn, editorQueue } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
 import { hookEvents } from './sections/hook-events.js';
@@ -28,6 +28,7 @@ const SECTIONS = {
   footprint,
   editor,
   'editor-churn': editorChurn,
+  'editor-queue': editorQueue,
   'non-reading': nonReading,
   limits,
   hook,

@@ -183,6 +183,8 @@ export const fleetChangesSchema = z.object({
   claims: z.array(viewClaimSchema),
   releasedClaims: z.array(z.string()),
   work: z.array(workItemSchema),
+  /** Work items removed from the queue (`fleet_work_remove`). */
+  removedWork: z.array(z.string()),
   control: controlSchema.optional(),
   /** The store's health, when it changed (the plane's `fleet_store_health` notice). */
   store: storeHealthSchema.optional(),

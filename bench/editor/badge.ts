@@ -31,9 +31,11 @@ export interface BadgeCycle {
   paintedAt: number;
 }
 
-/** `cycles` times: claim `path` and time until its row shows `mark`; release and wait for it to go. */
-export async function badgeLatencies(page: Page, agent: RawClient, root: string, probe: { path: string; label: string; mark: string }, cycles: number): Promise<BadgeCycle[]> {
-  const samples: BadgeCycle[] = [];
+/**
+ * `cycles` times: claim `path` and time until its row shows `mark`; release and wait for it to go.
+ * Each cycle goes into `samples` as it ends, so the cycles before a failure are kept.
+ */
+export async function badgeLatencies(page: Page, agent: RawClient, root: string, probe: { path: string; label: string; mark: string }, cycles: number, samples: BadgeCycle[] = []): Promise<BadgeCycle[]> {
   for (let cycle = 0; cycle < cycles; cycle++) {
     await armBadgeWatch(page, probe.label, probe.mark);
     const sentAt = Date.now();

@@ -19,6 +19,8 @@ export async function run(): Promise<void> {
   const fixture = await openFixture();
   const expected = Number(process.env.FLEET_BENCH_CLAIMS);
   await fixture.state((s) => s.connection.status === 'connected' && s.claims.length >= expected, `the ${expected} claims in the view state`);
+  const queued = Number(process.env.FLEET_BENCH_QUEUE ?? 0);
+  if (queued > 0) await showWork(fixture.api, queued);
   // The moment the extension tells VS Code the probe's badge changed, and to what.
   const probe = fixture.uri(process.env.FLEET_BENCH_PROBE ?? '');
   const probeChanges: ProbeChange[] = [];
@@ -86,6 +88,27 @@ export async function run(): Promise<void> {
   await signal(SIGNALS.done);
 }
 
+/**
+ * The long queue in the view state, and the Work view on screen beside the Explorer (moved into
+ * the panel, as a person may), its "Ready to pull" group open: what VS Code then asks of the view
+ * is what a person watching the queue costs.
+ */
+async function showWork(api: FleetApi, queued: number): Promise<void> {
+  await poll(() => (api.state()?.work.length ?? 0) >= queued, `the ${queued} queued items in the view state`);
+  const built = api.treeWork().work.itemsBuilt;
+  await vscode.commands.executeCommand('vscode.moveViews', { viewIds: ['fleet.work'], destinationId: 'workbench.panel.output' });
+  await vscode.commands.executeCommand('fleet.work.focus');
+  await poll(() => api.treeWork().work.itemsBuilt > built, 'the Work view to build its items');
+}
+
+async function poll(check: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Waits for the bench to create `name` in FLEET_BENCH_DIR (one existsSync every 50 ms: cheap). */
 async function signal(name: string, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -104,7 +127,7 @@ function countWork(api: FleetApi): { stop(): EditorWork } {
     api.onDidChangeFleet((changes) => {
       if (changes === 'all') return void counts.wholeStates++;
       counts.changes++;
-      counts.records += changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + (changes.control ? 1 : 0);
+      counts.records += changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + changes.removedWork.length + (changes.control ? 1 : 0);
     }),
   ];
   return {

@@ -1,5 +1,5 @@
 import { homedir, userInfo } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { callsignPattern, fleetHome, nonCallsignChars } from '../../contracts/index.js';
 
@@ -24,11 +24,14 @@ export class FleetConfig {
     return GUARD_MODES.includes(value as GuardMode) ? (value as GuardMode) : 'warn';
   }
 
-  /** The FLEET_HOME whose plane this window joins: the setting, else the environment, else ~/.fleet. */
+  /**
+   * The FLEET_HOME whose plane this window joins: the setting, else the environment, else ~/.fleet.
+   * A relative one stays relative (resolved against wherever VS Code started, it would be a plane
+   * nobody else finds): the language server refuses it with a message saying so.
+   */
   get home(): string {
     const configured = this.section.get<string>('home', '').trim();
-    if (configured) return resolve(configured.replace(/^~(?=$|\/)/, homedir()));
-    return resolve(fleetHome(process.env.FLEET_HOME, homedir()));
+    return resolvedIfAbsolute(configured ? configured.replace(/^~(?=$|\/)/, homedir()) : fleetHome(process.env.FLEET_HOME, homedir()));
   }
 
   /** The callsign for Join as Operator: the setting, else the user name in capitals. */
@@ -58,6 +61,10 @@ export class FleetConfig {
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function resolvedIfAbsolute(path: string): string {
+  return isAbsolute(path) ? resolve(path) : path;
 }
 
 function safeUserName(): string {

@@ -1,4 +1,4 @@
-import { delimiter, dirname } from 'node:path';
+import { delimiter, dirname, isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { FleetApi } from './api.js';
 import { registerAttentionCommands } from './commands/attention-commands.js';
@@ -76,6 +76,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   );
 
   const installCli = () =>
+    !isAbsolute(config.home) ? ctx.log.warn(`the fleet CLI launcher was not installed: FLEET_HOME "${config.home}" is relative`) :
     installLauncher(config.home, extension.asAbsolutePath('dist/fleet.cjs'), process.execPath).then(
       (path) => {
         launcher = path;

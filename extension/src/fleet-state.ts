@@ -55,6 +55,7 @@ export class FleetState {
     for (const claim of changes.claims) this.claims.set(claim.id, claim);
     for (const claimId of changes.releasedClaims) this.claims.delete(claimId);
     for (const item of changes.work) this.work.set(item.id, item);
+    for (const itemId of changes.removedWork) this.work.delete(itemId);
     if (changes.control) this.base = { ...this.base, control: changes.control };
     if (changes.store) this.base = { ...this.base, store: changes.store };
     this.snapshot = undefined;

@@ -1,4 +1,5 @@
 import type { Ownership, OwnershipHolder } from '../../contracts/lsp.js';
+import { readableReason } from '../../contracts/reason-text.js';
 
 /** The words the editor uses for ownership: diagnostics, hovers and CodeLenses say the same thing. */
 
@@ -9,7 +10,7 @@ export function lifetime(holder: OwnershipHolder): string {
 }
 
 export function holderSummary(holder: OwnershipHolder): string {
-  const reason = holder.reason ? `, “${holder.reason}”` : '';
+  const reason = holder.reason ? `, “${readableReason(holder.reason)}”` : '';
   return `${holder.callsign} (${holder.pattern}, ${holder.mode}, ${lifetime(holder)}${reason})`;
 }
 
@@ -33,7 +34,7 @@ export function hoverMarkdown(ownership: Ownership): string {
   const lines = [`**Fleet territory** · \`${ownership.path}\``, ''];
   for (const holder of ownership.holders) {
     const who = holder.mine ? `${holder.callsign} (you)` : holder.callsign;
-    lines.push(`- **${who}** holds \`${holder.pattern}\` — ${holder.mode}, ${lifetime(holder)}${holder.reason ? ` — “${holder.reason}”` : ''}`);
+    lines.push(`- **${who}** holds \`${holder.pattern}\` — ${holder.mode}, ${lifetime(holder)}${holder.reason ? ` — “${readableReason(holder.reason)}”` : ''}`);
   }
   lines.push('');
   if (ownership.kind === 'mine') lines.push('You hold this file.');
@@ -49,12 +50,14 @@ export function lensTitle(ownership: Ownership): string {
     return `$(check) Yours (${mine.callsign}) · ${mine.pattern} · ${mine.mode} · ${lifetime(mine)}`;
   }
   const others = otherHolders(ownership);
-  if (others.length === 1) {
-    const holder = others[0]!;
-    return `$(lock) ${holder.callsign} holds this file · ${holder.pattern} · ${holder.mode} · ${lifetime(holder)}`;
+  const names = [...new Set(others.map((holder) => holder.callsign))];
+  // One agent, however many of its claims cover the file (src/** and src/a.ts): it holds it, nobody shares it.
+  if (names.length === 1) {
+    const holder = others.find((other) => other.mode === 'exclusive') ?? others[0]!;
+    const patterns = others.map((other) => other.pattern).join(', ');
+    return `$(lock) ${holder.callsign} holds this file · ${patterns} · ${holder.mode} · ${lifetime(holder)}`;
   }
-  const names = [...new Set(others.map((holder) => holder.callsign))].join(', ');
-  return ownership.kind === 'contested' ? `$(warning) Contested: ${names} hold this file` : `$(people) Shared by ${names} · each may write it`;
+  return ownership.kind === 'contested' ? `$(warning) Contested: ${names.join(', ')} hold this file` : `$(people) Shared by ${names.join(', ')} · each may write it`;
 }
 
 function clock(iso: string): string {

@@ -30,7 +30,8 @@ import { WorkspaceViolations } from './workspace-violations.js';
  * fleet/didChangeOwnership); the whole state goes again only after a reconnect or a gap.
  */
 export class FleetLanguageServer implements FleetServices {
-  readonly scopes = new WorkspaceScopes();
+  /** A repository found inside a folder: the view state goes again, now with a root for its claims. */
+  readonly scopes = new WorkspaceScopes(() => this.sendState());
   readonly mirror = new FleetMirror();
   private readonly violations = new WorkspaceViolations();
   private readonly codexHooks = new CodexHooksWatch(
@@ -250,6 +251,7 @@ export class FleetLanguageServer implements FleetServices {
       }),
       releasedClaims: [...changes.releasedClaims],
       work: pick(changes.work, (id) => this.mirror.workItem(id)),
+      removedWork: [...changes.removedWork],
       ...(changes.control && this.mirror.control && { control: this.mirror.control }),
       ...(changes.store && this.mirror.plane?.store && { store: this.mirror.plane.store }),
     };

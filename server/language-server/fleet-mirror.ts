@@ -109,6 +109,10 @@ export class FleetMirror {
     } else if (event.type === 'work.added' || event.type === 'work.transitioned' || event.type === 'work.blockers') {
       const item = applyWorkEvent(this.workItems, event, (agentId) => this.agents.get(agentId)?.callsign ?? agentId);
       if (item) changes.workChanged(item.id);
+    } else if (event.type === 'work.removed') {
+      for (const itemId of event.itemIds) if (this.workItems.delete(itemId)) changes.workRemoved(itemId);
+    } else if (event.type === 'work.guided' || event.type === 'work.guidance') {
+      // The packet an agent gets with each pull, the rules' version: nothing the queue's items show.
     } else if (event.type.startsWith('work.')) {
       // Plans, clarification rounds and budgets: rare, and only the plane's list has them whole.
       changes.needsReload();

@@ -12,6 +12,7 @@ export class MirrorChanges {
   readonly claims = new Set<string>();
   readonly releasedClaims = new Set<string>();
   readonly work = new Set<string>();
+  readonly removedWork = new Set<string>();
   /** Claims whose files' ownership may differ: granted, renewed and released ones (before and after). */
   readonly fileClaims: Claim[] = [];
   control = false;
@@ -22,7 +23,7 @@ export class MirrorChanges {
   reload = false;
 
   get empty(): boolean {
-    return this.agents.size + this.removedAgents.size + this.claims.size + this.releasedClaims.size + this.work.size === 0 && !this.control && !this.store;
+    return this.agents.size + this.removedAgents.size + this.claims.size + this.releasedClaims.size + this.work.size + this.removedWork.size === 0 && !this.control && !this.store;
   }
 
   agentChanged(agentId: string, urgent: boolean): void {
@@ -53,6 +54,13 @@ export class MirrorChanges {
 
   workChanged(itemId: string): void {
     this.work.add(itemId);
+    this.removedWork.delete(itemId);
+    this.urgent = true;
+  }
+
+  workRemoved(itemId: string): void {
+    this.work.delete(itemId);
+    this.removedWork.add(itemId);
     this.urgent = true;
   }
 

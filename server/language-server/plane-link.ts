@@ -4,6 +4,7 @@ import { connectToPlane, NoPlaneError, readDiscovery } from '../client/connect.j
 import type { PlaneClient } from '../client/plane-client.js';
 import { homePaths } from '../home/paths.js';
 import { isAlive } from '../plane/processes/process-identity.js';
+import { homeProblem } from './home-problem.js';
 
 export interface PlaneLinkListener {
   /** A fresh connection: subscribe and load the state; throwing drops the connection. */
@@ -77,6 +78,8 @@ export class PlaneLink {
     previous?.close();
     let client: PlaneClient | undefined;
     try {
+      const problem = homeProblem(this.options.home);
+      if (problem) throw new Error(problem);
       // The editor is the person's: its observer resumes the fleet and force-releases with the operator credential.
       client = await connectToPlane({ home: this.options.home, client: 'fleet-language-server', autoStart, cliEntry: this.options.cliEntry, credential: 'operator' });
       if (generation !== this.generation) {

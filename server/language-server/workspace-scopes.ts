@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScopeResolver, type Scope } from '../plane/repository/scope-resolver.js';
 
@@ -18,8 +18,17 @@ export interface FileLocation {
 export class WorkspaceScopes {
   private readonly resolver = new ScopeResolver();
   private folders: string[] = [];
+  /**
+   * Repositories inside a workspace folder that are not the folder's own (`fleet demo --here` puts
+   * one in .fleet-demo): open here too, found as the editor asks about their files.
+   */
+  private readonly nested = new Map<string, string>();
+
+  /** `nestedFound`: a repository inside a folder was first seen (its claims now have a root here). */
+  constructor(private readonly nestedFound: () => void = () => undefined) {}
 
   setFolders(uris: readonly string[]): void {
+    this.nested.clear();
     this.folders = uris.flatMap((uri) => {
       const path = filePath(uri);
       return path === undefined ? [] : [path];
@@ -28,6 +37,7 @@ export class WorkspaceScopes {
 
   changeFolders(added: readonly string[], removed: readonly string[]): void {
     const gone = new Set(removed.map(filePath));
+    this.nested.clear();
     this.folders = [...this.folders.filter((folder) => !gone.has(folder)), ...added.flatMap((uri) => filePath(uri) ?? [])];
   }
 
@@ -43,7 +53,7 @@ export class WorkspaceScopes {
 
   /** A worktree of this workspace that belongs to `scope`, to turn its patterns into files. */
   rootFor(scope: string): string | undefined {
-    return this.folderScopes().find((known) => known.id === scope)?.worktree;
+    return this.folderScopes().find((known) => known.id === scope)?.worktree ?? this.nested.get(scope);
   }
 
   locate(uri: string): FileLocation | undefined {
@@ -51,11 +61,19 @@ export class WorkspaceScopes {
     if (path === undefined) return undefined;
     const scope = this.tryResolve(dirname(path));
     if (!scope) return undefined;
+    this.noteNested(scope);
     try {
       return { scope: scope.id, worktree: scope.worktree, path: this.resolver.toRelative(scope, path) };
     } catch {
       return undefined; // the worktree root itself
     }
+  }
+
+  private noteNested(scope: Scope): void {
+    if (this.nested.has(scope.id) || !this.folders.some((folder) => scope.worktree.startsWith(`${folder}${sep}`))) return;
+    if (this.folderScopes().some((known) => known.id === scope.id)) return;
+    this.nested.set(scope.id, scope.worktree);
+    this.nestedFound();
   }
 
   private tryResolve(root: string): Scope | undefined {

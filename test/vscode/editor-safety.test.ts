@@ -14,7 +14,7 @@ import { answerInputBox, paletteMatches, runFromPalette } from './support/comman
 import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { runInHostPhase } from './support/in-host-phase.js';
 
-const EXPECTED_TESTS = 5;
+const EXPECTED_TESTS = 6;
 
 before(() => bundleForTests());
 

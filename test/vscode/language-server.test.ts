@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-languageserver/node';
 import { PlaneClient } from '../../server/client/plane-client.js';
@@ -101,6 +101,22 @@ test('multi-root: a claim in one repository shows there only, as ownership (bloc
     await agent.release(['src/**'], repoB);
     await freed;
   } finally {
+    agent.close();
+  }
+});
+
+test('a repository inside a workspace folder (fleet demo --here): once its files are asked about, its claims have a root here', async () => {
+  const nested = join(repoA, '.fleet-demo');
+  renameSync(makeWorkspace(), nested);
+  const agent = await TestAgent.join(home, 'DEMOBOT');
+  try {
+    assert.ok((await agent.claim(['src/b.ts'], nested, { reason: 'demo' })).granted);
+    const rooted = notification('fleet/didChangeState', (state) => state.claims.some((claim) => claim.holder === 'DEMOBOT' && claim.root === nested));
+    const { entries } = lspRequests['fleet/ownership'].result.parse(await connection.sendRequest('fleet/ownership', { uris: [fileUri(nested, 'src/b.ts')] }));
+    assert.equal(entries[0]!.ownership?.holders[0]?.callsign, 'DEMOBOT');
+    await rooted; // on main the claim stayed without a root: Territory said "not open here"
+  } finally {
+    await agent.release(['src/b.ts'], nested);
     agent.close();
   }
 });

@@ -49,6 +49,7 @@ export class AttentionEntries {
   apply(changes: FleetChanges): boolean {
     let changed = false;
     for (const item of changes.work) changed = this.putWork(item) || changed;
+    for (const itemId of changes.removedWork) changed = this.byKey.delete(`work:${itemId}`) || changed;
     for (const agent of changes.agents) changed = this.putAgent(agent) || changed;
     for (const agentId of changes.removedAgents) changed = this.byKey.delete(`agent:${agentId}`) || changed;
     return changed;

@@ -4,6 +4,7 @@ import type { FleetChanges, ViewAgent } from '../../../contracts/lsp.js';
 import type { FleetConfig } from '../config.js';
 import type { FleetContext } from '../fleet-context.js';
 import { since } from './relative-time.js';
+import { claimCount, rosterDescription } from './roster-description.js';
 import type { TreeCounter } from './tree-counter.js';
 
 const STATUS_ICON: Record<AgentStatus, [icon: string, color?: string]> = {
@@ -135,33 +136,6 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
-}
-
-/** What the agent is doing now, first: an idle agent's finished task is history, not activity. */
-export function activity(agent: ViewAgent): string {
-  switch (agent.status) {
-    case 'active':
-      return agent.task ?? 'active';
-    case 'blocked':
-      return `blocked${agent.note ? `: ${agent.note}` : ''}`;
-    case 'unknown':
-    case 'stalled':
-      return `no heartbeat ${since(agent.lastSeenAt)}`;
-    default:
-      return agent.status;
-  }
-}
-
-function claimCount(agent: ViewAgent): string {
-  return `${agent.claimCount} claim${agent.claimCount === 1 ? '' : 's'}`;
-}
-
-/**
- * Short enough for the default sidebar width: what the agent does now, then its claims; the mark,
- * runtime and times are in the tooltip (and the mark on its Territory row).
- */
-export function rosterDescription(agent: ViewAgent): string {
-  return [activity(agent), agent.claimCount > 0 ? claimCount(agent) : undefined].filter(Boolean).join(' · ');
 }
 
 function rosterTooltip(agent: ViewAgent): vscode.MarkdownString {

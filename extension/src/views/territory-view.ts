@@ -4,7 +4,7 @@ import type { FleetChanges, ViewClaim } from '../../../contracts/lsp.js';
 import { scopeName } from '../../../contracts/scope-name.js';
 import type { FleetConfig } from '../config.js';
 import type { FleetContext } from '../fleet-context.js';
-import { readableReason } from './reason-text.js';
+import { readableReason } from '../../../contracts/reason-text.js';
 import { until } from './relative-time.js';
 import type { TreeCounter } from './tree-counter.js';
 

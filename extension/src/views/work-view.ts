@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { WorkItem, WorkStatus } from '../../../contracts/index.js';
 import type { FleetChanges } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
-import { readableReason } from './reason-text.js';
+import { readableReason } from '../../../contracts/reason-text.js';
+import { RefreshThrottle } from './refresh-throttle.js';
 import type { TreeCounter } from './tree-counter.js';
 import { since } from './relative-time.js';
 import { workDetails, type WorkDetail } from './work-details.js';
@@ -10,12 +11,22 @@ import { workDetails, type WorkDetail } from './work-details.js';
 interface StatusNode {
   readonly kind: 'status';
   readonly status: WorkStatus;
+  /** In the order the items reached this group: the plane's queue order, oldest first. */
   readonly items: Map<string, ItemNode>;
+  /** The row standing for the items past GROUP_ROWS. */
+  readonly more: MoreNode;
+  /** The item rows VS Code was last given for this group: only those can need a refresh. */
+  shown: Set<ItemNode>;
 }
+/** One item in one group: a move makes a new node (VS Code keeps tree nodes by element and by id). */
 interface ItemNode {
   readonly kind: 'item';
   readonly id: string;
-  status: WorkStatus;
+  readonly status: WorkStatus;
+}
+interface MoreNode {
+  readonly kind: 'more';
+  readonly status: WorkStatus;
 }
 
 interface DetailNode {
@@ -24,7 +35,15 @@ interface DetailNode {
   readonly detail: WorkDetail;
 }
 
-type WorkNode = StatusNode | ItemNode | DetailNode;
+type WorkNode = StatusNode | ItemNode | MoreNode | DetailNode;
+
+/**
+ * Item rows a group lists at most, the oldest first; one "… and N more" row stands for the rest.
+ * Refreshing a group builds its children again: bounded, that costs the same at 20 or 20,000 items.
+ */
+export const GROUP_ROWS = 100;
+/** A burst of queue changes repaints the view at most this often (the attention badge at once). */
+const REFRESH_INTERVAL_MS = 1000;
 
 /** Statuses in the order a person reads the queue: what needs attention first. */
 const ORDER: { status: WorkStatus; label: string; icon: string; color?: string }[] = [
@@ -42,15 +61,19 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string }
 /**
  * The work queue (fleet_work_list), grouped by status, attention first. Agents pull ready work;
  * the person reads who has what, what waits for review or a decision, and what is blocked. A change
- * refreshes the items it names, or the groups an item moved between, never the whole queue.
+ * refreshes the items it names, or the groups an item moved between, never the whole queue; a
+ * group lists its oldest GROUP_ROWS items, and bursts of changes repaint at most once a second.
  */
 export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<WorkNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<WorkNode>;
   private readonly subscription: vscode.Disposable;
-  private readonly groups = new Map<WorkStatus, StatusNode>(ORDER.map(({ status }) => [status, { kind: 'status', status, items: new Map() }]));
+  private readonly groups = new Map<WorkStatus, StatusNode>(ORDER.map(({ status }) => [status, { kind: 'status', status, items: new Map(), more: { kind: 'more', status }, shown: new Set() }]));
   private readonly items = new Map<string, ItemNode>();
+  private readonly throttle = new RefreshThrottle<WorkNode>((rows) => this.refresh(rows), REFRESH_INTERVAL_MS);
+  /** The groups listed at the last repaint: one appearing or emptying changes the list of groups itself. */
+  private listed = '';
 
   constructor(
     private readonly ctx: FleetContext,
@@ -67,35 +90,41 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       for (const group of this.groups.values()) group.items.clear();
       for (const item of this.ctx.state?.work ?? []) this.place(item.id, item.status);
       this.badge();
-      return this.refresh(undefined);
+      return this.throttle.request(undefined);
     }
-    if (changes.work.length === 0) return;
-    const shown = this.shownGroups();
-    const rows = new Set<StatusNode | ItemNode>();
+    if (changes.work.length + changes.removedWork.length === 0) return;
+    const rows = new Set<WorkNode>();
+    for (const itemId of changes.removedWork) {
+      const node = this.items.get(itemId);
+      if (node) rows.add(this.leave(node));
+      this.items.delete(itemId);
+    }
     for (const item of changes.work) {
       const node = this.items.get(item.id);
       if (node?.status === item.status) {
-        rows.add(node);
+        // A row VS Code was never given (past the cap, in a closed group) has nothing to repaint.
+        if (this.groups.get(node.status)!.shown.has(node)) rows.add(node);
         continue;
       }
-      if (node) {
-        this.groups.get(node.status)!.items.delete(item.id);
-        rows.add(this.groups.get(node.status)!);
-      }
-      rows.add(this.groups.get(this.place(item.id, item.status).status)!);
+      if (node) rows.add(this.leave(node));
+      this.place(item.id, item.status);
+      rows.add(this.groups.get(item.status)!);
     }
     this.badge();
-    // A group appeared or emptied: the list of groups itself changed.
-    if (this.shownGroups() !== shown) return this.refresh(undefined);
-    this.refresh([...rows].filter((row) => row.kind === 'status' || !rows.has(this.groups.get(row.status)!)));
+    this.throttle.request(rows);
   }
 
-  private place(id: string, status: WorkStatus): ItemNode {
-    const node = this.items.get(id) ?? { kind: 'item' as const, id, status };
-    node.status = status;
+  /** Takes the item out of its group, which repaints: its count, and its rows if the item was listed. */
+  private leave(node: ItemNode): StatusNode {
+    const group = this.groups.get(node.status)!;
+    group.items.delete(node.id);
+    return group;
+  }
+
+  private place(id: string, status: WorkStatus): void {
+    const node: ItemNode = { kind: 'item', id, status };
     this.items.set(id, node);
     this.groups.get(status)?.items.set(id, node);
-    return node;
   }
 
   private shownGroups(): string {
@@ -108,7 +137,15 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   }
 
   /** Every refresh goes through here, so the counter sees what each change cost. */
-  private refresh(rows: WorkNode[] | undefined): void {
+  private refresh(asked: WorkNode[] | undefined): void {
+    const listed = this.shownGroups();
+    // A group appeared or emptied: the list of groups itself changed.
+    const whole = asked === undefined || listed !== this.listed;
+    this.listed = listed;
+    const groups = new Set(asked);
+    // An item that moved since it was asked for is gone from that group (refreshed for it); one whose group repaints goes with it.
+    const rows = whole ? undefined : asked.filter((row) => row.kind !== 'item' || (this.items.get(row.id) === row && !groups.has(this.groups.get(row.status)!)));
+    if (rows?.length === 0) return;
     this.counter.refreshed('work', rows);
     this.changed.fire(rows);
   }
@@ -116,12 +153,22 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   getChildren(element?: WorkNode): WorkNode[] {
     if (!element) return ORDER.map(({ status }) => this.groups.get(status)!).filter((group) => group.items.size > 0);
     if (element.kind === 'status') {
-      const title = (node: ItemNode) => this.work(node.id)?.title ?? '';
-      return [...element.items.values()].sort((a, b) => title(a).localeCompare(title(b)));
+      const rows: WorkNode[] = [];
+      for (const node of element.items.values()) {
+        if (rows.length === GROUP_ROWS) break;
+        rows.push(node);
+      }
+      element.shown = new Set(rows as ItemNode[]);
+      return element.items.size > GROUP_ROWS ? [...rows, element.more] : rows;
     }
-    const work = element.kind === 'item' ? this.work(element.id) : undefined;
-    const [parent, details] = element.kind === 'item' ? [`work:${element.id}`, work ? workDetails(work) : []] : [element.id, element.detail.children ?? []];
+    if (element.kind === 'more') return [];
+    const [parent, details] = element.kind === 'item' ? [itemRowId(element), this.detailsOf(element.id)] : [element.id, element.detail.children ?? []];
     return details.map((detail, index) => ({ kind: 'detail' as const, id: `${parent}/${index}`, detail }));
+  }
+
+  private detailsOf(id: string): WorkDetail[] {
+    const work = this.work(id);
+    return work ? workDetails(work) : [];
   }
 
   private work(id: string): WorkItem | undefined {
@@ -146,11 +193,12 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       item.tooltip = node.detail.description;
       return item;
     }
+    if (node.kind === 'more') return this.moreItem(node);
     const work = this.work(node.id);
     if (!work) return new vscode.TreeItem('(gone)');
     // Expanded: its plan, its rounds and what it waits for.
     const item = new vscode.TreeItem(work.title, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `work:${work.id}`;
+    item.id = itemRowId(node);
     const blockers = work.blockedBy.map((id) => this.work(id)?.title ?? 'an item no longer listed');
     item.description = [work.assignee, blockers.length > 0 ? `waiting on ${blockers.length}` : undefined, since(work.updatedAt), work.kind].filter(Boolean).join(' · ');
     item.contextValue = `work.${work.status}`;
@@ -165,9 +213,23 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     return item;
   }
 
+  private moreItem(node: MoreNode): vscode.TreeItem {
+    const hidden = this.groups.get(node.status)!.items.size - GROUP_ROWS;
+    const item = new vscode.TreeItem(`… and ${hidden.toLocaleString('en-US')} more`, vscode.TreeItemCollapsibleState.None);
+    item.id = `more:${node.status}`;
+    item.tooltip = `The view lists the ${GROUP_ROWS} oldest; \`fleet work list --status ${node.status}\` lists them all.`;
+    return item;
+  }
+
   dispose(): void {
+    this.throttle.dispose();
     this.subscription.dispose();
     this.view.dispose();
     this.changed.dispose();
   }
+}
+
+/** Unique across the tree even while VS Code still holds a moved item under its old group (it refreshes the two groups one after the other). */
+function itemRowId(node: ItemNode): string {
+  return `work:${node.status}:${node.id}`;
 }

@@ -24,7 +24,7 @@ function state(work: WorkItem[], agents: ViewAgent[]): FleetViewState {
   return { connection: { status: 'connected', home: '/h' }, control: null, agents, claims: [], work, operator: { callsign: 'DANA', agentId: 'a-op' } };
 }
 
-const changes = (partial: Partial<FleetChanges>): FleetChanges => ({ agents: [], removedAgents: [], claims: [], releasedClaims: [], work: [], ...partial });
+const changes = (partial: Partial<FleetChanges>): FleetChanges => ({ agents: [], removedAgents: [], claims: [], releasedClaims: [], work: [], removedWork: [], ...partial });
 
 test('what waits for the operator, in the order to deal with it; the rest of the queue is not listed', () => {
   const entries = new AttentionEntries();
@@ -69,5 +69,8 @@ test('a change touches the entries it names: an answered question leaves, a wait
   assert.equal(entries.count, 0);
   assert.equal(entries.apply(changes({ agents: [agent('a-2', 'ECHO', { hook: 'claude-notification', reason: 'input', message: 'Claude is waiting for your input', since: at(4) })] })), true);
   assert.equal(entries.apply(changes({ removedAgents: ['a-2'] })), true, 'an agent that left waits for nobody');
+  assert.equal(entries.count, 0);
+  assert.equal(entries.apply(changes({ work: [item('w-9', 'escalated', { escalation: { budget: 'rework', spent: 3, limit: 3, by: 'VESTA' } })] })), true);
+  assert.equal(entries.apply(changes({ removedWork: ['w-9'] })), true, 'a removed item waits for nobody');
   assert.equal(entries.count, 0);
 });

@@ -112,6 +112,27 @@ test('work events move items between statuses, naming agents by callsign', () =>
   assert.equal(mirror.workItem('w-1')?.status, 'in_progress', 'a work.added already in the loaded list changes nothing');
 });
 
+test("a pull's guidance and a removal change only the items they name: never the whole state again", () => {
+  const h = makeHarness();
+  const mirror = new FleetMirror();
+  mirror.load(statusOf(h), []);
+  const at = Date.UTC(2025, 0, 1, 9);
+  for (const [seq, itemId] of [[1, 'w-1'], [2, 'w-2']] as const) {
+    mirror.apply({ seq, at, type: 'work.added', itemId, title: itemId, kind: 'task', dependsOn: [], paths: [], criteria: [] }, new MirrorChanges());
+  }
+  const changes = new MirrorChanges();
+  // What fleet_work_pull records besides the transition: the rules' version for the worktree, the packet given.
+  mirror.apply({ seq: 3, at, type: 'work.guidance', by: 'BOREAS', worktree: '/repo', version: 1, policyHash: 'sha256:x' }, changes);
+  mirror.apply({ seq: 4, at, type: 'work.guided', by: 'plane', packet: {} } as never, changes);
+  assert.equal(changes.reload, false, "a pull's guidance is no reason to load 20,000 items again");
+  assert.equal(changes.empty, true, 'and nothing the views show changed');
+  mirror.apply({ seq: 5, at, type: 'work.removed', itemIds: ['w-1', 'w-9'] }, changes);
+  assert.equal(changes.reload, false, 'a removal names its items');
+  assert.deepEqual([...changes.removedWork], ['w-1'], 'only an item the mirror held is reported removed');
+  assert.equal(mirror.workItem('w-1'), undefined);
+  assert.deepEqual(mirror.work.map((item) => item.id), ['w-2']);
+});
+
 test("the store's health: news only when what it says changes, not as its staleness ticks", () => {
   const mirror = new FleetMirror();
   const h = makeHarness();

@@ -5,7 +5,7 @@
 // is never another's, and all comes back with the plane.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { connectToPlane } from '../../../server/client/connect.js';
 import type { FleetApi } from '../../../extension/src/api.js';
@@ -160,6 +160,26 @@ export function editorSafetyTests(fx: () => Fixture): void {
     } finally {
       watching.dispose();
     }
+  });
+
+  test('a relative fleet.home, or a file where its folder goes: the window says what is wrong and what to do, and comes back once cleared', async () => {
+    const { home } = fx();
+    const fleet = () => vscode.workspace.getConfiguration('fleet');
+    const file = `${home}-not-a-folder`;
+    writeFileSync(file, 'a file where a FLEET_HOME folder was meant to be\n');
+    try {
+      await fleet().update('home', 'fleet-home-relative', vscode.ConfigurationTarget.Global);
+      const relative = await fx().state((s) => s.connection.status === 'failed' && s.connection.message, 'the relative fleet.home refused with a reason', 60_000);
+      assert.match(relative, /"fleet-home-relative" is a relative path: set the fleet.home setting .* to an absolute folder/);
+      await fleet().update('home', file, vscode.ConfigurationTarget.Global);
+      const notFolder = await fx().state((s) => s.connection.status === 'failed' && s.connection.message?.includes(file) && s.connection.message, 'the file refused with a reason', 60_000);
+      assert.match(notFolder, /is a file, not a folder: point the fleet.home setting/);
+      assert.doesNotMatch(notFolder, /EEXIST|ENOTDIR/);
+    } finally {
+      await fleet().update('home', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(file, { force: true });
+    }
+    await fx().state((s) => s.connection.status === 'connected' && s.connection.home === home && s, 'connected again to the plane on FLEET_HOME', 60_000);
   });
 }
 

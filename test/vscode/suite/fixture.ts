@@ -14,7 +14,7 @@ export interface Fixture {
   workspace: string;
   uri(relative: string): vscode.Uri;
   /** Resolves once the extension's state satisfies `check`. */
-  state<T>(check: (state: FleetViewState) => T | undefined | false, what: string): Promise<T>;
+  state<T>(check: (state: FleetViewState) => T | undefined | false, what: string, timeoutMs?: number): Promise<T>;
   /** Resolves once the decoration the Explorer gets for `relative` satisfies `check`. */
   decoration(relative: string, check: (decoration: vscode.FileDecoration | undefined) => boolean, what: string): Promise<vscode.FileDecoration | undefined>;
 }
@@ -39,11 +39,11 @@ export async function openFixture(): Promise<Fixture> {
     home,
     workspace,
     uri,
-    state: (check, what) =>
+    state: (check, what, timeoutMs) =>
       when(api.onDidChangeState, () => {
         const state = api.state();
         return state ? check(state) : undefined;
-      }, what),
+      }, what, timeoutMs),
     decoration: async (relative, check, what) => {
       const target = uri(relative).toString();
       let last: vscode.FileDecoration | undefined;

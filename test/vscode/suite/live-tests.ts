@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FleetChanges } from '../../../contracts/lsp.js';
 import type { TreeWork } from '../../../extension/src/views/tree-counter.js';
+import { GROUP_ROWS } from '../../../extension/src/views/work-view.js';
 import type { Fixture } from './fixture.js';
 import { measure, test } from './runner.js';
 import { TestAgent } from './test-agent.js';
@@ -21,6 +22,13 @@ const ITEMS_PER_EVENT = 5;
 /** Agents that keep a dozen claims each, their rows expanded: what any full refresh would rebuild (~90 items). */
 const BYSTANDERS = ['DELTA', 'ECHO', 'FOXTROT', 'GEMMA', 'HYDRA', 'IONA'];
 const CLAIMS_EACH = 12;
+/** A queue ten times longer than a group lists: what a full group would rebuild on each change. */
+const QUEUE = 10 * GROUP_ROWS;
+/** Besides a group's listed rows: the group rows, its "… and N more" row, the pulled item's row in its new group. */
+const ROWS_AROUND = 10;
+/** Builders pulling and completing at once while the Work view shows: items move between groups under VS Code's refreshes. */
+const BUILDERS = ['MU', 'NU', 'XI'];
+const ROUNDS_EACH = 15;
 
 export function liveTests(fx: () => Fixture): void {
   const agents: Record<string, TestAgent> = {};
@@ -155,10 +163,58 @@ export function liveTests(fx: () => Fixture): void {
       for (const subscription of counting) subscription.dispose();
     }
   });
+
+  test('a long queue: the Ready group lists its oldest items and a "more" row; a pull rebuilds that, not the queue', async () => {
+    const { api, workspace } = fx();
+    agents.QUEUER = await TestAgent.join(fx().home, 'QUEUER');
+    for (let i = 0; i < QUEUE; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, k) => agent('QUEUER').addWork(`queued ${String(i + k).padStart(5, '0')}`, workspace, [`queue/f${i + k}.ts`])));
+    }
+    await fx().state((s) => s.work.filter((item) => item.status === 'ready').length >= QUEUE && s, `the ${QUEUE} ready items in the view state`);
+    const closed = api.treeWork().work.itemsBuilt;
+    await vscode.commands.executeCommand('fleet.work.focus');
+    await when(api.onDidBuildTreeItem, () => api.treeWork().work.itemsBuilt > closed, 'the Work view to show');
+    await quiet(api.onDidBuildTreeItem, 1500);
+    const opened = api.treeWork().work.itemsBuilt - closed;
+    // VS Code may build a view twice as it shows: its first paint, then the refreshes it held while the view was hidden.
+    assert.ok(opened <= 2 * (GROUP_ROWS + ROWS_AROUND), `showing the Work view built ${opened} tree items for a queue of ${QUEUE}: a group lists at most ${GROUP_ROWS}`);
+
+    // The first pull opens the "In progress" group (the list of groups changes: a whole refresh); the second is measured.
+    const pull = async (callsign: string) => {
+      const pulled = (await agent(callsign).pull()).item ?? assert.fail(`${callsign} pulled nothing from a full queue`);
+      await fx().state((s) => s.work.find((item) => item.id === pulled.id)?.status === 'in_progress' && s, `${pulled.id} in progress in the view state`);
+      await quiet(api.onDidBuildTreeItem, 1500);
+    };
+    agents.PULLER = await TestAgent.join(fx().home, 'PULLER');
+    await pull('PULLER');
+    const before = api.treeWork().work;
+    let wholeStates = 0;
+    const counting = api.onDidChangeFleet((changes) => changes === 'all' && wholeStates++);
+    await pull('QUEUER');
+    counting.dispose();
+    const after = api.treeWork().work;
+    measure('longQueue', { queue: QUEUE, opened, wholeStates, full: after.fullRefreshes - before.fullRefreshes, pullBuilt: after.itemsBuilt - before.itemsBuilt, pullRows: after.rowsRefreshed - before.rowsRefreshed });
+    assert.equal(after.fullRefreshes - before.fullRefreshes, 0, 'a pull refreshed the whole Work view');
+    assert.ok(after.itemsBuilt - before.itemsBuilt <= GROUP_ROWS + ROWS_AROUND, `a pull built ${after.itemsBuilt - before.itemsBuilt} tree items: more than the ${GROUP_ROWS} a group lists`);
+
+    // Builders pull and complete at once, the view showing: the window's log must stay free of
+    // "Element with id … is already registered" (live-views.test.ts reads it).
+    for (const callsign of BUILDERS) agents[callsign] = await TestAgent.join(fx().home, callsign);
+    await Promise.all(
+      BUILDERS.map(async (callsign) => {
+        for (let round = 0; round < ROUNDS_EACH; round++) {
+          const item = (await agent(callsign).pull()).item ?? assert.fail(`${callsign} pulled nothing from a full queue`);
+          await agent(callsign).complete(item.id);
+        }
+      }),
+    );
+    await fx().state((s) => s.work.filter((item) => item.status === 'review').length >= BUILDERS.length * ROUNDS_EACH && s, 'the completed items in review in the view state');
+    await quiet(api.onDidBuildTreeItem, 2500);
+  }, 180_000);
 }
 
 function recordsIn(changes: FleetChanges): number {
-  return changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + (changes.control ? 1 : 0);
+  return changes.agents.length + changes.removedAgents.length + changes.claims.length + changes.releasedClaims.length + changes.work.length + changes.removedWork.length + (changes.control ? 1 : 0);
 }
 
 /**

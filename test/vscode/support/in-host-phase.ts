@@ -16,11 +16,13 @@ export interface InHostPhase {
   expectedTests: number;
   /** More environment for the window (CODEX_HOME, …). */
   env?: Record<string, string>;
+  /** Errors the window's logs (workbench lines and log files) must not show. */
+  refusedLogLines?: RegExp;
 }
 
-export async function runInHostPhase({ engine: id, phase, home, workspace, resultsFile, expectedTests, env = {} }: InHostPhase): Promise<SuiteResults> {
+export async function runInHostPhase({ engine: id, phase, home, workspace, resultsFile, expectedTests, env = {}, refusedLogLines }: InHostPhase): Promise<SuiteResults> {
   const engine = loadEngine(id);
-  const { exitCode, logs } = await runExtensionTests({
+  const { exitCode, logs, logFiles } = await runExtensionTests({
     engine,
     extensionPath: REPO_ROOT,
     testsPath: SUITE_MODULE,
@@ -32,6 +34,10 @@ export async function runInHostPhase({ engine: id, phase, home, workspace, resul
   console.log(`[vscode ${engine.vscodeVersion}] ${phase}: ${results.passed.length} passed, ${results.failed.length} failed; measurements ${JSON.stringify(results.measurements)}`);
   for (const failure of results.failed) console.log(`[vscode ${engine.vscodeVersion}] ✖ ${failure.name}\n${failure.error}`);
   assert.equal(exitCode, 0, `the in-host tests failed on VS Code ${engine.vscodeVersion}:\n${logs.slice(-40).join('\n')}`);
+  if (refusedLogLines) {
+    const lines = [...logs, ...logFiles.flatMap((file) => file.contents.split('\n'))].filter((line) => refusedLogLines.test(line));
+    assert.deepEqual(lines.slice(0, 5), [], `the window logged ${lines.length} line(s) matching ${refusedLogLines}`);
+  }
   assert.equal(results.passed.length, expectedTests, `expected ${expectedTests} in-host tests in phase ${phase}, ran ${results.passed.map((p) => p.name).join(', ')}`);
   return results;
 }
