@@ -2,6 +2,7 @@ import { PlaneCallError } from '../client/plane-call-error.js';
 import { answerForCommandVerdict, answerForFailure, answerForVerdict, planFileCheck, planShellCheck, toolCallWriter, type ClaudeHookAnswer, type ToolHook } from './claude-write-check.js';
 import { keepToolMark, type MarkRequest } from './claude-tool-marks.js';
 import { runCommandCheck, runHookCheck } from './hook-check.js';
+import type { MarkAsked } from './hook-check-request.js';
 import type { OpenHookPlane } from './hook-plane.js';
 import { answerWithin } from './plane-deadline.js';
 
@@ -32,13 +33,13 @@ export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.Pro
       if ('command' in writes) {
         const plan = planShellCheck(writer, cwd, writes.command);
         if ('answer' in plan) return plan.answer;
-        const verdict = await runCommandCheck({ ...plan.request, ...asked }, open);
+        const verdict = await withMarkIfTaken(asked, (extra) => runCommandCheck({ ...plan.request, ...extra }, open));
         taken = verdict.mark;
         return answerForCommandVerdict(verdict);
       }
       const plan = planFileCheck(writer, cwd, writes.paths);
       if ('answer' in plan) return plan.answer;
-      const verdict = await runHookCheck({ ...plan.request, ...asked }, open);
+      const verdict = await withMarkIfTaken(asked, (extra) => runHookCheck({ ...plan.request, ...extra }, open));
       taken = verdict.mark;
       return answerForVerdict(verdict, hook);
     } catch (error) {
@@ -49,4 +50,19 @@ export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.Pro
   const answer = await answerWithin(home, decide(), (why) => answerForFailure(undefined, why, writer.override));
   if (mark && answer.decision === 'allow') await keepToolMark(mark, taken, home, env, sessionId, open, hook);
   return answer;
+}
+
+/**
+ * Asks the check with the mark, or again without it where the plane refuses the param: a plane
+ * started before checks took marks (still running after an update) would otherwise refuse every
+ * shell call. Its mark is then asked apart (keepToolMark), as before.
+ */
+async function withMarkIfTaken<T>(asked: { mark: MarkAsked } | undefined, check: (extra: { mark?: MarkAsked }) => Promise<T>): Promise<T> {
+  if (asked === undefined) return check({});
+  try {
+    return await check(asked);
+  } catch (error) {
+    if (error instanceof PlaneCallError && error.errorName === 'INVALID_PARAMS' && error.message.includes('"mark"')) return check({});
+    throw error;
+  }
 }
