@@ -3,7 +3,8 @@
 //   dist/extension.cjs        the extension (vscode is provided by the host)
 //   dist/language-server.cjs  the language server the extension starts
 //   dist/fleet.cjs            the CLI, whose `serve` verb starts a plane that outlives the window
-//   dist/fleet-hook.cjs       the lean Claude Code hook runner (node builtins only), beside the CLI it hands over to
+//   dist/fleet-hook.cjs       what the hook launcher starts: dist/fleet-hook-runner.cjs from V8's code cache
+//   dist/fleet-hook-runner.cjs the lean hook runner (node builtins only), beside the CLI it hands over to
 //   dist/shell-worker.cjs     the thread the plane parses shell commands in
 // With --tests, also the test module run inside the extension host: out/vscode-suite/index.cjs.
 // Files are written to a temp name and renamed, so a VS Code starting meanwhile never loads half a file.
@@ -18,7 +19,8 @@ const bundles = {
   extension: { entry: 'extension/src/extension.ts', out: 'dist/extension.cjs' },
   'language-server': { entry: 'server/language-server/main.ts', out: 'dist/language-server.cjs' },
   cli: { entry: 'server/cli/main.ts', out: 'dist/fleet.cjs', plugins: [selfStartingCli()] },
-  hook: { entry: 'server/hooks/lean/fleet-hook.ts', out: 'dist/fleet-hook.cjs', plugins: [cliBesideHook()] },
+  hook: { entry: 'server/hooks/lean/cached-start.ts', out: 'dist/fleet-hook.cjs' },
+  'hook-runner': { entry: 'server/hooks/lean/fleet-hook.ts', out: 'dist/fleet-hook-runner.cjs', plugins: [cliBesideHook()] },
   // The plane's shell parser thread (server/gate/shell-analyzer.ts finds it next to the CLI bundle).
   'shell-worker': { entry: 'server/gate/shell-worker.ts', out: 'dist/shell-worker.cjs' },
   tests: { entry: 'test/vscode/suite/index.ts', out: 'out/vscode-suite/index.cjs' },

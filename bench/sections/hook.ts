@@ -44,8 +44,10 @@ export async function hook(options: Options, report: Report): Promise<void> {
       fullVerb: { command: `${quote(join(plane.home, 'bin', 'fleet'))} hook claude-pre-tool-use --home ${quote(plane.home)}`, input: write },
     };
     const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, [] as number[]])) as Record<keyof typeof cases, number[]>;
+    // WRITER's session, as an agent started with FLEET_AS: a session that never joined writes as a person, refused WRITER's file.
+    const env = { ...process.env, FLEET_AS: 'WRITER' };
     for (let i = 0; i < n; i++) {
-      for (const [name, { command, input }] of Object.entries(cases)) samples[name as keyof typeof cases].push(timeHook(command, input, '', repo));
+      for (const [name, { command, input }] of Object.entries(cases)) samples[name as keyof typeof cases].push(timeHook(command, input, '', repo, env));
     }
     const [bare, writeRun, compiled, bashRun, full] = [samples.bare, samples.write, samples.writeCompiled, samples.bash, samples.fullVerb].map(summarize) as [ReturnType<typeof summarize>, ...ReturnType<typeof summarize>[]];
     const value = (s: ReturnType<typeof summarize>) => `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}`;

@@ -28,6 +28,19 @@ const writerParams = {
 const writerAgent = z.object({ callsign: callsignSchema, status: agentStatusSchema }).nullable();
 
 /**
+ * A PreToolUse hook's mark for the tool call it checks (what fleet_worktree_changes without `since`
+ * takes), asked with the check so an allowed shell or MCP call costs one round trip, not two.
+ */
+const markParam = z
+  .strictObject({
+    worktree: pathParam.describe('Absolute path of (a folder in) the worktree the tool runs in (the hook payload\'s cwd)'),
+    source: boundedText(limits.label).min(1).describe('The tool it writes with, recorded as the source of a violation it causes'),
+  })
+  .optional()
+  .describe('Take the watcher\'s mark of this worktree if the call is let through, as fleet_worktree_changes without since does, attributing its changes to the writer named by callsign or bound to sessionId until the call with that mark');
+const markResult = z.number().int().nullable().optional().describe('With mark asked and the call let through: the mark to ask fleet_worktree_changes with after the tool ran; null where no live agent registered that worktree (nothing is watched there)');
+
+/**
  * The write gate of the hooks (git pre-commit, Claude Code PreToolUse). A hook holds only the plane
  * token and does not join: it names the agent instead of joining as it, because joining would
  * revive an agent that expired, which must stay refused.
@@ -41,12 +54,14 @@ export const hookCheck = defineMethod({
     ...repositoryParams,
     worktree: pathParam.optional().describe('Absolute path the write happens under (a file, or the worktree root): the live agent whose registered worktree contains it is the writer'),
     ...writerParams,
+    mark: markParam,
   }),
   result: withControl({
     agent: writerAgent,
     allowed: z.boolean(),
     overridden: z.boolean(),
     results: z.array(pathVerdictSchema),
+    mark: markResult,
   }),
   access: 'anyone',
   mutates: true,
@@ -65,6 +80,7 @@ export const hookCheckCommand = defineMethod({
     command: boundedText(limits.shellCommand).min(1),
     cwd: pathParam.describe('Absolute directory the command runs in (the hook payload\'s cwd): relative paths resolve against it, and it finds the writer'),
     ...writerParams,
+    mark: markParam,
   }),
   result: withControl({
     agent: writerAgent,
@@ -80,6 +96,7 @@ export const hookCheckCommand = defineMethod({
     ),
     identity: z.array(z.object({ what: z.string(), instead: z.string() })),
     notes: z.array(z.string()).describe('What the gate could not see (unparsed command, $VAR targets), said so rather than silently passed'),
+    mark: markResult,
   }),
   access: 'anyone',
   mutates: true,

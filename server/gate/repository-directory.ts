@@ -26,3 +26,9 @@ export function repositoryCommonDirectory(start: string): string | undefined {
     return undefined;
   }
 }
+
+/** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir; read from git's files, not by running git). */
+export function inRepository(cwd: string, root: string): boolean {
+  const here = repositoryCommonDirectory(cwd);
+  return here !== undefined && here === repositoryCommonDirectory(root);
+}

@@ -1,7 +1,6 @@
-import { inRepository } from './git.js';
+import { inRepository } from '../gate/repository-directory.js';
 import type { OpenHookPlane } from './hook-plane.js';
 import { postToolUse, type PostToolAnswer } from './post-tool-use.js';
-import { SESSION_RUNTIMES, sessionStart } from './session-hooks.js';
 
 /**
  * Codex's SessionStart and PostToolUse hooks (DESIGN §11). Codex reads the user's hooks.json in
@@ -11,7 +10,10 @@ import { SESSION_RUNTIMES, sessionStart } from './session-hooks.js';
 
 /** `fleet hook codex-session-start --root REPO`: as Claude Code's (join or re-attach, bind the session, resume as additionalContext). */
 export async function codexSessionStart(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<string> {
-  return inSessionRepository(stdin, root) ? sessionStart(SESSION_RUNTIMES.codex, stdin, home, env, open) : '';
+  if (!inSessionRepository(stdin, root)) return '';
+  // Loaded here only: the session hooks' modules (durable writes, git) would cost every PostToolUse too.
+  const { SESSION_RUNTIMES, sessionStart } = await import('./session-hooks.js');
+  return sessionStart(SESSION_RUNTIMES.codex, stdin, home, env, open);
 }
 
 /** `fleet hook codex-post-tool-use --root REPO`: reports what the call changed in others' territory, as Claude Code's does. */

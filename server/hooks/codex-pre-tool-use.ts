@@ -1,9 +1,9 @@
 import { deny, shellCall, writtenPaths, type ClaudeHookAnswer } from './claude-write-check.js';
+import { markRequest } from './claude-tool-marks.js';
 import { CODEX_PATCH_TOOL, patchedPaths } from './codex-patch-paths.js';
-import { inRepository } from './git.js';
+import { inRepository } from '../gate/repository-directory.js';
 import { reachesInto } from './reaches-into.js';
 import type { OpenHookPlane } from './hook-plane.js';
-import { markBeforeTool } from './post-tool-use.js';
 import { payloadSessionId } from './hook-check-request.js';
 import { gateToolCall } from './tool-call-gate.js';
 import { exactly, NON_EMPTY_STRING, readEvent, STRING } from './tool-event.js';
@@ -22,6 +22,7 @@ interface CodexToolEvent {
   tool_input?: unknown;
   cwd: string;
   session_id?: unknown;
+  tool_use_id?: unknown;
 }
 
 /**
@@ -42,10 +43,9 @@ export async function codexPreToolUse(stdin: string, home: string, root: string,
   const text = typeof input.command === 'string' ? input.command : '';
   // Codex's shell is named as Claude Code's (CODEX_SHELL_TOOL); MCP shell tools run their command in the project.
   const shell = shellCall(event.tool_name, input, cwd);
-  const answer = shell
-    ? await gateToolCall('codex-pre-tool-use', home, env, { ...session, cwd: shell.cwd }, { command: shell.command }, open)
-    : await gateToolCall('codex-pre-tool-use', home, env, session, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input, cwd) }, open);
-  // Allowed: mark the worktree so codex-post-tool-use can tell what this call changed.
-  if (answer.decision === 'allow') await markBeforeTool(stdin, home, env, open, 'codex-pre-tool-use');
-  return answer;
+  // Allowed, a shell or MCP call leaves the watcher's mark, so codex-post-tool-use can tell what it changed.
+  const mark = markRequest(event);
+  return shell
+    ? gateToolCall('codex-pre-tool-use', home, env, { ...session, cwd: shell.cwd }, { command: shell.command }, open, mark)
+    : gateToolCall('codex-pre-tool-use', home, env, session, { paths: event.tool_name === CODEX_PATCH_TOOL ? patchedPaths(text) : writtenPaths(event.tool_name, input, cwd) }, open, mark);
 }

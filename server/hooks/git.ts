@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { repositoryCommonDirectory } from '../gate/repository-directory.js';
 
 /** Runs git in `cwd` and returns its stdout; throws with git's own message when it fails. */
 export function git(cwd: string, ...args: string[]): string {
@@ -29,12 +28,6 @@ export function hooksDirectory(root: string): string {
 /** The git common dir (shared by every worktree of the repository). */
 export function commonDirectory(root: string): string {
   return resolve(root, git(root, 'rev-parse', '--git-common-dir').trim());
-}
-
-/** Whether `cwd` is in a worktree of the repository at `root` (they share git's common dir; read from git's files, not by running git). */
-export function inRepository(cwd: string, root: string): boolean {
-  const here = repositoryCommonDirectory(cwd);
-  return here !== undefined && here === repositoryCommonDirectory(root);
 }
 
 /**

@@ -17,12 +17,20 @@ export interface HookCheckRequest {
   fromRuntime?: boolean;
   /** FLEET_OVERRIDE: the operator's reason for writing anyway. */
   override?: string;
+  /** A PreToolUse hook's mark for the call, taken by the plane if it lets the call through. */
+  mark?: MarkAsked;
+}
+
+/** The worktree a tool call runs in and its tool: the watcher's mark of it, asked with the check (fleet_hook_check's `mark`). */
+export interface MarkAsked {
+  worktree: string;
+  source: string;
 }
 
 /** Paths per fleet_hook_check call (the method's list limit is above it). */
 export const HOOK_CHECK_BATCH = 1000;
 
-/** The fleet_hook_check params for `paths` (a batch of the request's paths). */
+/** The fleet_hook_check params for `paths` (a batch of the request's paths); the mark is asked with a request of one batch only (a later batch may refuse). */
 export function hookCheckParams(request: HookCheckRequest, paths: string[]): Record<string, unknown> {
   return {
     paths,
@@ -32,6 +40,7 @@ export function hookCheckParams(request: HookCheckRequest, paths: string[]): Rec
     ...(request.worktree !== undefined && { worktree: request.worktree }),
     ...(request.override !== undefined && { override: request.override }),
     ...(request.fromRuntime && { fromRuntime: true }),
+    ...(request.mark !== undefined && request.paths.length <= HOOK_CHECK_BATCH && { mark: request.mark }),
   };
 }
 
@@ -45,6 +54,7 @@ export interface CommandCheckRequest {
   sessionId?: string;
   fromRuntime?: boolean;
   override?: string;
+  mark?: MarkAsked;
 }
 
 /** The fleet_hook_check_command params: the plane parses and judges the command. */
@@ -56,6 +66,7 @@ export function commandCheckParams(request: CommandCheckRequest): Record<string,
     ...writerHints(request),
     ...(request.override !== undefined && { override: request.override }),
     ...(request.fromRuntime && { fromRuntime: true }),
+    ...(request.mark !== undefined && { mark: request.mark }),
   };
 }
 

@@ -1,9 +1,8 @@
-import { markRequest, saveToolMark, takeToolMark } from './claude-tool-marks.js';
+import { takeToolMark } from './claude-tool-marks.js';
 import { answerWithin } from './plane-deadline.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
 import type { OpenHookPlane } from './hook-plane.js';
-import { bindJoinedSession, MCP_JOIN_TOOL, SESSION_RUNTIMES } from './session-hooks.js';
 import { OPTIONAL_STRING, readEvent, STRING } from './tool-event.js';
 
 /** The common fields and PostToolUse's own that the fleet reads (PreToolUse sends the same first ones; Claude Code's and Codex's alike). */
@@ -21,31 +20,8 @@ export type PostToolHook = 'claude-post-tool-use' | 'codex-post-tool-use';
 
 const MAX_LISTED = 20;
 
-/**
- * Before a tool runs (PreToolUse, once it is allowed): takes the watcher's mark of the session's
- * worktree and names the writer, so PostToolUse can ask what this call changed. The file tools are
- * checked exactly before they write and take no mark (their allow path stays lean). Never refuses:
- * a worktree no live agent registered is simply not watched.
- */
-export async function markBeforeTool(stdin: string, home: string, env: NodeJS.ProcessEnv, open: OpenHookPlane, hook: 'claude-pre-tool-use' | 'codex-pre-tool-use'): Promise<void> {
-  const read = readToolEvent(stdin);
-  const request = 'event' in read ? markRequest(read.event, env) : undefined;
-  if (!request) return;
-  // Bounded as the decision is: a plane that stalls just after allowing must not hold the tool call.
-  await answerWithin(
-    home,
-    (async () => {
-      const plane = await open(`fleet-hook-${hook}`);
-      try {
-        const taken = await plane.call('fleet_worktree_changes', request.params);
-        saveToolMark(home, request.toolUseId, { mark: taken.mark, worktree: request.params.worktree });
-      } finally {
-        plane.close();
-      }
-    })().catch(() => undefined), // nothing to compare against later; the watcher still sees the writes
-    () => undefined,
-  );
-}
+/** The fleet's own join tool as a runtime names it (mcp__<server>__fleet_agent_join). */
+export const MCP_JOIN_TOOL = /^mcp__.+__fleet_agent_join$/;
 
 /** What PostToolUse prints: nothing, or a block whose reason the model reads. */
 export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason: string };
@@ -69,6 +45,8 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
   if (MCP_JOIN_TOOL.test(event.tool_name)) {
     // The model just joined: bind this session to its agent (the join writes nothing; its mark goes).
     if (event.tool_use_id !== undefined) takeToolMark(home, event.tool_use_id);
+    // Loaded here only: the session hooks' modules (durable writes, git) cost every other tool call.
+    const { bindJoinedSession, SESSION_RUNTIMES } = await import('./session-hooks.js');
     await bindJoinedSession(hook === 'codex-post-tool-use' ? SESSION_RUNTIMES.codex : SESSION_RUNTIMES['claude-code'], home, event, open).catch(() => undefined);
     return { decision: 'none' };
   }

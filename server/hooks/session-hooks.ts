@@ -100,9 +100,6 @@ async function escrowClaims(stdin: string, home: string, env: NodeJS.ProcessEnv,
   }
 }
 
-/** The fleet's own join tool as a runtime names it (mcp__<server>__fleet_agent_join). */
-export const MCP_JOIN_TOOL = /^mcp__.+__fleet_agent_join$/;
-
 /**
  * After the model joined through the fleet's MCP tool (PostToolUse on mcp__…__fleet_agent_join): its
  * SessionStart came before the join and bound nothing, so this binds the session to the agent this

@@ -4,7 +4,7 @@ import type { CodexRepositoryHooks } from '../../contracts/lsp.js';
 import { CODEX_CONFIG_READ_LIMIT } from '../hooks/codex-hook-state.js';
 import { codexHooksTrust } from '../hooks/codex-hook-trust.js';
 import { codexHooksPath } from '../hooks/codex-hooks-file.js';
-import { inRepository } from '../hooks/git.js';
+import { inRepository } from '../gate/repository-directory.js';
 import { codexConfigPath } from '../mcp/runtime-config.js';
 
 /** hooks.json and config.toml are often written twice in a row (an editor, Codex's /hooks): one look after the burst. */

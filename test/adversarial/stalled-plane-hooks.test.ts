@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { saveSession } from '../../server/home/sessions.js';
 import { HOOK_PLANE_DEADLINE_MS, UNANSWERED_PLANE_DEADLINE_MS } from '../../server/hooks/plane-deadline.js';
 import { runShell } from '../integration/agents/support.js';
 import { makeRepo } from '../support/git-repo.js';
@@ -88,7 +89,9 @@ async function stalledFleet() {
   const installed = await runCli(['install-hooks'], { home: plane.home, cwd: repo, env: { CODEX_HOME: codexHome } });
   assert.equal(installed.code, 0, installed.stderr);
   const atlas = await plane.connect('atlas');
-  await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+  const joined = await atlas.call('fleet_agent_join', { callsign: 'ATLAS', runtime: 'claude-code', worktree: repo });
+  // Kept as ATLAS's Claude Code session keeps it (its SessionStart joined it): SessionEnd has claims to escrow, and must ask the plane.
+  await saveSession(plane.home, { callsign: 'ATLAS', runtime: 'claude-code', agentId: joined.agentId, sessionToken: joined.sessionToken });
   await atlas.call('fleet_claim_path', { patterns: ['src/**'], root: repo });
   atlas.close();
   const claudeFile = join(repo, '.claude', 'settings.local.json');
@@ -133,7 +136,7 @@ test("with the plane stopped, git's pre-commit hook, SessionStart, PostToolUse a
     execFileSync('git', ['add', 'src/a.ts'], { cwd: repo });
 
     plane.child.kill('SIGSTOP');
-    const started = Date.now();
+    const stopped = Date.now();
     const cases = [
       { name: 'git commit (the pre-commit hook)', command: 'git commit -q -m change', input: '' },
       { name: 'Claude SessionStart', command: claude('SessionStart', 'claude-session-start'), input: claudeEvent('SessionStart', { source: 'startup' }) },
@@ -143,7 +146,7 @@ test("with the plane stopped, git's pre-commit hook, SessionStart, PostToolUse a
       { name: 'Codex PostToolUse', command: codex('PostToolUse', 'codex-post-tool-use'), input: codexEvent('PostToolUse', { ...bash, tool_use_id: 'call-1', tool_response: 'ok' }) },
     ];
     // Bounded: Claude Code kills a hook at 30 s; git never does (SIGCONT in cleanUp then ends the stuck ones).
-    const answers = await within(Promise.all(cases.map(async (each) => ({ ...each, ...(await run(each.command, each.input)), ms: Date.now() - started }))), 25_000, 'every hook answering while the plane is stopped');
+    const answers = await within(Promise.all(cases.map(async (each) => ({ ...each, ...(await run(each.command, each.input)), ms: Date.now() - stopped }))), 25_000, 'every hook answering while the plane is stopped');
     const byName = new Map(answers.map((answer) => [answer.name, answer]));
     for (const answer of answers) assert.ok(answer.ms < HOOK_PLANE_DEADLINE_MS + 5_000, `${answer.name} answered after ${answer.ms} ms`);
 

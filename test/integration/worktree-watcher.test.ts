@@ -145,6 +145,34 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
     assert.deepEqual(result.violations.map((v) => [v.writer, v.holder]), [['BOLT', 'ATLAS']]);
   });
 
+  test("a hook check asked for a mark takes it only when it lets the call through: the call's writes are then the writer's, with its tool as source", async () => {
+    const ask = (command: string) => operator.call('fleet_hook_check_command', { command, cwd: boltTree, callsign: 'BOLT', hook: 'claude-pre-tool-use', fromRuntime: true, mark: { worktree: boltTree, source: 'Bash' } });
+    const refused = await ask('echo x > src/a/x.ts');
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.mark, undefined, 'a refused call takes no mark');
+    let from = events.events.length;
+    plainWrite(boltTree, 'src/a/x.ts', 'no call in flight\n');
+    assert.equal((await violationOf('src/a/x.ts', from)).source, 'watcher', 'nothing attributed to a refused call');
+
+    const allowed = await ask('ls src');
+    assert.equal(allowed.allowed, true);
+    assert.equal(typeof allowed.mark, 'number');
+    from = events.events.length;
+    plainWrite(boltTree, 'src/a/x.ts', 'written during the call\n');
+    const during = await violationOf('src/a/x.ts', from);
+    assert.deepEqual([during.writer, during.source], ['BOLT', 'Bash'], "the call's write, as its PreToolUse named it");
+    const after = await operator.call('fleet_worktree_changes', { worktree: boltTree, since: allowed.mark! });
+    assert.ok(after.changes.some((change) => change.path === 'src/a/x.ts'), 'PostToolUse asks with the mark the check took');
+
+    const outside = tempHome('fleet-unwatched-');
+    try {
+      const unwatched = await operator.call('fleet_hook_check_command', { command: 'ls', cwd: outside, hook: 'claude-pre-tool-use', fromRuntime: true, mark: { worktree: outside, source: 'Bash' } });
+      assert.deepEqual([unwatched.allowed, unwatched.mark], [true, null], 'nothing is watched there');
+    } finally {
+      removeHome(outside);
+    }
+  });
+
   test('a worktree two live agents registered: the writer is unknown unless a hook names it; once both leave it is no longer watched', async () => {
     const cara = await plane.connect('test-cara');
     await cara.call('fleet_agent_join', { callsign: 'CARA', runtime: 'script', worktree: boltTree });

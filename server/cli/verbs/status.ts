@@ -1,7 +1,7 @@
 import { EVENTS_GAP_NOTIFICATION, scopeName, type Result } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../client/plane-client.js';
 import { codexHooksTrust, type CodexHooksTrust } from '../../hooks/codex-hook-trust.js';
-import { inRepository } from '../../hooks/git.js';
+import { inRepository } from '../../gate/repository-directory.js';
 import { pageLimit, parseVerbArgs } from '../args.js';
 import { connectUnjoined, using } from '../connection.js';
 import { WAIT_WORDS } from '../../core/digest-markdown.js';

@@ -1,7 +1,7 @@
-// JSON-RPC calls to the plane over the smallest WebSocket client that does: node:net, one
-// upgrade, the hello and each call sent as masked text frames, read until each call's reply. It loads
-// in a fraction of the time `ws` and the CLI's typed client take, which a hook run on every edit pays.
-import { randomBytes } from 'node:crypto';
+// JSON-RPC calls to the plane over the smallest WebSocket client that does: node:net, the upgrade,
+// the hello and the first call sent in one write (the plane reads what follows the upgrade as
+// frames), then each call's reply. It loads in a fraction of the time `ws` and the CLI's typed
+// client take, which a hook run on every tool call pays: node:net is its only module beyond fs and path.
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -10,23 +10,32 @@ import { PROTOCOL_VERSION } from '../../../contracts/protocol.js';
 import { PlaneCallError } from '../../client/plane-call-error.js';
 import type { HookPlane } from '../hook-plane.js';
 
+/** What plane.json says of a plane whose process runs: where it listens. */
+export interface RunningPlane {
+  port: number;
+  socket?: string;
+}
+
 /**
- * A connection to the plane of `home` for one hook run, speaking as PlaneClient does (the same
- * calls, a PlaneCallError for the plane's error answers) without validating results: the full
- * verb's client does that. Throws when there is no plane or it can't be reached.
+ * A connection to the running plane of `home` for one hook run, speaking as PlaneClient does (the
+ * same calls, a PlaneCallError for the plane's error answers) without validating results: the full
+ * verb's client does that. Throws when the plane can't be reached; a refused upgrade or hello fails
+ * the first call.
  */
-export async function openLeanPlane(home: string, client: string): Promise<HookPlane> {
-  const discovery = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { port: number; socket?: string };
+export async function openLeanPlane(home: string, plane: RunningPlane, client: string): Promise<HookPlane> {
   const token = readFileSync(join(home, 'token'), 'utf8').trim();
-  const socket = await openSocket(discovery).catch(() => openSocket({ port: discovery.port }));
+  const socket = await openSocket(plane).catch(() => openSocket({ port: plane.port }));
   const replies = frameReader(socket);
   const hello = 1;
   let nextId = hello + 1;
-  // One call at a time: every hook awaits each answer before its next question. The hello goes
-  // with the first call (no round trip of its own); a refused hello fails that call.
+  // No round trip of their own: the upgrade and the hello go out with the first call.
+  let greeting: Buffer | undefined = Buffer.concat([Buffer.from(upgradeRequest(token)), textFrame({ jsonrpc: '2.0', id: hello, method: 'fleet_plane_hello', params: { protocolVersion: PROTOCOL_VERSION, client } })]);
+  // One call at a time: every hook awaits each answer before its next question.
   const call = async (method: string, params: unknown): Promise<unknown> => {
     const id = nextId++;
-    socket.write(textFrame({ jsonrpc: '2.0', id, method, params }));
+    const frame = textFrame({ jsonrpc: '2.0', id, method, params });
+    socket.write(greeting ? Buffer.concat([greeting, frame]) : frame);
+    greeting = undefined;
     for (;;) {
       const reply = JSON.parse(await replies.next()) as { id?: number; result?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> } };
       const error = reply.error && (reply.id === id || reply.id === hello) ? reply.error : undefined;
@@ -34,22 +43,22 @@ export async function openLeanPlane(home: string, client: string): Promise<HookP
       if (reply.id === id) return reply.result;
     }
   };
-  try {
-    socket.write(upgradeRequest(token));
-    await replies.upgraded;
-    socket.write(textFrame({ jsonrpc: '2.0', id: hello, method: 'fleet_plane_hello', params: { protocolVersion: PROTOCOL_VERSION, client } }));
-  } catch (error) {
-    socket.destroy();
-    throw error;
-  }
   return { call: call as HookPlane['call'], close: () => socket.destroy() };
 }
 
-/** Whether plane.json names a live process: else the full verb takes the hook, starting a plane as every client does. */
-export function planeRuns(home: string): boolean {
+/** Where plane.json says the plane listens, when it names a live process: else the full verb takes the hook, starting a plane as every client does. */
+export function runningPlane(home: string): RunningPlane | undefined {
   try {
-    const { pid } = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { pid?: unknown };
-    if (typeof pid !== 'number') return false;
+    const { pid, port, socket } = JSON.parse(readFileSync(join(home, 'plane.json'), 'utf8')) as { pid?: unknown; port?: unknown; socket?: unknown };
+    if (typeof pid !== 'number' || typeof port !== 'number') return undefined;
+    return alive(pid) ? { port, ...(typeof socket === 'string' && { socket }) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
@@ -58,11 +67,22 @@ export function planeRuns(home: string): boolean {
   }
 }
 
-function openSocket(address: { port: number; socket?: string }): Promise<Socket> {
+function openSocket(address: RunningPlane): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = address.socket !== undefined ? connect(address.socket) : connect(address.port, '127.0.0.1');
     socket.once('connect', () => resolve(socket)).once('error', reject);
   });
+}
+
+/**
+ * RFC 6455 wants the key and each frame's mask unpredictable to intermediaries (§10.3: a proxy
+ * must not be fed bytes the client chose); between a hook and its own plane on a Unix socket or
+ * loopback there are none, so Math.random serves where node:crypto would cost every hook its load.
+ */
+function randomBytes(count: number): Buffer {
+  const bytes = Buffer.alloc(count);
+  for (let i = 0; i < count; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return bytes;
 }
 
 function upgradeRequest(token: string): string {
@@ -88,19 +108,16 @@ function bigLength(length: number): Buffer {
   return bytes;
 }
 
-/** The upgrade's answer, then the plane's text messages one by one (fragments joined, pings skipped). */
-function frameReader(socket: Socket): { upgraded: Promise<void>; next(): Promise<string> } {
+/** The upgrade's answer, then the plane's text messages one by one (fragments joined, pings skipped); a refused upgrade fails the first read. */
+function frameReader(socket: Socket): { next(): Promise<string> } {
   let buffer = Buffer.alloc(0);
   let upgraded = false;
   let fragments: Buffer[] = [];
   const messages: string[] = [];
   let waiting: { resolve(): void; reject(error: Error): void } | undefined;
   let failure: Error | undefined;
-  let onUpgrade: { resolve(): void; reject(error: Error): void } | undefined;
-  const upgradedPromise = new Promise<void>((resolve, reject) => (onUpgrade = { resolve, reject }));
   const fail = (error: Error) => {
     failure ??= error;
-    onUpgrade?.reject(failure);
     waiting?.reject(failure);
   };
   socket.on('error', fail);
@@ -114,7 +131,6 @@ function frameReader(socket: Socket): { upgraded: Promise<void>; next(): Promise
       if (!/^HTTP\/1\.1 101 /.test(status)) return fail(new Error(`the plane refused the connection: ${status}`));
       upgraded = true;
       buffer = buffer.subarray(end + 4);
-      onUpgrade!.resolve();
     }
     for (;;) {
       const frame = parseFrame(buffer);
@@ -130,7 +146,6 @@ function frameReader(socket: Socket): { upgraded: Promise<void>; next(): Promise
     }
   });
   return {
-    upgraded: upgradedPromise,
     async next() {
       while (messages.length === 0) {
         if (failure) throw failure;

@@ -20,6 +20,7 @@ import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
 import type { Scope, ScopeResolver } from '../repository/scope-resolver.js';
 import type { Session } from '../rpc/session.js';
 import type { PlaneServices } from './handler.js';
+import { markForAllowedCall, markWriter } from './hook-mark.js';
 import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
 
 type Params = z.infer<typeof spec.params>;
@@ -33,7 +34,7 @@ const MAX_NOTES = 20;
 type Located = WriteCheck & { scope?: Scope; relative?: string; fromTokens?: boolean };
 
 /** fleet_hook_check_command: parse, locate each named write on disk, then judge it in the core. */
-export const hookCheckCommand = async (params: Params, session: Session, { core, scopes, home, shell }: PlaneServices): Promise<Body> => {
+export const hookCheckCommand = async (params: Params, session: Session, { core, scopes, home, shell, worktrees }: PlaneServices): Promise<Body> => {
   if (!isAbsolute(params.cwd)) throw new FleetError('INVALID_PARAMS', `cwd "${params.cwd}" must be an absolute path: the directory the command runs in (the hook payload's cwd)`, { cwd: params.cwd });
   const homes = [...new Set([home, realPath(home)])];
   const known = { HOME: homedir(), FLEET_HOME: home };
@@ -50,12 +51,15 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
   }
   for (const write of located) if (write.kind === 'unknown') notes.push(`${write.shown} (${write.via}): nothing says where it points, so it was not checked.`);
 
-  return core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.cwd }));
+  let marker: string | undefined;
+  const verdict = core.run(session.caller, (ctx) => {
+    const hints = writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.cwd });
+    const agent = findWriter(ctx, hints);
     if (agent) {
       noteHookSeen(agent, params.hook, ctx.now);
       endWait(ctx, agent); // its runtime went on: the call it waited to make, or the next one
     }
+    marker = markWriter(ctx, hints);
     const identity = agent || params.fromRuntime ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
     // Bounded by the analysis (500 writes, 500 tokens), the symlink scan's budget and one glob budget for the command.
@@ -75,6 +79,7 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
       notes: [...new Set(notes)].slice(0, MAX_NOTES),
     };
   });
+  return params.mark && verdict.allowed ? { ...verdict, mark: await markForAllowedCall(worktrees, params.mark, marker) } : verdict;
 };
 
 /** Finds the repository of each write; writes outside every repository are nobody's territory. */

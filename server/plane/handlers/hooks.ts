@@ -12,6 +12,7 @@ import type { CallScope, ScopeResolver } from '../repository/scope-resolver.js';
 import type { Session } from '../rpc/session.js';
 import type { PlaneServices } from './handler.js';
 import { hookCheckCommand } from './hook-command.js';
+import { markForAllowedCall, markWriter } from './hook-mark.js';
 import { hookSessionHandlers } from './hook-sessions.js';
 import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
 
@@ -19,17 +20,20 @@ type Params = z.infer<typeof hookCheckSpec.params>;
 type Body = Omit<z.infer<typeof hookCheckSpec.result>, 'control'>;
 
 /** Typed from the spec itself, so it compiles before and after the method joins the table. */
-export const hookCheck = (params: Params, session: Session, { core, scopes, worktrees }: PlaneServices): Body => {
+export const hookCheck = async (params: Params, session: Session, { core, scopes, worktrees }: PlaneServices): Promise<Body> => {
   const scope = scopes.forCall(params);
   const located = params.paths.map((p) => locate(scopes, scope, p));
   let writerId: string | undefined;
+  let marker: string | undefined;
   const verdict = core.run(session.caller, (ctx) => {
-    const agent = findWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }));
+    const hints = writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree });
+    const agent = findWriter(ctx, hints);
     if (agent) {
       noteHookSeen(agent, params.hook, ctx.now);
       endWait(ctx, agent); // its runtime went on: the call it waited to make, or the next one
     }
     writerId = agent?.agentId;
+    marker = markWriter(ctx, hints);
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
       // A link out of every repository writes a file that is nobody's territory.
@@ -51,7 +55,7 @@ export const hookCheck = (params: Params, session: Session, { core, scopes, work
   if (writerId !== undefined && verdict.allowed && params.fromRuntime && params.hook.endsWith('pre-tool-use')) {
     worktrees.expectWrites(writerId, located.flatMap((at) => (at.outside === undefined && at.real !== undefined ? [at.real] : [])));
   }
-  return verdict;
+  return params.mark && (verdict.allowed || verdict.overridden) ? { ...verdict, mark: await markForAllowedCall(worktrees, params.mark, marker) } : verdict;
 };
 
 /**

@@ -1,10 +1,9 @@
 import { MAX_VIOLATIONS_LISTED } from '../../../contracts/index.js';
 import { actorName } from '../../core/authority.js';
-import { agentOfHookSession } from '../../core/hook-sessions.js';
 import { acknowledgeViolations, violationViews } from '../../core/violations.js';
 import type { HandlerTable } from './handler.js';
+import { markWriter } from './hook-mark.js';
 import { writerHintsFor } from './hook-writer.js';
-import { sessionKey } from './session-key.js';
 
 export const violationHandlers = {
   fleet_violations: (params, session, { core }) =>
@@ -16,7 +15,7 @@ export const violationHandlers = {
   fleet_worktree_changes: async (params, session, { core, worktrees }) => {
     // Any call counts as a heartbeat; a hook's session names its bound agent as the writer (a service token only its own).
     const hints = writerHintsFor(session.credential, { callsign: params.writer, sessionId: params.sessionId });
-    const writer = core.run(session.caller, (ctx) => hints.callsign ?? (hints.sessionId !== undefined ? agentOfHookSession(ctx.state, sessionKey(hints.sessionId))?.callsign : undefined));
+    const writer = core.run(session.caller, (ctx) => markWriter(ctx, hints));
     return worktrees.changes(params.worktree, params.since, writer, params.source);
   },
 } satisfies Partial<HandlerTable>;

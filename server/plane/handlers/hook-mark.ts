@@ -1,0 +1,30 @@
+import { FleetError } from '../../../contracts/index.js';
+import type { Ctx } from '../../core/context.js';
+import { agentOfHookSession } from '../../core/hook-sessions.js';
+import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
+import { sessionKey } from './session-key.js';
+
+/** The worktree a PreToolUse hook asks its mark of, with the tool about to write there. */
+export interface MarkAsked {
+  worktree: string;
+  source?: string | undefined;
+}
+
+/** Whom a hook's mark attributes the worktree's changes to: FLEET_AS's agent, else the one its session is bound to. */
+export function markWriter(ctx: Ctx, hints: { callsign?: string | undefined; sessionId?: string | undefined }): string | undefined {
+  return hints.callsign ?? (hints.sessionId !== undefined ? agentOfHookSession(ctx.state, sessionKey(hints.sessionId))?.callsign : undefined);
+}
+
+/**
+ * The mark a hook check takes for the tool call it let through (its `mark` param): what
+ * fleet_worktree_changes without `since` gives, or null where that call would fail (no live agent
+ * registered the worktree, the writer is not live). The check's verdict never depends on it.
+ */
+export async function markForAllowedCall(worktrees: WorktreeWatchers, asked: MarkAsked, writer: string | undefined): Promise<number | null> {
+  try {
+    return (await worktrees.changes(asked.worktree, undefined, writer, asked.source)).mark;
+  } catch (error) {
+    if (error instanceof FleetError) return null;
+    throw error;
+  }
+}
