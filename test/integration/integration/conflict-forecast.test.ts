@@ -95,6 +95,10 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     const untouched = await postToolUse(plane.home, { session_id: 'atlas-session', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 'toolu_other', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, 'src/a.ts') }, tool_response: {} });
     assert.equal(untouched, '', 'no note for a file in no forecast conflict');
 
+    const { digest, markdown } = await operator.call('fleet_digest', { sinceSeq: 1 });
+    assert.equal(digest.openForecastConflicts, 1);
+    assert.match(markdown, /## Conflict forecast[\s\S]*ATLAS .* would conflict in src\/shared\.ts|## Conflict forecast[\s\S]*BOLT .* would conflict in src\/shared\.ts/);
+
     const cli = await runCli(['conflicts'], { home: plane.home, cwd: repo });
     assert.equal(cli.code, 0, cli.stderr);
     assert.match(cli.stdout, /ATLAS .*BOLT|BOLT .*ATLAS/);
