@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { MAX_WRITE_SET_PATHS, type FleetEvent } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { endWriteSet, recordWriteSet } from '../../core/integration-forecast.js';
@@ -18,7 +19,8 @@ export const WRITE_SET_DEBOUNCE_MS = 750;
  */
 export const WRITE_SET_POLL_MS = 5_000;
 
-type Computed = { kind: 'write-set'; side: ForecastSide & { head: string } } | { kind: 'none'; why: string };
+/** A write-set, none (said once as its end), or not this plane's to say (a worktree on another machine of a shared log). */
+type Computed = { kind: 'write-set'; side: ForecastSide & { head: string } } | { kind: 'none'; why: string } | { kind: 'elsewhere' };
 
 /**
  * Keeps each live agent's write-set current (DESIGN §14): recomputed, debounced, after the
@@ -93,7 +95,7 @@ export class WriteSetTracker {
         if (!(error instanceof GitFailure)) throw error;
         return { kind: 'none', why: error.message } as Computed;
       });
-      if (this.closed) return;
+      if (this.closed || outcome.kind === 'elsewhere') return;
       if (outcome.kind === 'none') {
         this.sides.delete(agentId);
         if (this.core.state.writeSets.has(agentId)) this.log(`write-set of ${agentId} ended: ${outcome.why}`);
@@ -115,6 +117,8 @@ export class WriteSetTracker {
     const agent = this.core.state.agents.get(agentId);
     if (!agent || agent.gone || agent.worktree === undefined) return { kind: 'none', why: 'no live agent with a worktree' };
     const worktree = agent.worktree;
+    // On a shared log the roster holds agents of other machines: their plane keeps their write-sets.
+    if (!existsSync(worktree)) return { kind: 'elsewhere' };
     // Its own worktree: where two live agents share a checkout, landing is the commit on the target (DESIGN §16).
     const sharing = [...this.core.state.agents.values()].some((other) => other.agentId !== agentId && !other.gone && other.worktree === worktree);
     if (sharing) return { kind: 'none', why: 'its worktree is shared with another live agent' };
