@@ -11,8 +11,10 @@ import { snapshotWorktree } from '../git/worktree-snapshot.js';
 import type { ForecastSide } from '../forecast/forecaster.js';
 import { integrationTarget } from './integration-target.js';
 
-/** A burst of saves is one recomputation, this long after its last change. */
+/** A burst of saves is one recomputation, this long after its last change... */
 export const WRITE_SET_DEBOUNCE_MS = 750;
+/** ...or this long after its first one: an agent saving without pause still gets its write-set. */
+const WRITE_SET_MAX_WAIT_MS = 4 * WRITE_SET_DEBOUNCE_MS;
 /**
  * How often a live write-set's HEAD and target are looked at (two ref lookups): commits in a linked
  * worktree and moves of the target happen outside the worktree the watcher sees.
@@ -29,7 +31,7 @@ type Computed = { kind: 'write-set'; side: ForecastSide & { head: string } } | {
  * a time (a change during it schedules one more).
  */
 export class WriteSetTracker {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; firstAt: number }>();
   private readonly running = new Set<string>();
   private readonly again = new Set<string>();
   /** The newest computed side of each agent with a write-set: what the forecaster merges. */
@@ -55,15 +57,16 @@ export class WriteSetTracker {
   /** The agents whose worktree changed (the watcher's or a hook's word): their write-sets are recomputed after the debounce. */
   changed(agentIds: readonly string[]): void {
     if (this.closed) return;
+    const now = performance.now();
     for (const agentId of agentIds) {
-      clearTimeout(this.timers.get(agentId));
-      this.timers.set(
-        agentId,
-        setTimeout(() => {
-          this.timers.delete(agentId);
-          void this.recompute(agentId);
-        }, this.debounceMs),
-      );
+      const pending = this.timers.get(agentId);
+      if (pending && now - pending.firstAt >= WRITE_SET_MAX_WAIT_MS - this.debounceMs) continue; // due soon anyway
+      clearTimeout(pending?.timer);
+      const timer = setTimeout(() => {
+        this.timers.delete(agentId);
+        void this.recompute(agentId);
+      }, this.debounceMs);
+      this.timers.set(agentId, { timer, firstAt: pending?.firstAt ?? now });
     }
   }
 
@@ -80,7 +83,7 @@ export class WriteSetTracker {
   close(): void {
     this.closed = true;
     clearInterval(this.poll);
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
 
