@@ -8,10 +8,13 @@ import { forecastMerge } from '../git/merge-tree.js';
 /** A merge forecast that outlives this is given up (and logged): the next change tries again. */
 export const FORECAST_CHECK_TIMEOUT_MS = 30_000;
 
-/** What the forecaster needs of an agent's newest write-set: its snapshot commit and the target's commit it was compared with. */
+/**
+ * What the forecaster needs of an agent's newest write-set: its snapshot commit, and the target's
+ * commit it was compared with when this plane computed it (absent for another plane's agent).
+ */
 export interface ForecastSide {
   commit: string;
-  targetCommit: string;
+  targetCommit?: string;
 }
 
 /**
@@ -34,7 +37,8 @@ export class Forecaster {
   async forecast(agentId: string): Promise<void> {
     const mine = this.core.state.writeSets.get(agentId);
     const side = this.sideOf(agentId);
-    if (!mine || !side) return;
+    // Only an agent whose write-set this plane computed (it knows the target's commit) starts a forecast.
+    if (!mine || side?.targetCommit === undefined) return;
     const partners = forecastPartners(this.core.state, agentId);
     const checks = partners.flatMap((other) => {
       const theirs = this.sideOf(other.agentId);

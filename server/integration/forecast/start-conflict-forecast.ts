@@ -11,6 +11,11 @@ export function startConflictForecast(core: FleetCore, log: (message: string) =>
   const queue = new GitQueue(GIT_WIDTH);
   let forecaster: Forecaster | undefined = undefined;
   const tracker = new WriteSetTracker(core, queue, (agentId) => forecaster!.forecast(agentId), log);
-  forecaster = new Forecaster(core, queue, (agentId) => tracker.sideOf(agentId), log);
+  // Another plane's agent (a shared log): its write-set event names its snapshot commit, mergeable here when this repository has its objects.
+  const recorded = (agentId: string) => {
+    const record = core.state.writeSets.get(agentId);
+    return record && { commit: record.commit };
+  };
+  forecaster = new Forecaster(core, queue, (agentId) => tracker.sideOf(agentId) ?? recorded(agentId), log);
   return tracker;
 }

@@ -22,7 +22,8 @@ const WRITE_SET_MAX_WAIT_MS = 4 * WRITE_SET_DEBOUNCE_MS;
 export const WRITE_SET_POLL_MS = 5_000;
 
 /** A write-set, none (said once as its end), or not this plane's to say (a worktree on another machine of a shared log). */
-type Computed = { kind: 'write-set'; side: ForecastSide & { head: string } } | { kind: 'none'; why: string } | { kind: 'elsewhere' };
+type OwnSide = Required<ForecastSide> & { head: string };
+type Computed = { kind: 'write-set'; side: OwnSide } | { kind: 'none'; why: string } | { kind: 'elsewhere' };
 
 /**
  * Keeps each live agent's write-set current (DESIGN §14): recomputed, debounced, after the
@@ -35,7 +36,7 @@ export class WriteSetTracker {
   private readonly running = new Set<string>();
   private readonly again = new Set<string>();
   /** The newest computed side of each agent with a write-set: what the forecaster merges. */
-  private readonly sides = new Map<string, ForecastSide & { head: string }>();
+  private readonly sides = new Map<string, OwnSide>();
   private readonly poll: NodeJS.Timeout;
   private closed = false;
 
