@@ -52,6 +52,21 @@ describe("the plane's git primitives (server/integration/git) on real repositori
     }
   });
 
+  test('a binary file and a submodule count by name in the write-set; a binary conflict is a conflict', async () => {
+    const { repo, worktree } = repoWithWorktree('binary');
+    const sub = makeRepo({ 'lib.txt': 'lib\n' });
+    git(worktree, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/lib');
+    writeFileSync(join(worktree, 'image.bin'), Buffer.from([0, 1, 2, 0, 255, 0, 7]));
+    const snapshot = (await snapshotWorktree(worktree))!;
+    assert.deepEqual((await changedPaths(worktree, snapshot.head, snapshot.commit, 100)).paths, ['.gitmodules', 'image.bin', 'vendor/lib']);
+    git(repo, 'checkout', '-q', '-b', 'other-binary', 'main');
+    writeFileSync(join(repo, 'image.bin'), Buffer.from([0, 9, 9, 0, 255, 0, 7]));
+    git(repo, 'add', 'image.bin');
+    git(repo, 'commit', '-q', '-m', 'other binary');
+    const merged = await forecastMerge(repo, snapshot.commit, git(repo, 'rev-parse', 'HEAD'), 100);
+    assert.deepEqual(merged.conflicts, ['image.bin']);
+  });
+
   test('a clean worktree snapshots as its HEAD (no new commit)', async () => {
     const { worktree } = repoWithWorktree('clean');
     const snapshot = await snapshotWorktree(worktree);
