@@ -62,6 +62,21 @@ export function forgetIntegrationOf(state: State, agentId: string): void {
 const writeSetInputSchema = writeSetRecordSchema.omit({ at: true });
 export type WriteSetInput = z.infer<typeof writeSetInputSchema>;
 
+/** Bytes of paths one write-set event may carry, so it fits any log's message bound (NATS: 1 MB by default). */
+export const MAX_WRITE_SET_PATH_BYTES = 256 * 1024;
+
+/** The paths that fit MAX_WRITE_SET_PATH_BYTES, and whether some were left out. */
+export function boundedPaths(paths: readonly string[]): { paths: string[]; cut: boolean } {
+  let bytes = 0;
+  const kept = [];
+  for (const path of paths) {
+    bytes += path.length + 3; // its quotes and comma in the event's JSON
+    if (bytes > MAX_WRITE_SET_PATH_BYTES) return { paths: kept, cut: true };
+    kept.push(path);
+  }
+  return { paths: kept, cut: false };
+}
+
 /**
  * Records a freshly computed write-set when what people read of it changed (its paths, branch,
  * target, head or bound): a save that changes no path's membership logs nothing. Returns whether

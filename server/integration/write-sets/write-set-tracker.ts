@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { MAX_WRITE_SET_PATHS, type FleetEvent } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
-import { endWriteSet, recordWriteSet } from '../../core/integration-forecast.js';
+import { boundedPaths, endWriteSet, recordWriteSet } from '../../core/integration-forecast.js';
 import { changedPaths } from '../git/changed-paths.js';
-import { commonDirOf } from '../git/common-dir.js';
+import { commonDirOf, worktreeTopOf } from '../git/common-dir.js';
 import type { GitQueue } from '../git/git-queue.js';
 import { currentBranch, mergeBase, resolveCommit } from '../git/refs.js';
 import { GitFailure } from '../git/run-git.js';
@@ -126,8 +126,8 @@ export class WriteSetTracker {
     // Its own worktree: where two live agents share a checkout, landing is the commit on the target (DESIGN §16).
     const sharing = [...this.core.state.agents.values()].some((other) => other.agentId !== agentId && !other.gone && other.worktree === worktree);
     if (sharing) return { kind: 'none', why: 'its worktree is shared with another live agent' };
-    const [branch, target, repository] = await Promise.all([currentBranch(worktree), integrationTarget(worktree), commonDirOf(worktree)]);
-    if (target === undefined || repository === undefined) return { kind: 'none', why: 'no repository or no integration target (no origin/HEAD, main or master)' };
+    const [branch, target, repository, top] = await Promise.all([currentBranch(worktree), integrationTarget(worktree), commonDirOf(worktree), worktreeTopOf(worktree)]);
+    if (target === undefined || repository === undefined || top === undefined) return { kind: 'none', why: 'no repository or no integration target (no origin/HEAD, main or master)' };
     if (branch === target) return { kind: 'none', why: `it works on the target ${target} itself` };
     const targetCommit = await resolveCommit(worktree, target);
     const snapshot = await snapshotWorktree(worktree);
@@ -135,18 +135,20 @@ export class WriteSetTracker {
     const base = await mergeBase(worktree, targetCommit, snapshot.commit);
     if (base === undefined) return { kind: 'none', why: `its history is unrelated to ${target}` };
     const listing = await changedPaths(worktree, base, snapshot.commit, MAX_WRITE_SET_PATHS);
+    const bounded = boundedPaths(listing.paths);
     this.core.run(undefined, (ctx) =>
       recordWriteSet(ctx, {
         agentId,
         callsign: agent.callsign,
-        worktree,
+        // Its root, as hooks name it, whichever folder inside it the agent registered.
+        worktree: top,
         repository,
         ...(branch !== undefined && { branch }),
         target,
         head: snapshot.head,
         commit: snapshot.commit,
-        paths: listing.paths,
-        truncated: listing.truncated,
+        paths: bounded.paths,
+        truncated: listing.truncated || bounded.cut,
       }),
     );
     return { kind: 'write-set', side: { commit: snapshot.commit, targetCommit, head: snapshot.head } };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { conflictsOf, forecastPartners, recordForecast, recordWriteSet, type ForecastOutcome, type WriteSetInput } from '../../../server/core/integration-forecast.js';
+import { boundedPaths, conflictsOf, MAX_WRITE_SET_PATH_BYTES, forecastPartners, recordForecast, recordWriteSet, type ForecastOutcome, type WriteSetInput } from '../../../server/core/integration-forecast.js';
 import { toPersisted } from '../../../server/core/state.js';
 import { eventsOfType, joinAgent, makeHarness, restoreHarness, type Harness, type JoinedAgent } from '../../support/core-harness.js';
 
@@ -46,6 +46,14 @@ describe('write-sets and forecasts in the core (DESIGN §14)', () => {
     assert.equal(h.core.run(undefined, (ctx) => recordWriteSet(ctx, writeSet(atlas, ['src/shared.ts', 'src/a.ts'], 'c2'))), false);
     assert.equal(h.core.run(undefined, (ctx) => recordWriteSet(ctx, writeSet(atlas, ['src/shared.ts']))), true);
     assert.equal(eventsOfType(h.events, 'integration.write_set').length, before + 1);
+  });
+
+  test("a write-set event's paths stay within the log's message bound, saying they were cut", () => {
+    const long = Array.from({ length: 1000 }, (_, i) => `src/${'deep/'.repeat(58)}f${i}.ts`);
+    const { paths, cut } = boundedPaths(long);
+    assert.equal(cut, true);
+    assert.ok(paths.length > 500 && paths.length < 1000 && JSON.stringify(paths).length <= MAX_WRITE_SET_PATH_BYTES);
+    assert.deepEqual(boundedPaths(['a.ts', 'b.ts']), { paths: ['a.ts', 'b.ts'], cut: false });
   });
 
   test('the partners of a forecast are the write-sets that share a path (or already conflict), never the whole fleet', () => {
