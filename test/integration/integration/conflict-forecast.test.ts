@@ -119,6 +119,10 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     const cleared = (await events.waitFor(forecastBetween('ATLAS', 'BOLT', 'cleared'), from, 30_000, 'the cleared forecast')) as Forecast;
     assert.deepEqual(cleared.paths, []);
     assert.deepEqual((await agents.get('ATLAS')!.call('fleet_agent_resume', {})).conflicts, []);
+    const history = await runCli(['history', 'src/shared.ts', '--json'], { home: plane.home, cwd: repo });
+    assert.equal(history.code, 0, history.stderr);
+    const { forecasts } = JSON.parse(history.stdout) as { forecasts: { status: string; agent: string; other: string }[] };
+    assert.deepEqual(forecasts.map((f) => [f.status, [f.agent, f.other].sort().join()]), [['conflict', 'ATLAS,BOLT'], ['cleared', 'ATLAS,BOLT']]);
   });
 
   test('a branch deleted under its worktree ends that write-set (and no git error stops the others)', async () => {
