@@ -18,15 +18,16 @@ const edited = (line: number, text: string) => `${SHARED.map((l, i) => (i === li
 /** A branch named like an option: every git call must keep it a name. */
 const HOSTILE_BRANCH = '--output=hostile-output';
 
-/** `fleet hook claude-post-tool-use` as Claude Code runs it, with the payload on stdin. */
-function postToolUse(home: string, payload: object): Promise<string> {
+/** `fleet hook VERB` as Claude Code runs it, with the payload on stdin. */
+function runHook(verb: 'claude-pre-tool-use' | 'claude-post-tool-use', home: string, payload: object): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [CLI, 'hook', 'claude-post-tool-use', '--home', home], { env: { ...process.env, FLEET_HOME: home }, timeout: 30_000 }, (error, stdout) =>
+    const child = execFile(process.execPath, [CLI, 'hook', verb, '--home', home], { env: { ...process.env, FLEET_HOME: home }, timeout: 30_000 }, (error, stdout) =>
       error ? reject(error) : resolve(stdout),
     );
     child.stdin!.end(JSON.stringify(payload));
   });
 }
+const postToolUse = (home: string, payload: object) => runHook('claude-post-tool-use', home, payload);
 
 describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on their own branches, a real plane', () => {
   const repo = makeRepo({ 'src/shared.ts': `${SHARED.join('\n')}\n`, 'src/a.ts': 'a\n', 'README.md': '# r\n' });
@@ -94,6 +95,13 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     assert.equal(note.hookSpecificOutput.permissionDecision, undefined, 'a note never allows');
     const untouched = await postToolUse(plane.home, { session_id: 'atlas-session', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 'toolu_other', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, 'src/a.ts') }, tool_response: {} });
     assert.equal(untouched, '', 'no note for a file in no forecast conflict');
+
+    // A shell write: PreToolUse marks the worktree, the command writes, PostToolUse asks what changed and notes the conflict.
+    const bash = { session_id: 'atlas-session', tool_name: 'Bash', tool_use_id: 'toolu_shell', cwd: worktreeOf.ATLAS, tool_input: { command: 'node scripts/touch-shared.js' } };
+    assert.doesNotMatch(await runHook('claude-pre-tool-use', plane.home, { ...bash, hook_event_name: 'PreToolUse' }), /"deny"/);
+    writeFileSync(join(worktreeOf.ATLAS, 'src/shared.ts'), `${edited(2, 'ATLAS says two')}// touched by a script\n`);
+    const shellNote = JSON.parse(await runHook('claude-post-tool-use', plane.home, { ...bash, hook_event_name: 'PostToolUse', tool_response: {} })) as { hookSpecificOutput?: { additionalContext: string } };
+    assert.match(shellNote.hookSpecificOutput?.additionalContext ?? '', /src\/shared\.ts: with BOLT's branch/);
 
     const { digest, markdown } = await operator.call('fleet_digest', { sinceSeq: 1 });
     assert.equal(digest.openForecastConflicts, 1);
