@@ -159,6 +159,7 @@ export class WriteSetTracker {
     for (const record of [...this.core.state.writeSets.values()]) {
       if (this.closed) return;
       const side = this.sides.get(record.agentId);
+      if (!side && !existsSync(record.worktree)) continue; // another machine's agent (a shared log)
       const [head, targetCommit] = await Promise.all([resolveCommit(record.worktree, 'HEAD'), resolveCommit(record.worktree, record.target)]);
       if (!side || head !== side.head || targetCommit !== side.targetCommit) this.changed([record.agentId]);
     }
