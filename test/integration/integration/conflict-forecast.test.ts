@@ -110,6 +110,8 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     const cli = await runCli(['conflicts'], { home: plane.home, cwd: repo });
     assert.equal(cli.code, 0, cli.stderr);
     assert.match(cli.stdout, /ATLAS .*BOLT|BOLT .*ATLAS/);
+    const status = await runCli(['status'], { home: plane.home, cwd: repo });
+    assert.match(status.stdout, /forecast conflicts \(1\)[\s\S]*src\/shared\.ts/);
 
     assert.deepEqual((await operator.call('fleet_conflicts', { callsign: 'CLEO' })).conflicts, []);
     assert.ok(!events.events.some((e) => e.type === 'integration.forecast' && (e.callsign === 'CLEO' || e.otherCallsign === 'CLEO')), 'CLEO merges cleanly with both');
