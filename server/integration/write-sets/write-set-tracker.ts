@@ -21,9 +21,12 @@ const WRITE_SET_MAX_WAIT_MS = 4 * WRITE_SET_DEBOUNCE_MS;
  */
 export const WRITE_SET_POLL_MS = 5_000;
 
-/** A write-set, none (said once as its end), or not this plane's to say (a worktree on another machine of a shared log). */
+/**
+ * A write-set; none (said once as its end); not this plane's to say (a worktree on another machine
+ * of a shared log); or git failed (a timeout, a lock): the last write-set stands until the next change.
+ */
 type OwnSide = Required<ForecastSide> & { head: string };
-type Computed = { kind: 'write-set'; side: OwnSide } | { kind: 'none'; why: string } | { kind: 'elsewhere' };
+type Computed = { kind: 'write-set'; side: OwnSide } | { kind: 'none'; why: string } | { kind: 'elsewhere' } | { kind: 'failed'; why: string };
 
 /**
  * Keeps each live agent's write-set current (DESIGN §14): recomputed, debounced, after the
@@ -97,9 +100,10 @@ export class WriteSetTracker {
     try {
       const outcome = await this.queue.run(() => this.compute(agentId)).catch((error: unknown) => {
         if (!(error instanceof GitFailure)) throw error;
-        return { kind: 'none', why: error.message } as Computed;
+        return { kind: 'failed', why: error.message } as Computed;
       });
       if (this.closed || outcome.kind === 'elsewhere') return;
+      if (outcome.kind === 'failed') return this.log(`write-set of ${agentId} kept as it was: ${outcome.why}`);
       if (outcome.kind === 'none') {
         this.sides.delete(agentId);
         if (this.core.state.writeSets.has(agentId)) this.log(`write-set of ${agentId} ended: ${outcome.why}`);
