@@ -65,6 +65,10 @@ export const digestSchema = z.object({
     .default([]),
   /** Open items that have spent rounds of their rework or clarification budget. */
   budgetsSpent: z.array(budgetUseSchema).default([]),
+  /** Merge conflicts forecast (found or cleared) during the window (at most MAX_DIGEST_VIOLATIONS), between two live branches or one and the target (DESIGN §14). */
+  forecasts: z.array(z.object({ status: z.enum(['conflict', 'cleared']), agent: z.string(), other: z.string(), paths: z.array(z.string()), at: z.iso.datetime() })).default([]),
+  /** How many forecast conflicts hold at the window's end. */
+  openForecastConflicts: z.number().int().default(0),
   eventCount: z.number().int(),
 });
 export type Digest = z.infer<typeof digestSchema>;

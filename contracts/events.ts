@@ -227,6 +227,45 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     fingerprint: z.string(),
   }),
   z.object({ ...base, type: z.literal('territory.violations_acknowledged'), violationIds: z.array(z.string()) }),
+  /**
+   * An agent's write-set changed (DESIGN §14): the repository-relative paths its work on its own
+   * branch changed against the integration target, committed and uncommitted (`commit` is a
+   * snapshot of its worktree). Empty `paths` with `ended` set: it has no write-set any more.
+   */
+  z.object({
+    ...base,
+    type: z.literal('integration.write_set'),
+    agentId: z.string(),
+    callsign: z.string(),
+    worktree: z.string(),
+    /** The git common directory: write-sets of one repository are compared with each other. */
+    repository: z.string(),
+    /** `refs/heads/…`; absent on a detached HEAD (the write-set is then by commit). */
+    branch: z.string().optional(),
+    target: z.string(),
+    head: z.string(),
+    commit: z.string(),
+    paths: z.array(z.string()),
+    truncated: z.boolean(),
+    ended: z.boolean().optional(),
+  }),
+  /**
+   * A forecast changed: merging the agent's work with the other side (another live agent's, or the
+   * target when `otherAgentId` is absent) now conflicts in `paths`, or no longer does (`cleared`).
+   */
+  z.object({
+    ...base,
+    type: z.literal('integration.forecast'),
+    status: z.enum(['conflict', 'cleared']),
+    agentId: z.string(),
+    callsign: z.string(),
+    branch: z.string().optional(),
+    otherAgentId: z.string().optional(),
+    otherCallsign: z.string().optional(),
+    otherBranch: z.string(),
+    paths: z.array(z.string()),
+    truncated: z.boolean(),
+  }),
 ]);
 
 export type FleetEvent = z.infer<typeof fleetEventSchema>;

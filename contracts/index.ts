@@ -19,6 +19,7 @@ export * from './work-protocol.js';
 export * from './work-artifact.js';
 export * from './work-artifact-record.js';
 export * from './violations.js';
+export * from './integration.js';
 export * from './scope-name.js';
 export { eventNotificationSchema } from './methods/plane.js';
 export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification, STORE_HEALTH_NOTIFICATION, storeHealthNotificationSchema, type StoreHealthNotification } from './methods/plane.js';

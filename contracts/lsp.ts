@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { digestSchema } from './digest.js';
 import { violationSchema } from './violations.js';
+import { forecastConflictSchema, writeSetSchema } from './integration.js';
 import { agentSchema, callsignSchema, claimExpirySchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
 import { storeHealthSchema } from './store-health.js';
 import { sentDecisionSchema, workItemSchema, workStatusSchema } from './work.js';
@@ -208,6 +209,10 @@ export const codexRepositoryHooksSchema = z.object({
 });
 export type CodexRepositoryHooks = z.infer<typeof codexRepositoryHooksSchema>;
 
+/** A forecast conflict with the files it names in this workspace's worktree of the repository (absolute). */
+const workspaceForecastConflictSchema = z.object({ conflict: forecastConflictSchema, files: z.array(z.string()) });
+export type WorkspaceForecastConflict = z.infer<typeof workspaceForecastConflictSchema>;
+
 export const lspNotifications = {
   'fleet/didChangeState': fleetViewStateSchema,
   'fleet/didChangeFleet': fleetChangesSchema,
@@ -221,6 +226,8 @@ export const lspNotifications = {
   'fleet/didChangeViolations': z.object({ violations: z.array(workspaceViolationSchema) }),
   /** The fleet's Codex hooks of this workspace's repositories and their trust, at start-up and after each change to hooks.json or config.toml. */
   'fleet/didChangeCodexHooks': z.object({ repositories: z.array(codexRepositoryHooksSchema).max(1000) }),
+  /** Live write-sets and the merge conflicts forecast in this workspace's repositories (DESIGN §14), after each change. */
+  'fleet/didChangeForecast': z.object({ writeSets: z.array(writeSetSchema), conflicts: z.array(workspaceForecastConflictSchema) }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

@@ -5,6 +5,7 @@ import { controlGet, controlSet } from './methods/control.js';
 import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
 import { agentResume, digest } from './methods/digest.js';
 import { pathHistory } from './methods/history.js';
+import { integrationConflicts } from './methods/integration.js';
 import { hookCheck, hookCheckCommand, hookSession, hookWaiting, hookWriter } from './methods/hooks.js';
 import { agentHandoff, handoffRespond, inboxMethod, messageAck, messageSend } from './methods/messaging.js';
 import { eventsSubscribe, planeHello, planeShutdown, planeStatus } from './methods/plane.js';
@@ -64,6 +65,7 @@ export const methods = {
   fleet_violations: violationsList,
   fleet_violation_ack: violationAck,
   fleet_worktree_changes: worktreeChanges,
+  fleet_conflicts: integrationConflicts,
   fleet_token_create: tokenCreate,
   fleet_token_list: tokenList,
   fleet_token_revoke: tokenRevoke,

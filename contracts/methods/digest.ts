@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forecastConflictSchema, writeSetSchema } from '../integration.js';
 import { agentSchema, claimSchema } from '../records.js';
 import { budgetUseSchema, digestSchema } from '../digest.js';
 import { handoffSchema } from '../handoff.js';
@@ -28,7 +29,7 @@ export const digest = defineMethod({
 export const agentResume = defineMethod({
   name: 'fleet_agent_resume',
   summary:
-    'Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, and the control state; artifact: ID adds that handoff artifact.',
+    'Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, your write-set and forecast merge conflicts, and the control state; artifact: ID adds that handoff artifact.',
   params: z.strictObject({ artifact: idParam.optional() }),
   result: withControl({
     agent: agentSchema,
@@ -41,6 +42,9 @@ export const agentResume = defineMethod({
     decisions: z.array(workItemSchema),
     /** The rework and clarification rounds each of its work items has spent, of how many. */
     rounds: z.array(budgetUseSchema),
+    /** The paths your branch changed against the integration target, and the conflicts a merge of it would hit today (DESIGN §14). */
+    writeSet: writeSetSchema.optional(),
+    conflicts: z.array(forecastConflictSchema),
     artifact: handoffArtifactSchema.optional(),
   }),
   access: 'agent',

@@ -7,7 +7,7 @@ import { pageParams, pageResult } from './paging.js';
 
 export const pathHistory = defineMethod({
   name: 'fleet_path_history',
-  summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first; and the territory violations seen in it. A long history comes in pages (nextCursor).',
+  summary: 'Who held a path, when, under which pattern and why, and how each hold ended (released, expired, transferred…), oldest first; the territory violations seen in it, and the merge conflicts forecast in it. A long history comes in pages (nextCursor).',
   params: z.strictObject({ path: pathParam, ...repositoryParams, ...pageParams }),
   result: withControl({
     path: z.string(),
@@ -27,7 +27,9 @@ export const pathHistory = defineMethod({
     ),
     /** Writes seen in the path while another agent held it exclusively (DESIGN §11), oldest first. */
     violations: z.array(violationSchema.omit({ scope: true, path: true }).extend({ acknowledged: z.boolean() })),
-    ...pageResult(['entries', 'violations']),
+    /** Merge conflicts forecast in the path, found and cleared, between live branches or one and the target (DESIGN §14), oldest first. */
+    forecasts: z.array(z.object({ status: z.enum(['conflict', 'cleared']), agent: z.string(), branch: z.string().optional(), other: z.string(), otherBranch: z.string(), at: isoTime })),
+    ...pageResult(['entries', 'violations', 'forecasts']),
   }),
   access: 'anyone',
   mutates: false,

@@ -23,6 +23,7 @@ import { RosterView } from './views/roster-view.js';
 import { TerritoryView } from './views/territory-view.js';
 import { TreeCounter } from './views/tree-counter.js';
 import { ViolatedFiles } from './violated-files.js';
+import { ForecastFiles } from './forecast-files.js';
 import { WorkView } from './views/work-view.js';
 
 /** Wires the parts together; each part owns its own behaviour and is disposed with the extension. */
@@ -31,7 +32,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const ctx = new FleetContext(extension, config);
   const ownership = new OwnershipCache(ctx);
   const violated = new ViolatedFiles(ctx);
-  const decorations = new FleetFileDecorations(ownership, violated, config);
+  const forecast = new ForecastFiles(ctx);
+  const decorations = new FleetFileDecorations(ownership, violated, forecast, config);
   const statusBar = new FleetStatusBar(ctx);
   const trees = new TreeCounter();
   const territory = new TerritoryView(ctx, config, trees);
@@ -50,6 +52,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     trees,
     ownership,
     violated,
+    forecast,
     decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     statusBar,

@@ -1,15 +1,19 @@
 import * as vscode from 'vscode';
-import { UNKNOWN_WRITER, type Violation } from '../../contracts/index.js';
+import { UNKNOWN_WRITER, type ForecastConflict, type Violation } from '../../contracts/index.js';
 import type { Ownership } from '../../contracts/lsp.js';
 import type { FleetConfig } from './config.js';
 import type { OwnershipCache } from './ownership-cache.js';
 import type { ViolatedFiles } from './violated-files.js';
+import type { ForecastFiles } from './forecast-files.js';
 
 const COLORS = { mine: 'fleet.ownedByMe', other: 'fleet.ownedByOther', shared: 'fleet.sharedByOther', contested: 'fleet.contested' } as const;
 const HELD_INSIDE_COLOR = 'fleet.heldInside';
 const VIOLATED_COLOR = 'fleet.violated';
 /** Not a callsign's two letters: a violated file's badge cannot be read as a holder's mark. */
 const VIOLATED_BADGE = '⚠';
+const FORECAST_COLOR = 'fleet.forecastConflict';
+/** Two branches meeting: a file a merge of live work would conflict in. */
+const FORECAST_BADGE = '⇄';
 
 /**
  * Explorer badges: the holder's two-letter mark (unique among live agents) in a colour that tells
@@ -28,11 +32,13 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
   constructor(
     private readonly ownership: OwnershipCache,
     private readonly violated: ViolatedFiles,
+    private readonly forecast: ForecastFiles,
     private readonly config: FleetConfig,
   ) {
     this.subscriptions = [
       ownership.onDidChange((uris) => this.changed.fire(uris)),
       violated.onDidChange((uris) => this.changed.fire(uris)),
+      forecast.onDidChange((uris) => this.changed.fire(uris)),
       // A new colour: every badge shown is asked again.
       config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.changed.fire(ownership.knownUris())),
     ];
@@ -42,6 +48,8 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
     if (uri.scheme !== 'file') return undefined;
     const violations = this.violated.at(uri);
     if (violations.length > 0) return violationDecoration(violations, this.ownership.peek(uri));
+    const conflicts = this.forecast.at(uri);
+    if (conflicts.length > 0) return forecastDecoration(conflicts, this.ownership.peek(uri));
     const known = this.ownership.peek(uri);
     if (known !== undefined) return this.decorate(uri, known);
     return this.ownership.lookup(uri).then((ownership) => this.decorate(uri, ownership));
@@ -93,4 +101,12 @@ function violationDecoration(violations: readonly Violation[], ownership: Owners
   const decoration = new vscode.FileDecoration(VIOLATED_BADGE, tooltip, new vscode.ThemeColor(VIOLATED_COLOR));
   decoration.propagate = true;
   return decoration;
+}
+
+/** A file in a forecast merge conflict: its own badge and colour, the tooltip naming both sides (and its holder, if any). */
+export function forecastDecoration(conflicts: readonly ForecastConflict[], ownership: Ownership | null | undefined): vscode.FileDecoration {
+  const side = (callsign: string, branch: string | undefined) => `${callsign} (${branch?.replace(/^refs\/heads\//, '') ?? 'detached'})`;
+  const lines = conflicts.map((c) => `${side(c.callsign, c.branch)} with ${c.otherCallsign === undefined ? `the target ${c.otherBranch}` : side(c.otherCallsign, c.otherBranch)}`);
+  const tooltip = [`Fleet: merging would conflict in this file (forecast)`, ...lines, ...(ownership ? [ownership.summary] : [])].join('\n');
+  return new vscode.FileDecoration(FORECAST_BADGE, tooltip, new vscode.ThemeColor(FORECAST_COLOR));
 }

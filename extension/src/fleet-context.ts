@@ -64,6 +64,9 @@ export class FleetContext implements vscode.Disposable {
   private readonly violationsChanged = new vscode.EventEmitter<WorkspaceViolation[]>();
   /** The whole list of unacknowledged violations in this workspace, after each change. */
   readonly onDidChangeViolations = this.violationsChanged.event;
+  private readonly forecastChanged = new vscode.EventEmitter<LspNotificationParams<'fleet/didChangeForecast'>>();
+  /** Live write-sets and the merge conflicts forecast in this workspace, after each change (DESIGN §14). */
+  readonly onDidChangeForecast = this.forecastChanged.event;
   private readonly codexHooksChanged = new vscode.EventEmitter<CodexRepositoryHooks[]>();
   /** The fleet's Codex hooks of this workspace's repositories and their trust, after each change. */
   readonly onDidChangeCodexHooks = this.codexHooksChanged.event;
@@ -131,6 +134,7 @@ export class FleetContext implements vscode.Disposable {
       this.onNotification(client, 'fleet/didPublishDigest', ({ digest }) => this.digestPublished.fire(digest)),
       this.onNotification(client, 'fleet/didSeeViolation', (seen) => this.violationSeen.fire(seen)),
       this.onNotification(client, 'fleet/didChangeViolations', ({ violations }) => this.violationsChanged.fire(violations)),
+      this.onNotification(client, 'fleet/didChangeForecast', (forecast) => this.forecastChanged.fire(forecast)),
       this.onNotification(client, 'fleet/didChangeCodexHooks', ({ repositories }) => {
         this.codexRepositories = repositories;
         this.codexHooksChanged.fire(repositories);
@@ -196,6 +200,7 @@ export class FleetContext implements vscode.Disposable {
     this.digestPublished.dispose();
     this.violationSeen.dispose();
     this.violationsChanged.dispose();
+    this.forecastChanged.dispose();
     this.codexHooksChanged.dispose();
     this.serverStarted.dispose();
     this.log.dispose();

@@ -18,6 +18,7 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   work: { run: lazy(() => import('./verbs/work.js'), (m) => m.workVerb), summary: 'the work queue: list, show, add, pull, plan, complete, verify, decide, clarify, answer, artifact' },
   build: { run: lazy(() => import('./verbs/build.js'), (m) => m.buildVerb), summary: 'the build gate: configure it (operator), or have the plane run it' },
   digest: { run: lazy(() => import('./verbs/digest.js'), (m) => m.digestVerb), summary: 'the heartbeat digest (--publish: record it and write digest.md)' },
+  conflicts: { run: lazy(() => import('./verbs/conflicts.js'), (m) => m.conflictsVerb), summary: "live agents' write-sets and the merge conflicts forecast between their branches (and the target)" },
   history: { run: lazy(() => import('./verbs/history.js'), (m) => m.historyVerb), summary: 'who held a path, when, and why each hold ended' },
   events: { run: lazy(() => import('./verbs/events.js'), (m) => m.eventsVerb), summary: 'print the event log (--follow: keep printing)' },
   pause: { run: lazy(() => import('./verbs/control.js'), (m) => m.controlVerb('pause', 'pause')), summary: 'fleet switch: start nothing new' },

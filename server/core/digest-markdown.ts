@@ -7,7 +7,7 @@ const EXPIRY_REASONS = new Set(['expired', 'process_exited']);
 
 /** Nothing happened and nothing waits: the digest says so in one line instead of empty sections. */
 export function isQuietDigest(digest: Digest): boolean {
-  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && digest.waitingForPerson.length === 0;
+  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && digest.waitingForPerson.length === 0 && digest.openForecastConflicts === 0;
 }
 
 /** A question past the clarification budget, as the operator answers it. */
@@ -41,6 +41,11 @@ export function renderDigestMarkdown(digest: Digest): string {
     digest.violations.map((v) => `${v.path}: written by ${v.writer} while ${v.holder} held it (${v.at}, seen by ${v.source})`),
   );
   if (digest.unacknowledgedViolations > 0) lines.push(`${plural(digest.unacknowledgedViolations, 'violation')} not yet acknowledged (\`fleet status\` lists them).`, '');
+  section(
+    'Conflict forecast',
+    digest.forecasts.map((f) => (f.status === 'conflict' ? `${f.agent} and ${f.other} would conflict in ${f.paths.join(', ')} (${f.at})` : `${f.agent} and ${f.other} no longer conflict (${f.at})`)),
+  );
+  if (digest.openForecastConflicts > 0) lines.push(`${plural(digest.openForecastConflicts, 'forecast conflict')} open now (\`fleet conflicts\` lists them).`, '');
   section('Stale agents', digest.staleAgents.map((c) => `${c}: no heartbeat within the agent TTL`));
   section('Expired claims', digest.claims.released.filter((c) => EXPIRY_REASONS.has(c.reason)).map((c) => `${c.holder}: ${c.pattern} — ${c.reason === 'expired' ? 'its agent stopped heartbeating' : "its agent's process ended"}`));
   section('Work completed', doneByAgent(digest));

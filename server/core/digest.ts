@@ -31,6 +31,8 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     controlChanges: [],
     awaitingDecision: [],
     unacknowledgedViolations: state.violations.size,
+    forecasts: [],
+    openForecastConflicts: state.forecasts.size,
     ...workProtocolDigest(state),
     waitingForPerson: personWaits(state).map(({ agent, wait }) => ({ callsign: agent.callsign, runtime: agent.runtime, reason: wait.reason, message: wait.message, ...(wait.tool !== undefined && { tool: wait.tool }), since: iso(wait.since) })),
     eventCount: window.length,
@@ -73,6 +75,12 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
         break;
       case 'territory.violated':
         if (digest.violations.length < MAX_DIGEST_VIOLATIONS) digest.violations.push({ path: event.path, writer: event.writer, holder: event.holder, source: event.source, at: iso(event.at) });
+        break;
+      case 'integration.forecast':
+        if (digest.forecasts.length < MAX_DIGEST_VIOLATIONS) {
+          const other = event.otherCallsign === undefined ? `the target ${event.otherBranch}` : `${event.otherCallsign} (${event.otherBranch})`;
+          digest.forecasts.push({ status: event.status, agent: `${event.callsign}${event.branch ? ` (${event.branch})` : ''}`, other, paths: event.paths, at: iso(event.at) });
+        }
         break;
       default:
         break;

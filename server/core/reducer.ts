@@ -5,6 +5,7 @@ import { applyHookSessionEvent } from './hook-sessions.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
+import { applyIntegrationEvent, forgetIntegrationOf } from './integration-forecast.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
 
 export interface ReducerConfig {
@@ -110,6 +111,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       // A gone agent speaks for no session: the session's next hooks find its writer afresh.
       agent.hookSessions = undefined;
       agent.waiting = undefined;
+      forgetIntegrationOf(state, agent.agentId);
       if (indexes.liveCallsigns.get(agent.callsign) === agent.agentId) indexes.liveCallsigns.delete(agent.callsign);
       return;
     }
@@ -187,6 +189,10 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'territory.violated':
     case 'territory.violations_acknowledged':
       applyViolationEvent(state, event);
+      return;
+    case 'integration.write_set':
+    case 'integration.forecast':
+      applyIntegrationEvent(state, event);
       return;
     default:
       applyOrchestrationEvent(state, event);

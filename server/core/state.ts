@@ -15,6 +15,7 @@ import {
   type MessageRecord,
   type WorkRecord,
 } from './orchestration-records.js';
+import { forecastRecordSchema, writeSetRecordSchema, type ForecastRecord, type WriteSetRecord } from './integration-forecast.js';
 
 /**
  * The persisted state of the plane, in the shape the snapshot stores. Times are epoch
@@ -139,6 +140,9 @@ export const stateSchema = z.object({
   artifacts: z.array(handoffArtifactSchema).default([]),
   /** The guidance packets issued lately (MAX_KEPT_GUIDANCE_PACKETS; the log keeps all of them). */
   guidancePackets: z.array(guidancePacketSchema).default([]),
+  /** Live agents' write-sets and the conflicts forecast between them (integration-forecast.ts). */
+  writeSets: z.array(writeSetRecordSchema).default([]),
+  forecasts: z.array(forecastRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -168,6 +172,10 @@ export interface State {
   /** Insertion order is the order they were produced in. */
   artifacts: Map<string, HandoffArtifact>;
   guidancePackets: Map<string, GuidancePacket>;
+  /** By agent id. */
+  writeSets: Map<string, WriteSetRecord>;
+  /** By forecastKey: only conflicts that hold now. */
+  forecasts: Map<string, ForecastRecord>;
 }
 
 export function emptyState(now: number): State {
@@ -193,6 +201,8 @@ export function emptyState(now: number): State {
     parkedClaims: new Map(),
     artifacts: new Map(),
     guidancePackets: new Map(),
+    writeSets: new Map(),
+    forecasts: new Map(),
   };
 }
 
@@ -219,6 +229,8 @@ export function toPersisted(state: State): PersistedState {
     parkedClaims: [...state.parkedClaims.values()],
     artifacts: [...state.artifacts.values()],
     guidancePackets: [...state.guidancePackets.values()],
+    writeSets: [...state.writeSets.values()],
+    forecasts: [...state.forecasts.values()],
   };
 }
 
@@ -245,6 +257,8 @@ export function fromPersisted(p: PersistedState): State {
     parkedClaims: new Map(p.parkedClaims.map((c) => [c.id, c])),
     artifacts: new Map(p.artifacts.map((a) => [a.artifactId, a])),
     guidancePackets: new Map(p.guidancePackets.map((a) => [a.artifactId ?? '', a])),
+    writeSets: new Map(p.writeSets.map((w) => [w.agentId, w])),
+    forecasts: new Map(p.forecasts.map((f) => [f.key, f])),
   };
   adoptLegacyArtifacts(state);
   return state;

@@ -1,4 +1,7 @@
+import { isAbsolute, join } from 'node:path';
 import { takeToolMark } from './claude-tool-marks.js';
+import { writtenPaths } from './claude-write-check.js';
+import { forecastNote } from './forecast-note.js';
 import { answerWithin } from './plane-deadline.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
@@ -23,8 +26,8 @@ const MAX_LISTED = 20;
 /** The fleet's own join tool as a runtime names it (mcp__<server>__fleet_agent_join). */
 export const MCP_JOIN_TOOL = /^mcp__.+__fleet_agent_join$/;
 
-/** What PostToolUse prints: nothing, or a block whose reason the model reads. */
-export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason: string };
+/** What PostToolUse prints: nothing, a block whose reason the model reads, or a note it reads as added context. */
+export type PostToolAnswer = { decision: 'none' } | { decision: 'block'; reason: string } | { decision: 'note'; context: string };
 
 /**
  * `fleet hook claude-post-tool-use` and `codex-post-tool-use`: asks the plane what changed in the
@@ -53,7 +56,13 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
   if (event.tool_use_id === undefined) return { decision: 'none' };
   const { tool_name: tool, tool_use_id: toolUseId } = event;
   const taken = takeToolMark(home, toolUseId);
-  if (!taken) return { decision: 'none' };
+  if (!taken) {
+    // A file tool (checked before it wrote, no mark): its own input names what it touched.
+    const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
+    const cwd = event.cwd;
+    if (cwd === undefined || !isAbsolute(cwd)) return { decision: 'none' };
+    return withForecastNote({ decision: 'none' }, await forecastNote(cwd, writtenPaths(tool, input, cwd), open, `fleet-hook-${hook}`).catch(() => undefined));
+  }
   const { callsign } = hookEnvironment(env);
   const plane = await open(`fleet-hook-${hook}`);
   let changed: string[];
@@ -78,7 +87,15 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
     ...(callsign !== undefined && { callsign }),
     ...(sessionId !== undefined && { sessionId }),
   }, open);
-  return breachAnswer(tool, verdict);
+  const note = await forecastNote(taken.worktree, changed.map((path) => join(taken.worktree, path)), open, `fleet-hook-${hook}`).catch(() => undefined);
+  return withForecastNote(breachAnswer(tool, verdict), note);
+}
+
+/** A forecast note joins a block's reason, or is the answer's added context (never an allow: DESIGN §16). */
+function withForecastNote(answer: PostToolAnswer, note: string | undefined): PostToolAnswer {
+  if (note === undefined) return answer;
+  if (answer.decision === 'block') return { decision: 'block', reason: `${answer.reason}\n\n${note}` };
+  return { decision: 'note', context: note };
 }
 
 /** The check's verdict on what a call changed, as PostToolUse's answer: a block for paths another agent holds exclusively. */
@@ -87,9 +104,11 @@ export function breachAnswer(tool: string, verdict: HookVerdict): PostToolAnswer
   return broken.length === 0 ? { decision: 'none' } : { decision: 'block', reason: explainBreach(tool, verdict.agent?.callsign, broken) };
 }
 
-/** PostToolUse's answer as Claude Code and Codex read it from stdout (both: top-level decision and reason). */
+/** PostToolUse's answer as Claude Code and Codex read it from stdout (both: top-level decision and reason, or hookSpecificOutput.additionalContext). */
 export function postToolUseOutput(answer: PostToolAnswer): string {
-  return answer.decision === 'none' ? '' : `${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`;
+  if (answer.decision === 'none') return '';
+  if (answer.decision === 'note') return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: answer.context } })}\n`;
+  return `${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`;
 }
 
 type Breach = { path: string; holders: string[] };

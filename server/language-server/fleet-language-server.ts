@@ -20,6 +20,7 @@ import { FlushScheduler } from './refresh-scheduler.js';
 import { WatchedFiles } from './watched-files.js';
 import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
 import { WorkspaceViolations } from './workspace-violations.js';
+import { WorkspaceForecast } from './workspace-forecast.js';
 
 
 /**
@@ -34,6 +35,7 @@ export class FleetLanguageServer implements FleetServices {
   readonly scopes = new WorkspaceScopes(() => this.sendState());
   readonly mirror = new FleetMirror();
   private readonly violations = new WorkspaceViolations();
+  private readonly forecast = new WorkspaceForecast(this.scopes, (params) => this.notify('fleet/didChangeForecast', params), (message) => this.log(message));
   private readonly codexHooks = new CodexHooksWatch(
     () => this.scopes.folderScopes().map((scope) => scope.worktree),
     (repositories) => this.notify('fleet/didChangeCodexHooks', { repositories }),
@@ -111,6 +113,7 @@ export class FleetLanguageServer implements FleetServices {
   private async connected(client: PlaneClient, operatorCallsign: string | undefined): Promise<void> {
     await this.load(client);
     await this.loadViolations(client);
+    await this.forecast.load(client);
     if (operatorCallsign && !this.operator.current) await this.operator.join(operatorCallsign).catch((error: Error) => this.log(`joining as ${operatorCallsign} failed: ${error.message}`));
     else await this.operator.rejoin();
   }
@@ -125,6 +128,7 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
+    if (event.type === 'integration.forecast' || event.type === 'integration.write_set') this.forecast.changed(this.link.current);
     if (this.held) return void this.held.push(event);
     // Scope ids renamed under the claims (an older plane's store migrated): start from the whole state again.
     if (event.type === 'scopes.migrated' && this.link.current) return void this.load(this.link.current).catch((error: Error) => this.log(`reloading after scopes.migrated failed: ${error.message}`));
@@ -154,6 +158,7 @@ export class FleetLanguageServer implements FleetServices {
     try {
       await this.load(client);
       await this.loadViolations(client);
+      await this.forecast.load(client);
     } catch (error) {
       this.log(`reloading after a gap failed: ${String(error)}`);
     }
@@ -340,6 +345,7 @@ export class FleetLanguageServer implements FleetServices {
   private dispose(): void {
     this.scheduler.dispose();
     this.codexHooks.dispose();
+    this.forecast.dispose();
     this.operator?.dispose();
     this.link?.dispose();
   }

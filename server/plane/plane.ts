@@ -30,6 +30,7 @@ import { BuildRunner } from './build/build-runner.js';
 import { DigestPublisher } from './digest/digest-publisher.js';
 import { DigestWebhook } from './digest/digest-webhook.js';
 import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
+import { startConflictForecast } from '../integration/forecast/start-conflict-forecast.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
 const COMPACT_EVERY_EVENTS = 20_000;
@@ -134,6 +135,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const digests = new DigestPublisher(core, journal, history, paths, log, clock, webhook);
   const scopes = new ScopeResolver();
   const worktrees = new WorktreeWatchers(core, scopes, log);
+  const integration = startConflictForecast(core, log);
+  worktrees.onWorktreeChange((agentIds) => integration.changed(agentIds));
   const services: PlaneServices = {
     core,
     journal,
@@ -169,6 +172,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
   worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped
+  integration.reconcile();
   digests.start(config.digestIntervalMs / config.timeScale);
   const sweeper = setInterval(() => core.sweep(), sweepEveryRealMs);
   const processes = new ProcessWatch(core, PROCESS_WATCH_MS);
@@ -188,6 +192,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       digests.stop();
       builds.stop();
       worktrees.close();
+      integration.close();
       core.queue.abandonAll();
       remote?.stopAccepting();
       const cutOff = await endpoint.close();

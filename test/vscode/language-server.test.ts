@@ -2,7 +2,7 @@
 // a multi-root workspace of two repositories, a real plane it starts, and the custom protocol of
 // contracts/lsp.ts — only the repository an agent claims in gets ownership and read-only globs.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -147,6 +147,33 @@ test("a write the plane's watcher sees in another agent's territory reaches the 
     await writer.call('fleet_agent_leave', {});
     for (const client of [writer, operator]) client.close();
     await holder.leave();
+  }
+});
+
+test("a conflict forecast between two agents' worktrees of a workspace repository reaches the editor as that workspace's file (fleet/didChangeForecast)", async () => {
+  const found = readDiscovery(home)!;
+  const trees = makeHome();
+  const agents: PlaneClient[] = [];
+  try {
+    for (const callsign of ['ATLAS', 'BOLT']) {
+      const worktree = join(trees, callsign.toLowerCase());
+      execFileSync('git', ['-C', repoB, 'worktree', 'add', '-q', '-b', `forecast-${callsign.toLowerCase()}`, worktree, 'HEAD'], { stdio: 'ignore' });
+      const agent = await PlaneClient.connect(found.discovery, found.token, `test-${callsign}`);
+      agents.push(agent);
+      await agent.call('fleet_agent_join', { callsign, runtime: 'script', worktree });
+      // Both add the same new file with different text: an add/add conflict when their branches meet.
+      writeFileSync(join(worktree, 'forecast.txt'), `${callsign} wrote this\n`);
+    }
+    const forecast = await notification('fleet/didChangeForecast', ({ conflicts }) => conflicts.length > 0, 30_000);
+    assert.deepEqual(forecast.conflicts[0]!.files, [join(repoB, 'forecast.txt')], "the file of this window's worktree of the repository");
+    assert.deepEqual([forecast.conflicts[0]!.conflict.callsign, forecast.conflicts[0]!.conflict.otherCallsign].sort(), ['ATLAS', 'BOLT']);
+    assert.deepEqual(forecast.writeSets.map((w) => w.callsign).sort(), ['ATLAS', 'BOLT']);
+  } finally {
+    for (const agent of agents) {
+      await agent.call('fleet_agent_leave', {});
+      agent.close();
+    }
+    removeDir(trees);
   }
 });
 

@@ -22,11 +22,21 @@ export async function historyVerb(argv: string[]): Promise<number> {
             ...result.entries.map((e) => [e.holder, e.pattern, e.mode, String(e.fence), e.grantedAt, e.endedAt ?? '(held)', e.ended ?? '', e.reason ?? e.note ?? '']),
           ]);
     const claimLines = [claims, ...moreLines(result.entries.length, result.totals.entries, 'holds')].join('\n');
-    if (result.violations.length === 0) return claimLines;
-    return `${claimLines}\n\nviolations (writes while another agent held it)\n${table([
-      ['AT', 'WRITER', 'HOLDER', 'FENCE', 'SEEN BY', 'ACKNOWLEDGED'],
-      ...result.violations.map((v) => [v.at, v.writer, v.holder, String(v.fence), v.source, v.acknowledged ? 'yes' : 'no']),
-    ])}${moreLines(result.violations.length, result.totals.violations, 'violations').map((line) => `\n${line}`).join('')}`;
+    const violationLines =
+      result.violations.length === 0
+        ? ''
+        : `\n\nviolations (writes while another agent held it)\n${table([
+            ['AT', 'WRITER', 'HOLDER', 'FENCE', 'SEEN BY', 'ACKNOWLEDGED'],
+            ...result.violations.map((v) => [v.at, v.writer, v.holder, String(v.fence), v.source, v.acknowledged ? 'yes' : 'no']),
+          ])}${moreLines(result.violations.length, result.totals.violations, 'violations').map((line) => `\n${line}`).join('')}`;
+    const forecastLines =
+      result.forecasts.length === 0
+        ? ''
+        : `\n\nconflict forecast (merging live branches would conflict here)\n${table([
+            ['AT', 'FORECAST', 'AGENT', 'BRANCH', 'WITH', 'THEIR BRANCH'],
+            ...result.forecasts.map((f) => [f.at, f.status, f.agent, f.branch ?? '(detached)', f.other, f.otherBranch]),
+          ])}${moreLines(result.forecasts.length, result.totals.forecasts, 'forecasts').map((line) => `\n${line}`).join('')}`;
+    return `${claimLines}${violationLines}${forecastLines}`;
   });
   return 0;
 }

@@ -9,6 +9,7 @@ import { relativeTime } from '../../format/relative-time.js';
 import { emit, moreLines, table } from '../output.js';
 import { fetchLists } from '../paged-call.js';
 import { escalationLines } from './work-show.js';
+import { renderConflicts } from './conflicts.js';
 
 type Status = Omit<Result<'fleet_status'>, 'nextCursor'>;
 type Violations = Result<'fleet_violations'>;
@@ -27,14 +28,14 @@ export async function statusVerb(argv: string[]): Promise<number> {
   // Every page unless --limit: the output is complete however large the fleet.
   const fetch = (client: PlaneClient) => fetchLists(limit, (page) => client.call('fleet_status', { includeGone: values.all ?? false, ...page }));
   if (!values.watch) {
-    const [status, violations, escalated] = await using(connectUnjoined(home), (client) =>
-      Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS }), client.call('fleet_work_list', { status: 'escalated', limit: SHOWN_ESCALATIONS })]),
+    const [status, violations, escalated, forecast] = await using(connectUnjoined(home), (client) =>
+      Promise.all([fetch(client), client.call('fleet_violations', { limit: SHOWN_VIOLATIONS }), client.call('fleet_work_list', { status: 'escalated', limit: SHOWN_ESCALATIONS }), client.call('fleet_conflicts', {})]),
     );
     const codexHooks = codexTrustHere();
     emit(
       values.json,
-      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations, escalations: escalated.items, ...(codexHooks && { codexHooks }) },
-      () => `${render(status)}${codexHooks ? `\n\ncodex hooks: ${codexHooks.summary}` : ''}${renderViolations(violations)}${renderEscalations(escalated)}`,
+      { control: status.controlDetail, agents: status.agents, claims: withRepository(status.claims), parkedClaims: withRepository(status.parkedClaims), totals: status.totals, plane: status.plane, violations, escalations: escalated.items, writeSets: forecast.writeSets, conflicts: forecast.conflicts, ...(codexHooks && { codexHooks }) },
+      () => `${render(status)}${codexHooks ? `\n\ncodex hooks: ${codexHooks.summary}` : ''}${renderViolations(violations)}${renderEscalations(escalated)}${forecast.writeSets.length > 0 ? `\n\n${renderConflicts(forecast)}` : ''}`,
     );
     return 0;
   }

@@ -5,6 +5,8 @@ import { budgetUse } from '../../core/work-digest.js';
 import { readArtifact } from '../../core/work-artifacts.js';
 import { handoffView, messageView, workView } from '../../core/orchestration-views.js';
 import { agentView, claimView } from '../../core/views.js';
+import { conflictsOf, writeSetView } from '../../core/integration-forecast.js';
+import type { State } from '../../core/state.js';
 import type { HandlerTable } from './handler.js';
 
 export const digestHandlers = {
@@ -30,7 +32,14 @@ export const digestHandlers = {
         handoffsFromMe: anchor.handoffsFromMe.map(handoffView),
         decisions: anchor.decisions.map((w) => workView(w, ctx.state)),
         rounds: anchor.work.map((w) => budgetUse(ctx.state, w)),
+        ...writeSetOf(ctx.state, agent.agentId),
+        conflicts: conflictsOf(ctx.state, agent.agentId),
         ...(params.artifact !== undefined && { artifact: readArtifact(ctx.state, params.artifact) }),
       };
     }),
 } satisfies Partial<HandlerTable>;
+
+function writeSetOf(state: State, agentId: string): { writeSet?: ReturnType<typeof writeSetView> } {
+  const record = state.writeSets.get(agentId);
+  return record ? { writeSet: writeSetView(record) } : {};
+}

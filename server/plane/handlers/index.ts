@@ -3,6 +3,7 @@ import { coordinationHandlers } from './coordination.js';
 import { digestHandlers } from './digest.js';
 import type { HandlerTable } from './handler.js';
 import { historyHandlers } from './history.js';
+import { integrationHandlers } from './integration.js';
 import { hookHandlers } from './hooks.js';
 import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
@@ -25,5 +26,6 @@ export const handlers: HandlerTable = {
   ...hookHandlers,
   ...planeHandlers,
   ...violationHandlers,
+  ...integrationHandlers,
   ...tokenHandlers,
 };

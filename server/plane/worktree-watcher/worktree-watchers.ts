@@ -53,6 +53,8 @@ export class WorktreeWatchers {
   private fileToolMark = 0;
   private reconciling = false;
   private closed = false;
+  /** Told which agents' worktree changed (a write the watcher saw, or a hook asking what changed): the write-sets follow. */
+  private readonly changeListeners: ((agentIds: readonly string[]) => void)[] = [];
 
   constructor(
     private readonly core: FleetCore,
@@ -111,9 +113,20 @@ export class WorktreeWatchers {
     await watched.watch.ready;
     if (since !== undefined) this.attributions.delete(since);
     const found = since === undefined ? { changes: [], truncated: false } : await watched.watch.changesSince(since, MAX_WORKTREE_CHANGES);
+    // A hook's call after a tool ran: a commit there moved HEAD outside what the watcher sees.
+    if (since !== undefined) this.tellChanged(root);
     const mark = this.mark;
     if (writer !== undefined) this.attributeCallsign(root, writer, mark, source);
     return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated };
+  }
+
+  onWorktreeChange(listener: (agentIds: readonly string[]) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private tellChanged(root: string): void {
+    const agents = this.watched.get(root)?.agents ?? [];
+    for (const listener of this.changeListeners) listener(agents);
   }
 
   close(): void {
@@ -130,7 +143,10 @@ export class WorktreeWatchers {
       now: this.now,
       nextMark: () => ++this.mark,
       writersNow: (path) => this.writersNow(root, path),
-      onWrites: (writes) => this.judge(root, writes),
+      onWrites: (writes) => {
+        this.tellChanged(root);
+        return this.judge(root, writes);
+      },
       log: this.log,
     });
     watch.ready.catch((error: Error) => this.log(`watcher: cannot watch ${root}: ${error.message}`));

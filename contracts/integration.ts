@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * The most paths a write-set keeps (DESIGN §14): past it `truncated` says the work changed more.
+ * A reply lists at most MAX_WRITE_SET_PATHS_LISTED of them per agent, with the count.
+ */
+export const MAX_WRITE_SET_PATHS = 5_000;
+export const MAX_WRITE_SET_PATHS_LISTED = 200;
+/** Conflicted paths kept per forecast. */
+export const MAX_FORECAST_PATHS = 200;
+
+/** An agent's write-set as people and agents read it. */
+export const writeSetSchema = z.object({
+  callsign: z.string(),
+  worktree: z.string(),
+  /** `refs/heads/…`; absent on a detached HEAD (the write-set is then by commit). */
+  branch: z.string().optional(),
+  /** The integration target it is compared with (`refs/heads/main`, `refs/remotes/origin/HEAD`'s branch, …). */
+  target: z.string(),
+  head: z.string(),
+  /** Repository-relative paths changed against the target, committed and uncommitted (at most MAX_WRITE_SET_PATHS_LISTED here). */
+  paths: z.array(z.string()),
+  pathCount: z.number().int(),
+  /** More paths changed than the plane keeps (MAX_WRITE_SET_PATHS), or than this reply lists. */
+  truncated: z.boolean(),
+  updatedAt: z.iso.datetime(),
+});
+export type WriteSet = z.infer<typeof writeSetSchema>;
+
+/** A forecast conflict: merging one agent's work with the other side's would conflict in `paths`. */
+export const forecastConflictSchema = z.object({
+  callsign: z.string(),
+  branch: z.string().optional(),
+  /** The other agent; absent when the other side is the integration target. */
+  otherCallsign: z.string().optional(),
+  otherBranch: z.string(),
+  paths: z.array(z.string()),
+  truncated: z.boolean(),
+  since: z.iso.datetime(),
+});
+export type ForecastConflict = z.infer<typeof forecastConflictSchema>;

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { MAX_WRITE_SET_PATHS_LISTED, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
+import type { Ctx } from './context.js';
+import type { State } from './state.js';
+
+/** An agent's write-set as the state keeps it (DESIGN §14), by agent id. */
+export const writeSetRecordSchema = z.object({
+  agentId: z.string(),
+  callsign: z.string(),
+  worktree: z.string(),
+  repository: z.string(),
+  branch: z.string().optional(),
+  target: z.string(),
+  head: z.string(),
+  commit: z.string(),
+  paths: z.array(z.string()),
+  truncated: z.boolean(),
+  at: z.number(),
+});
+export type WriteSetRecord = z.infer<typeof writeSetRecordSchema>;
+
+/** A conflict forecast between an agent and another (or the target, without otherAgentId), by pair key. */
+export const forecastRecordSchema = z.object({
+  key: z.string(),
+  agentId: z.string(),
+  callsign: z.string(),
+  branch: z.string().optional(),
+  otherAgentId: z.string().optional(),
+  otherCallsign: z.string().optional(),
+  otherBranch: z.string(),
+  paths: z.array(z.string()),
+  truncated: z.boolean(),
+  at: z.number(),
+});
+export type ForecastRecord = z.infer<typeof forecastRecordSchema>;
+
+type IntegrationEvent = Extract<FleetEvent, { type: `integration.${'write_set' | 'forecast'}` }>;
+
+/** One key per pair whichever side's change found it, so found and cleared name the same forecast. */
+export function forecastKey(agentId: string, otherAgentId: string | undefined): string {
+  return otherAgentId === undefined ? `${agentId} target` : [agentId, otherAgentId].sort().join(' ');
+}
+
+export function applyIntegrationEvent(state: State, event: IntegrationEvent): void {
+  if (event.type === 'integration.write_set') {
+    // The record's schema keeps its own fields of the event (at included) and drops the rest.
+    if (event.ended) state.writeSets.delete(event.agentId);
+    else state.writeSets.set(event.agentId, writeSetRecordSchema.parse(event));
+    return;
+  }
+  const key = forecastKey(event.agentId, event.otherAgentId);
+  if (event.status === 'cleared') state.forecasts.delete(key);
+  else state.forecasts.set(key, forecastRecordSchema.parse({ ...event, key }));
+}
+
+/** An agent that is gone has no write-set and forecasts no conflict (the log keeps what they were). */
+export function forgetIntegrationOf(state: State, agentId: string): void {
+  state.writeSets.delete(agentId);
+  for (const [key, forecast] of state.forecasts) if (forecast.agentId === agentId || forecast.otherAgentId === agentId) state.forecasts.delete(key);
+}
+
+const writeSetInputSchema = writeSetRecordSchema.omit({ at: true });
+export type WriteSetInput = z.infer<typeof writeSetInputSchema>;
+
+/** Bytes of paths one write-set event may carry, so it fits any log's message bound (NATS: 1 MB by default). */
+export const MAX_WRITE_SET_PATH_BYTES = 256 * 1024;
+
+/** The paths that fit MAX_WRITE_SET_PATH_BYTES, and whether some were left out. */
+export function boundedPaths(paths: readonly string[]): { paths: string[]; cut: boolean } {
+  let bytes = 0;
+  const kept = [];
+  for (const path of paths) {
+    bytes += path.length + 3; // its quotes and comma in the event's JSON
+    if (bytes > MAX_WRITE_SET_PATH_BYTES) return { paths: kept, cut: true };
+    kept.push(path);
+  }
+  return { paths: kept, cut: false };
+}
+
+/**
+ * Records a freshly computed write-set when what people read of it changed (its paths, branch,
+ * target, head or bound): a save that changes no path's membership logs nothing. Returns whether
+ * an event was recorded.
+ */
+export function recordWriteSet(ctx: Ctx, input: WriteSetInput): boolean {
+  const agent = ctx.state.agents.get(input.agentId);
+  if (!agent || agent.gone) return false;
+  const known = ctx.state.writeSets.get(input.agentId);
+  if (known && sameWriteSet(known, input)) return false;
+  ctx.emit({ type: 'integration.write_set', by: 'plane', ...input });
+  return true;
+}
+
+function sameWriteSet(a: WriteSetInput, b: WriteSetInput): boolean {
+  return a.branch === b.branch && a.target === b.target && a.head === b.head && a.truncated === b.truncated && a.worktree === b.worktree && samePaths(a.paths, b.paths);
+}
+
+const samePaths = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((path, i) => path === b[i]);
+
+/** The agent no longer has a write-set (detached from its branch, now on the target, its worktree gone): says so once, clearing its forecasts. */
+export function endWriteSet(ctx: Ctx, agentId: string): void {
+  const known = ctx.state.writeSets.get(agentId);
+  if (!known) return;
+  for (const forecast of [...ctx.state.forecasts.values()]) {
+    if (forecast.agentId === agentId || forecast.otherAgentId === agentId) ctx.emit({ type: 'integration.forecast', by: 'plane', ...sides(forecast), status: 'cleared', paths: [], truncated: false });
+  }
+  ctx.emit({ type: 'integration.write_set', by: 'plane', ...writeSetInputSchema.parse(known), paths: [], truncated: false, ended: true });
+}
+
+export interface ForecastOutcome {
+  agentId: string;
+  callsign: string;
+  branch?: string;
+  otherAgentId?: string;
+  otherCallsign?: string;
+  otherBranch: string;
+  /** Conflicted paths, sorted; empty when the merge is clean. */
+  paths: string[];
+  truncated: boolean;
+}
+
+/** Records a merge forecast only when it changed: a conflict found (or its paths changed), or cleared. */
+export function recordForecast(ctx: Ctx, outcome: ForecastOutcome): void {
+  const live = (agentId: string | undefined) => agentId === undefined || ctx.state.writeSets.has(agentId);
+  if (!live(outcome.agentId) || !live(outcome.otherAgentId)) return;
+  const known = ctx.state.forecasts.get(forecastKey(outcome.agentId, outcome.otherAgentId));
+  if (outcome.paths.length === 0) {
+    if (known) ctx.emit({ type: 'integration.forecast', by: 'plane', ...outcome, status: 'cleared' });
+    return;
+  }
+  if (known && samePaths(known.paths, outcome.paths) && known.truncated === outcome.truncated) return;
+  ctx.emit({ type: 'integration.forecast', by: 'plane', ...outcome, status: 'conflict' });
+}
+
+const sidesSchema = forecastRecordSchema.omit({ key: true, at: true, paths: true, truncated: true });
+
+function sides(forecast: ForecastRecord): Omit<ForecastOutcome, 'paths' | 'truncated'> {
+  return sidesSchema.parse(forecast);
+}
+
+/** The live write-sets of the same repository that share a path with `agentId`'s, or already forecast a conflict with it. */
+export function forecastPartners(state: State, agentId: string): WriteSetRecord[] {
+  const mine = state.writeSets.get(agentId);
+  if (!mine) return [];
+  const paths = new Set(mine.paths);
+  return [...state.writeSets.values()].filter(
+    (other) =>
+      other.agentId !== agentId &&
+      other.repository === mine.repository &&
+      (other.truncated || mine.truncated || other.paths.some((path) => paths.has(path)) || state.forecasts.has(forecastKey(agentId, other.agentId))),
+  );
+}
+
+/** The public view of a write-set: paths listed up to the reply bound. */
+export function writeSetView(record: WriteSetRecord): WriteSet {
+  return {
+    callsign: record.callsign,
+    worktree: record.worktree,
+    ...(record.branch !== undefined && { branch: record.branch }),
+    target: record.target,
+    head: record.head,
+    paths: record.paths.slice(0, MAX_WRITE_SET_PATHS_LISTED),
+    pathCount: record.paths.length,
+    truncated: record.truncated || record.paths.length > MAX_WRITE_SET_PATHS_LISTED,
+    updatedAt: new Date(record.at).toISOString(),
+  };
+}
+
+/** The forecast conflicts an agent is part of (either side), as that agent reads them: itself first. */
+export function conflictsOf(state: State, agentId: string | undefined, paths?: readonly string[]): ForecastConflict[] {
+  const wanted = paths && new Set(paths);
+  return [...state.forecasts.values()].flatMap((forecast) => {
+    if (agentId !== undefined && forecast.agentId !== agentId && forecast.otherAgentId !== agentId) return [];
+    const touched = wanted ? forecast.paths.filter((path) => wanted.has(path)) : forecast.paths;
+    if (touched.length === 0) return [];
+    return [conflictView(forecast, agentId, touched)];
+  });
+}
+
+function conflictView(forecast: ForecastRecord, viewer: string | undefined, paths: string[]): ForecastConflict {
+  const since = new Date(forecast.at).toISOString();
+  const flipped = viewer !== undefined && forecast.otherAgentId === viewer;
+  if (!flipped) {
+    return {
+      callsign: forecast.callsign,
+      ...(forecast.branch !== undefined && { branch: forecast.branch }),
+      ...(forecast.otherCallsign !== undefined && { otherCallsign: forecast.otherCallsign }),
+      otherBranch: forecast.otherBranch,
+      paths,
+      truncated: forecast.truncated,
+      since,
+    };
+  }
+  return {
+    callsign: forecast.otherCallsign!,
+    ...(forecast.otherBranch !== '' && { branch: forecast.otherBranch }),
+    otherCallsign: forecast.callsign,
+    otherBranch: forecast.branch ?? '(detached HEAD)',
+    paths,
+    truncated: forecast.truncated,
+    since,
+  };
+}

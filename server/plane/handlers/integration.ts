@@ -1,0 +1,23 @@
+import { FleetError } from '../../../contracts/index.js';
+import { conflictsOf, writeSetView } from '../../core/integration-forecast.js';
+import type { State } from '../../core/state.js';
+import type { HandlerTable } from './handler.js';
+
+export const integrationHandlers = {
+  fleet_conflicts: (params, session, { core }) =>
+    core.run(session.caller, (ctx) => {
+      const agentId = params.callsign !== undefined ? ctx.indexes.liveCallsigns.get(params.callsign) : params.worktree !== undefined ? writeSetOfWorktree(ctx.state, params.worktree) : undefined;
+      if (params.callsign !== undefined && agentId === undefined) {
+        throw new FleetError('NOT_FOUND', `no live agent ${params.callsign}: write-sets and forecasts are kept for live agents (fleet roster lists them)`, { callsign: params.callsign });
+      }
+      // A worktree no write-set belongs to has no conflicts (a hook asks for every worktree).
+      if (params.worktree !== undefined && agentId === undefined) return { writeSets: [], conflicts: [] };
+      const writeSets = [...ctx.state.writeSets.values()].filter((w) => agentId === undefined || w.agentId === agentId).map(writeSetView);
+      return { writeSets, conflicts: conflictsOf(ctx.state, agentId, params.paths) };
+    }),
+} satisfies Partial<HandlerTable>;
+
+function writeSetOfWorktree(state: State, worktree: string): string | undefined {
+  for (const record of state.writeSets.values()) if (record.worktree === worktree) return record.agentId;
+  return undefined;
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { FleetEvent } from '../../../contracts/index.js';
+import type { PlaneClient } from '../../../server/client/plane-client.js';
+import { EventWatcher } from '../../support/event-watcher.js';
+import { git, makeRepo } from '../../support/git-repo.js';
+import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
+
+type Forecast = Extract<FleetEvent, { type: 'integration.forecast' }>;
+type WriteSetEvent = Extract<FleetEvent, { type: 'integration.write_set' }>;
+
+const SHARED = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+const edited = (line: number, text: string) => `${SHARED.map((l, i) => (i === line - 1 ? text : l)).join('\n')}\n`;
+/** A branch named like an option: every git call must keep it a name. */
+const HOSTILE_BRANCH = '--output=hostile-output';
+
+/** `fleet hook VERB` as Claude Code runs it, with the payload on stdin. */
+function runHook(verb: 'claude-pre-tool-use' | 'claude-post-tool-use', home: string, payload: object): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [CLI, 'hook', verb, '--home', home], { env: { ...process.env, FLEET_HOME: home }, timeout: 30_000 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+    child.stdin!.end(JSON.stringify(payload));
+  });
+}
+const postToolUse = (home: string, payload: object) => runHook('claude-post-tool-use', home, payload);
+
+describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on their own branches, a real plane', () => {
+  const repo = makeRepo({ 'src/shared.ts': `${SHARED.join('\n')}\n`, 'src/a.ts': 'a\n', 'README.md': '# r\n' });
+  const trees = tempHome('fleet-forecast-trees-');
+  const worktreeOf = { ATLAS: join(trees, 'atlas'), BOLT: join(trees, 'bolt'), CLEO: join(trees, 'cleo') };
+  let plane: PlaneProcess;
+  let operator: PlaneClient;
+  let events: EventWatcher;
+  const agents = new Map<string, PlaneClient>();
+  let atlasIndex: { path: string; mtime: number };
+
+  const forecastBetween = (a: string, b: string, status: 'conflict' | 'cleared') => (e: FleetEvent) =>
+    e.type === 'integration.forecast' && e.status === status && [e.callsign, e.otherCallsign].sort().join() === [a, b].sort().join();
+  const writeSetOf = (callsign: string, has: (e: WriteSetEvent) => boolean) => (e: FleetEvent) => e.type === 'integration.write_set' && e.callsign === callsign && has(e);
+
+  before(async () => {
+    for (const [callsign, worktree] of Object.entries(worktreeOf)) {
+      const branch = callsign === 'BOLT' ? HOSTILE_BRANCH : callsign.toLowerCase();
+      // Made by plumbing, so the branch named like an option can be checked out as agents' tools would.
+      git(repo, 'update-ref', `refs/heads/${branch}`, 'main');
+      git(repo, 'worktree', 'add', '-q', '--detach', worktree, 'main');
+      git(worktree, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`);
+    }
+    plane = await startPlaneProcess();
+    operator = await plane.connectAsOperator();
+    events = await EventWatcher.follow(operator);
+    for (const [callsign, worktree] of Object.entries(worktreeOf)) {
+      const client = await plane.connect(`test-${callsign}`);
+      await client.call('fleet_agent_join', { callsign, runtime: 'script', worktree });
+      agents.set(callsign, client);
+    }
+    const index = git(worktreeOf.ATLAS, 'rev-parse', '--path-format=absolute', '--git-path', 'index');
+    git(worktreeOf.ATLAS, 'status', '--porcelain'); // refreshes the index now, not during the test
+    atlasIndex = { path: index, mtime: statSync(index).mtimeMs };
+  });
+
+  after(async () => {
+    for (const client of [...agents.values(), operator]) client?.close();
+    await plane?.stop();
+    for (const dir of [plane.home, repo, trees]) removeHome(dir);
+  });
+
+  test('two agents whose edits conflict are told before either completes: the event names both, resume and the hook note list it; a clean pair is not', async () => {
+    // CLEO edits the same file far from the others: its write-set intersects theirs, the merge is clean.
+    writeFileSync(join(worktreeOf.CLEO, 'src/shared.ts'), edited(11, 'CLEO was here'));
+    await events.waitFor(writeSetOf('CLEO', (e) => e.paths.includes('src/shared.ts')), 0, 20_000, "CLEO's write-set");
+    const from = events.events.length;
+    // ATLAS's edit stays uncommitted; BOLT commits its own.
+    writeFileSync(join(worktreeOf.ATLAS, 'src/shared.ts'), edited(2, 'ATLAS says two'));
+    writeFileSync(join(worktreeOf.BOLT, 'src/shared.ts'), edited(2, 'BOLT says two'));
+    git(worktreeOf.BOLT, 'commit', '-q', '-am', 'bolt edits line 2');
+    const found = (await events.waitFor(forecastBetween('ATLAS', 'BOLT', 'conflict'), from, 30_000, 'the ATLAS–BOLT conflict forecast')) as Forecast;
+    assert.deepEqual(found.paths, ['src/shared.ts']);
+    assert.ok([found.branch, found.otherBranch].includes(`refs/heads/${HOSTILE_BRANCH}`), 'the hostile branch is named as a branch');
+
+    const resume = await agents.get('ATLAS')!.call('fleet_agent_resume', {});
+    assert.deepEqual(resume.writeSet?.paths, ['src/shared.ts']);
+    assert.deepEqual(resume.conflicts.map((c) => [c.callsign, c.otherCallsign, c.paths]), [['ATLAS', 'BOLT', ['src/shared.ts']]]);
+
+    const note = JSON.parse(
+      await postToolUse(plane.home, { session_id: 'atlas-session', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 'toolu_forecast', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, 'src/shared.ts') }, tool_response: {} }),
+    ) as { hookSpecificOutput?: { hookEventName: string; additionalContext: string; permissionDecision?: string }; decision?: string };
+    assert.equal(note.hookSpecificOutput?.hookEventName, 'PostToolUse');
+    assert.match(note.hookSpecificOutput.additionalContext, /src\/shared\.ts: with BOLT's branch refs\/heads\/--output=hostile-output/);
+    assert.equal(note.hookSpecificOutput.permissionDecision, undefined, 'a note never allows');
+    const untouched = await postToolUse(plane.home, { session_id: 'atlas-session', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 'toolu_other', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, 'src/a.ts') }, tool_response: {} });
+    assert.equal(untouched, '', 'no note for a file in no forecast conflict');
+
+    // A shell write: PreToolUse marks the worktree, the command writes, PostToolUse asks what changed and notes the conflict.
+    const bash = { session_id: 'atlas-session', tool_name: 'Bash', tool_use_id: 'toolu_shell', cwd: worktreeOf.ATLAS, tool_input: { command: 'node scripts/touch-shared.js' } };
+    assert.doesNotMatch(await runHook('claude-pre-tool-use', plane.home, { ...bash, hook_event_name: 'PreToolUse' }), /"deny"/);
+    writeFileSync(join(worktreeOf.ATLAS, 'src/shared.ts'), `${edited(2, 'ATLAS says two')}// touched by a script\n`);
+    const shellNote = JSON.parse(await runHook('claude-post-tool-use', plane.home, { ...bash, hook_event_name: 'PostToolUse', tool_response: {} })) as { hookSpecificOutput?: { additionalContext: string } };
+    assert.match(shellNote.hookSpecificOutput?.additionalContext ?? '', /src\/shared\.ts: with BOLT's branch/);
+
+    const { digest, markdown } = await operator.call('fleet_digest', { sinceSeq: 1 });
+    assert.equal(digest.openForecastConflicts, 1);
+    assert.match(markdown, /## Conflict forecast[\s\S]*ATLAS .* would conflict in src\/shared\.ts|## Conflict forecast[\s\S]*BOLT .* would conflict in src\/shared\.ts/);
+
+    const cli = await runCli(['conflicts'], { home: plane.home, cwd: repo });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, /ATLAS .*BOLT|BOLT .*ATLAS/);
+    const status = await runCli(['status'], { home: plane.home, cwd: repo });
+    assert.match(status.stdout, /forecast conflicts \(1\)[\s\S]*src\/shared\.ts/);
+
+    assert.deepEqual((await operator.call('fleet_conflicts', { callsign: 'CLEO' })).conflicts, []);
+    assert.ok(!events.events.some((e) => e.type === 'integration.forecast' && (e.callsign === 'CLEO' || e.otherCallsign === 'CLEO')), 'CLEO merges cleanly with both');
+    assert.equal(existsSync(join(repo, 'hostile-output')) || existsSync(join(worktreeOf.BOLT, 'hostile-output')), false, 'the branch name ran no --output');
+  });
+
+  test("the snapshot of uncommitted work left ATLAS's worktree and index as they were", () => {
+    assert.equal(statSync(atlasIndex.path).mtimeMs, atlasIndex.mtime, 'the index file was not rewritten');
+    assert.equal(git(worktreeOf.ATLAS, 'status', '--porcelain'), 'M src/shared.ts', 'still one unstaged edit, nothing staged');
+  });
+
+  test('the conflict is cleared once the other side takes its change back', async () => {
+    const from = events.events.length;
+    git(worktreeOf.BOLT, 'reset', '-q', '--hard', 'main');
+    const cleared = (await events.waitFor(forecastBetween('ATLAS', 'BOLT', 'cleared'), from, 30_000, 'the cleared forecast')) as Forecast;
+    assert.deepEqual(cleared.paths, []);
+    assert.deepEqual((await agents.get('ATLAS')!.call('fleet_agent_resume', {})).conflicts, []);
+    const history = await runCli(['history', 'src/shared.ts', '--json'], { home: plane.home, cwd: repo });
+    assert.equal(history.code, 0, history.stderr);
+    const { forecasts } = JSON.parse(history.stdout) as { forecasts: { status: string; agent: string; other: string }[] };
+    assert.deepEqual(forecasts.map((f) => [f.status, [f.agent, f.other].sort().join()]), [['conflict', 'ATLAS,BOLT'], ['cleared', 'ATLAS,BOLT']]);
+  });
+
+  test('a branch deleted under its worktree ends that write-set (and no git error stops the others)', async () => {
+    const from = events.events.length;
+    git(repo, 'update-ref', '-d', 'refs/heads/cleo');
+    await events.waitFor(writeSetOf('CLEO', (e) => e.ended === true), from, 30_000, "the end of CLEO's write-set");
+    const { writeSets } = await operator.call('fleet_conflicts', {});
+    assert.deepEqual(writeSets.map((w) => w.callsign).sort(), ['ATLAS', 'BOLT']);
+  });
+});
