@@ -1,6 +1,7 @@
 import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
 import { applyHookSessionEvent } from './hook-sessions.js';
+import { applyIntegrationEvent } from './integration-reducer.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
@@ -130,6 +131,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
         ttlMs: event.ttlMs,
         expiresAt: event.expiresAt,
         reason: event.reason,
+        ...(event.heldFor !== undefined && { heldFor: event.heldFor }),
       };
       state.claims.set(claim.id, claim);
       indexes.addClaim(claim);
@@ -180,6 +182,13 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'territory.violated':
     case 'territory.violations_acknowledged':
       applyViolationEvent(state, event);
+      return;
+    case 'integration.configured':
+    case 'integration.queued':
+    case 'integration.batch':
+    case 'integration.batch_ended':
+    case 'integration.left':
+      applyIntegrationEvent(state, event);
       return;
     default:
       applyOrchestrationEvent(state, event);

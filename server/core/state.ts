@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adoptLegacyArtifacts } from './work-artifact-migration.js';
+import { integrationConfigSchema, trainEntrySchema, type IntegrationConfig } from '../../contracts/index.js';
 import { DEFAULT_WORK_SETTINGS, guidancePacketSchema, handoffArtifactSchema, claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type GuidancePacket, type HandoffArtifact, type WorkSettings } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
@@ -67,6 +68,11 @@ export const claimRecordSchema = z.object({
   reason: z.string().optional(),
   /** Set while the claim travels with a pending handoff: nobody writes under it, nobody else takes it. */
   escrow: z.string().optional(),
+  /**
+   * The work item it is held for once its builder completed it on a branch of its own (awaiting
+   * integration): it belongs to the item, not the agent, and nobody writes under it until it lands.
+   */
+  heldFor: z.string().optional(),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
 
@@ -109,6 +115,14 @@ export type RequestRecord = z.infer<typeof requestRecordSchema>;
 export const violationRecordSchema = violationSchema.extend({ at: z.number() });
 export type ViolationRecord = z.infer<typeof violationRecordSchema>;
 
+/** An item on the train, with its times in epoch ms. */
+export const trainRecordSchema = trainEntrySchema.extend({ queuedAt: z.number(), leftAt: z.number().optional() });
+export type TrainRecord = z.infer<typeof trainRecordSchema>;
+
+/** The batch a scope's train is working on (integration-train.ts): building, or GREEN at `tip` and moving the target. */
+export const trainBatchRecordSchema = z.object({ scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), at: z.number() });
+export type TrainBatchRecord = z.infer<typeof trainBatchRecordSchema>;
+
 export const stateSchema = z.object({
   seq: z.number().int().min(0),
   control: controlRecordSchema,
@@ -137,6 +151,10 @@ export const stateSchema = z.object({
   artifacts: z.array(handoffArtifactSchema).default([]),
   /** The guidance packets issued lately (MAX_KEPT_GUIDANCE_PACKETS; the log keeps all of them). */
   guidancePackets: z.array(guidancePacketSchema).default([]),
+  integrationConfigs: z.array(integrationConfigSchema).default([]),
+  /** Items on the train and lately off it, by item id, queue order. */
+  train: z.array(trainRecordSchema).default([]),
+  trainBatches: z.array(trainBatchRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -166,6 +184,11 @@ export interface State {
   /** Insertion order is the order they were produced in. */
   artifacts: Map<string, HandoffArtifact>;
   guidancePackets: Map<string, GuidancePacket>;
+  integrationConfigs: Map<string, IntegrationConfig>;
+  /** By item id; insertion order is queue order. */
+  train: Map<string, TrainRecord>;
+  /** By scope: at most one batch per scope's train. */
+  trainBatches: Map<string, TrainBatchRecord>;
 }
 
 export function emptyState(now: number): State {
@@ -191,6 +214,9 @@ export function emptyState(now: number): State {
     parkedClaims: new Map(),
     artifacts: new Map(),
     guidancePackets: new Map(),
+    integrationConfigs: new Map(),
+    train: new Map(),
+    trainBatches: new Map(),
   };
 }
 
@@ -217,6 +243,9 @@ export function toPersisted(state: State): PersistedState {
     parkedClaims: [...state.parkedClaims.values()],
     artifacts: [...state.artifacts.values()],
     guidancePackets: [...state.guidancePackets.values()],
+    integrationConfigs: [...state.integrationConfigs.values()],
+    train: [...state.train.values()],
+    trainBatches: [...state.trainBatches.values()],
   };
 }
 
@@ -243,6 +272,9 @@ export function fromPersisted(p: PersistedState): State {
     parkedClaims: new Map(p.parkedClaims.map((c) => [c.id, c])),
     artifacts: new Map(p.artifacts.map((a) => [a.artifactId, a])),
     guidancePackets: new Map(p.guidancePackets.map((a) => [a.artifactId ?? '', a])),
+    integrationConfigs: new Map(p.integrationConfigs.map((c) => [c.scope, c])),
+    train: new Map(p.train.map((t) => [t.itemId, t])),
+    trainBatches: new Map(p.trainBatches.map((b) => [b.scope, b])),
   };
   adoptLegacyArtifacts(state);
   return state;

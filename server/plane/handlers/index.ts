@@ -4,6 +4,7 @@ import { digestHandlers } from './digest.js';
 import type { HandlerTable } from './handler.js';
 import { historyHandlers } from './history.js';
 import { hookHandlers } from './hooks.js';
+import { integrationHandlers } from './integration.js';
 import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
 import { rosterHandlers } from './roster.js';
@@ -20,6 +21,7 @@ export const handlers: HandlerTable = {
   ...messagingHandlers,
   ...workHandlers,
   ...buildHandlers,
+  ...integrationHandlers,
   ...digestHandlers,
   ...historyHandlers,
   ...hookHandlers,

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineMethod, withControl } from '../method.js';
+import { boundedText, limits } from '../limits.js';
+import { integrationConfigSchema, releaseAtSchema, trainEntrySchema } from '../integration.js';
+import { workStatusSchema } from '../work.js';
+import { idParam, repositoryParams } from './common.js';
+
+const refName = boundedText(limits.line).min(1);
+
+export const integrateConfigure = defineMethod({
+  name: 'fleet_integrate_configure',
+  summary:
+    "Set a repository's integration (operator or RTE): target branch (default: the repository's default branch), remote and push (never forced), batchSize, buildCommand (default: the build gate's), timeoutSeconds, landOnAccept (every accept queues the item), releaseAt (claims of work on its own branch end at complete, or once it lands: the default). What is not given keeps its value.",
+  params: z.strictObject({
+    ...repositoryParams,
+    target: refName.optional(),
+    remote: refName.optional(),
+    push: z.boolean().optional(),
+    batchSize: z.number().int().min(1).max(64).optional(),
+    buildCommand: boundedText(limits.command).min(1).optional(),
+    timeoutSeconds: z.number().positive().max(24 * 3600).optional(),
+    landOnAccept: z.boolean().optional(),
+    releaseAt: releaseAtSchema.optional(),
+  }),
+  result: withControl({ config: integrationConfigSchema }),
+  access: 'rte_or_operator',
+  mutates: true,
+  mcpTool: false,
+});
+
+export const land = defineMethod({
+  name: 'fleet_land',
+  summary:
+    "Queue an accepted work item's branch (id), or a branch by name, on the train: pinned at its current commit, merged onto the target with the others of a batch, built, and landed only if GREEN. done true: mark the item landed by hand (it was merged outside the train), releasing the claims held for it. RTE or operator.",
+  params: z.strictObject({
+    ...repositoryParams,
+    id: idParam.optional(),
+    branch: refName.optional(),
+    done: z.boolean().optional(),
+    commit: refName.optional().describe('With done: the commit on the target that landed it'),
+  }),
+  result: withControl({ item: z.object({ id: z.string(), status: workStatusSchema }).optional(), entry: trainEntrySchema.optional() }),
+  access: 'rte_or_operator',
+  mutates: true,
+  mcpTool: false,
+});
+
+export const integrateStatus = defineMethod({
+  name: 'fleet_integrate_status',
+  summary: "A repository's train: its settings, the batch being built, items queued, landed and sent back (with the reason and log tail).",
+  params: z.strictObject({ ...repositoryParams }),
+  result: withControl({
+    config: integrationConfigSchema.omit({ configuredBy: true }),
+    batch: z.object({ itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), since: z.iso.datetime() }).optional(),
+    entries: z.array(trainEntrySchema),
+  }),
+  access: 'anyone',
+  mutates: false,
+  mcpTool: false,
+});
