@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
-import { boundedText, limits } from '../limits.js';
+import { boundedList, boundedText, limits } from '../limits.js';
 import { integrationConfigSchema, releaseAtSchema, trainEntrySchema } from '../integration.js';
 import { workStatusSchema } from '../work.js';
 import { idParam, repositoryParams } from './common.js';
@@ -31,15 +31,15 @@ export const integrateConfigure = defineMethod({
 export const land = defineMethod({
   name: 'fleet_land',
   summary:
-    "Queue an accepted work item's branch (id), or a branch by name, on the train: pinned at its current commit, merged onto the target with the others of a batch, built, and landed only if GREEN. done true: mark the item landed by hand (it was merged outside the train), releasing the claims held for it. RTE or operator.",
+    "Queue accepted work items' branches (ids, in order), or a branch by name, on the train: each pinned at the commit it was completed and verified at, merged onto the target in batches, built, and landed only if GREEN. done true: mark the items landed by hand (merged outside the train), releasing the claims held for them. RTE or operator.",
   params: z.strictObject({
     ...repositoryParams,
-    id: idParam.optional(),
+    ids: boundedList(idParam, limits.refs).min(1).optional(),
     branch: refName.optional(),
     done: z.boolean().optional(),
     commit: refName.optional().describe('With done: the commit on the target that landed it'),
   }),
-  result: withControl({ item: z.object({ id: z.string(), status: workStatusSchema }).optional(), entry: trainEntrySchema.optional() }),
+  result: withControl({ items: z.array(z.object({ id: z.string(), status: workStatusSchema })), entries: z.array(trainEntrySchema) }),
   access: 'rte_or_operator',
   mutates: true,
   mcpTool: false,

@@ -16,19 +16,19 @@ export const integrationHandlers = {
   },
 
   fleet_land: async (params, session, { core, scopes, train }) => {
-    const { id, branch, done, commit } = params;
+    const { ids, branch, done, commit } = params;
     if (done === true) {
-      if (id === undefined) throw new FleetError('INVALID_PARAMS', 'done marks a work item landed: pass its id (fleet land --done ITEM)');
-      const item = core.run(session.caller, (ctx) => markLanded(ctx, session.caller, id, commit));
-      return { item: { id: item.id, status: item.status } };
+      if (ids === undefined || branch !== undefined) throw new FleetError('INVALID_PARAMS', 'done marks work items landed by hand: pass their ids (fleet land --done ITEM…)');
+      const items = core.run(session.caller, (ctx) => ids.map((id) => markLanded(ctx, session.caller, id, commit)));
+      return { items: items.map((item) => ({ id: item.id, status: item.status })), entries: [] };
     }
-    if ((id === undefined) === (branch === undefined)) throw new FleetError('INVALID_PARAMS', 'pass either id (a work item to land) or branch (a branch to land by name), not both');
-    if (commit !== undefined) throw new FleetError('INVALID_PARAMS', 'commit goes with done; a landing is pinned at the branch\'s current commit');
-    const item = id !== undefined ? core.run(session.caller, (ctx) => requireLandable(ctx.state, id)) : undefined;
-    const request = item !== undefined ? landingOf(item) : await namedBranch(params, scopes, core, branch!);
-    const entry = core.run(session.caller, (ctx) => queueLanding(ctx, session.caller, request));
+    if ((ids === undefined) === (branch === undefined)) throw new FleetError('INVALID_PARAMS', 'pass either ids (work items to land) or branch (a branch to land by name), not both');
+    if (commit !== undefined) throw new FleetError('INVALID_PARAMS', "commit goes with done; a landing is pinned at the commit the item was completed and verified at");
+    const requests = ids !== undefined ? core.run(session.caller, (ctx) => ids.map((id) => landingOf(requireLandable(ctx.state, id)))) : [await namedBranch(params, scopes, core, branch!)];
+    const entries = core.run(session.caller, (ctx) => requests.map((request) => queueLanding(ctx, session.caller, request)));
     train.kick();
-    return { ...(item && { item: { id: item.id, status: core.state.work.get(item.id)!.status } }), entry: trainEntryView(entry) };
+    const items = (ids ?? []).map((id) => ({ id, status: core.state.work.get(id)!.status }));
+    return { items, entries: entries.map(trainEntryView) };
   },
 
   fleet_integrate_status: (params, session, { core, scopes }) => {

@@ -39,8 +39,8 @@ test('claims last until landed: work completed on a branch of its own keeps its 
   const stillHeld = await operator.call('fleet_claims', { root: fleet.repo });
   assert.deepEqual(stillHeld.claims.filter((c) => c.heldFor === item.id).map((c) => c.pattern), ['src/a.ts']);
 
-  const landed = await operator.call('fleet_land', { id: item.id, done: true });
-  assert.equal(landed.item?.id, item.id);
+  const landed = await operator.call('fleet_land', { ids: [item.id], done: true });
+  assert.deepEqual(landed.items, [{ id: item.id, status: 'landed' }]);
   const after = await operator.call('fleet_claims', { root: fleet.repo });
   assert.deepEqual(after.claims.filter((c) => c.heldFor !== undefined), [], 'landing released the held claims');
   assert.equal((await atlas.client.call('fleet_claim_path', { patterns: ['src/a.ts'], root: fleet.repo })).granted, true);
