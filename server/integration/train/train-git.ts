@@ -92,16 +92,26 @@ export async function worktreesOn(repository: string, ref: string): Promise<stri
   return found;
 }
 
+/**
+ * The URL of a configured remote. Fetch and push go to the URL, not the remote's name: by name git
+ * also updates the user's refs/remotes/* on the side, and those are not the train's to move.
+ */
+async function remoteUrl(repository: string, remote: string, push: boolean): Promise<string> {
+  const url = (await gitOutput(repository, ['remote', 'get-url', ...(push ? ['--push'] : []), '--', remote], quick)).stdout.toString().trim();
+  if (url === '') throw new Error(`the remote ${remote} has no URL`);
+  return url;
+}
+
 /** Fetches `branch` of `remote` into the train's own ref `refs/fleet/<remote>/<branch>` (never refs/remotes/*). */
 export async function fetchInto(repository: string, remote: string, branch: string): Promise<string> {
   const ref = `refs/fleet/${remote}/${branch}`;
-  await gitOutput(repository, ['fetch', '--quiet', '--no-tags', '--end-of-options', remote, `+refs/heads/${branch}:${ref}`], heavy);
+  await gitOutput(repository, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', await remoteUrl(repository, remote, false), `+refs/heads/${branch}:${ref}`], heavy);
   return ref;
 }
 
 /** Pushes `commit` to the remote's `branch` without force: a remote that moved refuses it. */
 export async function pushTo(repository: string, remote: string, commit: string, branch: string): Promise<{ ok: boolean; message: string }> {
-  const run = await runGit(repository, ['push', '--quiet', '--porcelain', '--end-of-options', remote, `${commit}:refs/heads/${branch}`], heavy);
+  const run = await runGit(repository, ['push', '--quiet', '--porcelain', '--end-of-options', await remoteUrl(repository, remote, true), `${commit}:refs/heads/${branch}`], heavy);
   return { ok: run.code === 0, message: describe(run) };
 }
 

@@ -4,12 +4,18 @@ import { landingOf, markLanded, queueLanding, requireLandable, trainEntryView } 
 import { iso } from '../../core/views.js';
 import { resolveCommit } from '../../integration/git/refs.js';
 import { targetBranch } from '../../integration/train/branch-of-its-own.js';
+import { isBranchName } from '../../integration/train/train-git.js';
+import type { Scope } from '../repository/scope-resolver.js';
 import type { HandlerTable } from './handler.js';
 
 export const integrationHandlers = {
-  fleet_integrate_configure: (params, session, { core, scopes, train }) => {
+  fleet_integrate_configure: async (params, session, { core, scopes, train }) => {
     const { root, scope: named, ...settings } = params;
     const scope = scopes.forCall({ root, scope: named });
+    const repository = 'gitDir' in scope ? (scope as Scope).gitDir : undefined;
+    if (settings.target !== undefined && !(await isBranchName(repository ?? process.cwd(), settings.target))) {
+      throw new FleetError('INVALID_PARAMS', `target "${settings.target}" is not a branch name git accepts (git check-ref-format): name a branch such as main`, { target: settings.target });
+    }
     const config = core.run(session.caller, (ctx) => configureIntegration(ctx, session.caller, scope.id, settings));
     train.kick();
     return { config };

@@ -5,41 +5,9 @@ import { test } from 'node:test';
 import { readEventLog } from '../../support/event-log-reader.js';
 import { git } from '../../support/git-repo.js';
 import { tempHome, removeHome } from '../../support/plane-process.js';
-import { commitFiles, completeVerifyAccept, eventually, trainRepo } from '../../support/train-repo.js';
+import { acceptedItems, eventually, landings, statusOf, trainRepo } from '../../support/train-repo.js';
 
 const FILES = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' };
-const CRITERIA = ['it works'];
-
-type Fleet = Awaited<ReturnType<typeof trainRepo>>;
-
-/** Builders on branches of their own, each completing one accepted item that commits `files` on its branch. */
-async function acceptedItems(fleet: Fleet, work: { callsign: string; files: Record<string, string>; paths?: string[] }[]) {
-  const operator = await fleet.operator();
-  const verifier = await fleet.verifier();
-  const items: { id: string; branch: string; commit: string }[] = [];
-  for (const { callsign, files, paths } of work) {
-    const branch = `${callsign.toLowerCase()}-work`;
-    const agent = await fleet.agent(callsign, branch);
-    const { item } = await operator.call('fleet_work_add', { title: `${callsign}'s change`, paths: paths ?? Object.keys(files), criteria: CRITERIA, root: fleet.repo });
-    assert.equal((await agent.client.call('fleet_work_pull', {})).item?.id, item.id);
-    const commit = commitFiles(agent.worktree, files, `${callsign}'s change`);
-    await completeVerifyAccept(agent.client, verifier, operator, item.id, CRITERIA);
-    items.push({ id: item.id, branch, commit });
-  }
-  return { operator, items };
-}
-
-const statusOf = async (fleet: Fleet, id: string) => (await (await fleet.operator()).call('fleet_work_list', { id })).items[0]!;
-
-/** main's first-parent history since `from`, oldest first, each with its parents. */
-function landings(repo: string, from: string): { commit: string; parents: string[] }[] {
-  const lines = git(repo, 'rev-list', '--first-parent', '--reverse', '--parents', `${from}..main`);
-  return lines === '' ? [] : lines.split('\n').map((line) => {
-    const [commit, ...parents] = line.split(' ');
-    return { commit: commit!, parents };
-  });
-}
-
 test('train: a batch of three lands GREEN in one build, one --no-ff merge commit per item, on the target moved by compare-and-swap', async (t) => {
   const fleet = await trainRepo(t, FILES);
   const counter = join(tempHome('fleet-builds-'), 'count');
