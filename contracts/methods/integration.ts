@@ -51,7 +51,15 @@ export const integrateStatus = defineMethod({
   params: z.strictObject({ ...repositoryParams }),
   result: withControl({
     config: integrationConfigSchema.omit({ configuredBy: true }),
-    batch: z.object({ itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), since: z.iso.datetime() }).optional(),
+    batch: z
+      .object({
+        itemIds: z.array(z.string()),
+        base: z.string(),
+        tip: z.string().optional().describe('Set once the batch built GREEN: the commit the target moves to'),
+        since: z.iso.datetime(),
+        logTail: z.string().optional().describe('The running build\'s output so far (its tail)'),
+      })
+      .optional(),
     entries: z.array(trainEntrySchema),
   }),
   access: 'anyone',

@@ -8,6 +8,9 @@ import { isBranchName } from '../../integration/train/train-git.js';
 import type { Scope } from '../repository/scope-resolver.js';
 import type { HandlerTable } from './handler.js';
 
+/** How much of a running build's output `fleet integrate status` shows. */
+const LIVE_LOG_CHARS = 4000;
+
 export const integrationHandlers = {
   fleet_integrate_configure: async (params, session, { core, scopes, train }) => {
     const { root, scope: named, ...settings } = params;
@@ -37,14 +40,15 @@ export const integrationHandlers = {
     return { items, entries: entries.map(trainEntryView) };
   },
 
-  fleet_integrate_status: (params, session, { core, scopes }) => {
+  fleet_integrate_status: (params, session, { core, scopes, train }) => {
     const scope = scopes.forCall(params);
+    const logTail = train.liveLog(scope.id)?.slice(-LIVE_LOG_CHARS);
     return core.run(session.caller, (ctx) => {
       const config = integrationConfigOf(ctx.state, scope.id);
       const batch = ctx.state.trainBatches.get(scope.id);
       return {
         config,
-        ...(batch && { batch: { itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }), since: iso(batch.at) } }),
+        ...(batch && { batch: { itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }), since: iso(batch.at), ...(logTail !== undefined && { logTail }) } }),
         entries: [...ctx.state.train.values()].filter((e) => e.scope === scope.id).map(trainEntryView),
       };
     });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { readEventLog } from '../../support/event-log-reader.js';
 import { git } from '../../support/git-repo.js';
 import { tempHome, removeHome } from '../../support/plane-process.js';
+import { runCli } from '../../support/run-cli.js';
 import { acceptedItems, eventually, landings, statusOf, trainRepo } from '../../support/train-repo.js';
 
 const FILES = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' };
@@ -18,10 +19,16 @@ test('train: a batch of three lands GREEN in one build, one --no-ff merge commit
     { callsign: 'DANA', files: { 'src/d.ts': 'export const d = 1;\n' } },
   ]);
   const start = git(fleet.repo, 'rev-parse', 'main');
-  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: `echo build >> ${counter}; test -f src/b.ts && test -f src/c.ts && test -f src/d.ts` });
-  const queued = await operator.call('fleet_land', { ids: items.map((i) => i.id), root: fleet.repo });
-  assert.deepEqual(queued.items.map((i) => i.status), ['landing', 'landing', 'landing']);
-  assert.deepEqual(queued.entries.map((e) => [e.branch, e.commit, e.target]), items.map((i) => [i.branch, i.commit, 'main']));
+  // Through the CLI, as the operator would.
+  const cli = (...args: string[]) => runCli(args, { home: fleet.plane.home, cwd: fleet.repo });
+  const configured = await cli('integrate', 'configure', '--build', `echo build >> ${counter}; test -f src/b.ts && test -f src/c.ts && test -f src/d.ts`, '--batch', '4');
+  assert.equal(configured.code, 0, configured.stderr);
+  assert.match(configured.stdout, /batches of 4/);
+  const queued = await cli('land', ...items.map((i) => i.id), '--json');
+  assert.equal(queued.code, 0, queued.stderr);
+  const landing = JSON.parse(queued.stdout) as { items: { status: string }[]; entries: { branch: string; commit: string; target: string }[] };
+  assert.deepEqual(landing.items.map((i) => i.status), ['landing', 'landing', 'landing']);
+  assert.deepEqual(landing.entries.map((e) => [e.branch, e.commit, e.target]), items.map((i) => [i.branch, i.commit, 'main']));
 
   await eventually(30_000, async () => assert.deepEqual(await Promise.all(items.map(async (i) => (await statusOf(fleet, i.id)).status)), ['landed', 'landed', 'landed']));
   const merges = landings(fleet.repo, start);
@@ -34,6 +41,9 @@ test('train: a batch of three lands GREEN in one build, one --no-ff merge commit
   assert.equal(readFileSync(counter, 'utf8'), 'build\n', 'one build verified the whole batch');
   const status = await operator.call('fleet_integrate_status', { root: fleet.repo });
   assert.deepEqual(status.entries.map((e) => e.status), ['landed', 'landed', 'landed']);
+  const shown = await cli('integrate', 'status');
+  assert.equal(shown.code, 0, shown.stderr);
+  for (const [i, item] of items.entries()) assert.match(shown.stdout, new RegExp(`${item.id}\\s+${item.branch}\\s+${item.commit.slice(0, 12)}\\s+landed\\s+${merges[i]!.commit.slice(0, 12)}`));
   // The main checkout (on its own branch) was never touched; no branch of the agents moved.
   assert.equal(git(fleet.repo, 'symbolic-ref', '--short', 'HEAD'), 'operator');
   for (const item of items) assert.equal(git(fleet.repo, 'rev-parse', `refs/heads/${item.branch}`), item.commit);
