@@ -128,6 +128,9 @@ export function scopesWithWork(state: State): string[] {
   return [...scopes];
 }
 
+/** The lease whose holder integrates a scope: on a shared store exactly one plane at a time. */
+export const integratorLease = (scope: string): string => `integration/${scope}/integrator`;
+
 /** Records a batch merged onto `base` and building; with `tip`, built GREEN and about to move the target. */
 export function recordBatch(ctx: Ctx, batch: Omit<TrainBatchRecord, 'at'>): void {
   ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }) });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { mkdir, unlink } from 'node:fs/promises';
 import { PLANE_VERSION, PROTOCOL_VERSION } from '../../contracts/index.js';
 import { FleetCore } from '../core/fleet-core.js';
@@ -134,7 +135,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   let remote: RemoteDoor | undefined; // set once the TLS listener (--listen) serves
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
-  const train = new TrainRunner(core, journal, config.home, log);
+  // One plane per FLEET_HOME (the instance lock): a restarted plane is the same integrator.
+  const train = new TrainRunner(core, journal, config.home, `plane ${hostname()}:${config.home}`, coreConfig.leaseTtlMs, coreConfig.leaseTtlMs / config.timeScale / 3, log);
   const landings = new LandingWatch(core, LANDING_WATCH_MS, log);
   const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
   const digests = new DigestPublisher(core, journal, history, paths, log, clock, webhook);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
-import { endBatch, failLanding, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork } from '../../core/integration-train.js';
+import { holdPlaneLease } from '../../core/leases.js';
+import { endBatch, failLanding, integratorLease, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork } from '../../core/integration-train.js';
 import type { TrainBatchRecord, TrainRecord } from '../../core/state.js';
 import { DEFAULT_BUILD_TIMEOUT_S } from '../../core/build-gate.js';
 import type { Journal } from '../../plane/persistence/journal.js';
@@ -46,12 +47,37 @@ export class TrainRunner {
   private kill: (() => void) | undefined;
   private readonly liveLogs = new Map<string, string>();
 
+  private readonly timer: NodeJS.Timeout;
+
+  /**
+   * `planeId` names this plane as the integrator lease's holder (`leaseTtlMs` in the core's time); the
+   * lease is renewed every `renewEveryMs` (real time, a fraction of the TTL) while this plane holds it,
+   * and a scope whose integrator died is taken over then.
+   */
   constructor(
     private readonly core: FleetCore,
     private readonly journal: Journal,
     private readonly home: string,
+    private readonly planeId: string,
+    private readonly leaseTtlMs: number,
+    renewEveryMs: number,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    this.timer = setInterval(() => this.renew(), renewEveryMs);
+    this.timer.unref();
+  }
+
+  /** Keeps the integrator leases this plane holds (a long build outlives a TTL), and looks for scopes to take over. */
+  private renew(): void {
+    const mine = [...this.core.state.leases.values()].filter((l) => l.agentId === this.planeId && l.name.startsWith('integration/'));
+    this.core.run(undefined, (ctx) => mine.forEach((l) => holdPlaneLease(ctx, l.name, this.planeId, this.leaseTtlMs)));
+    if (scopesWithWork(this.core.state).length > 0) this.kick();
+  }
+
+  /** Whether this plane integrates `scope` now: it holds (or has just taken) the scope's integrator lease. */
+  private integrates(scope: string): boolean {
+    return this.core.run(undefined, (ctx) => holdPlaneLease(ctx, integratorLease(scope), this.planeId, this.leaseTtlMs));
+  }
 
   kick(): void {
     if (this.stopping) return;
@@ -64,6 +90,7 @@ export class TrainRunner {
 
   stop(): void {
     this.stopping = true;
+    clearInterval(this.timer);
     this.kill?.();
   }
 
@@ -88,6 +115,7 @@ export class TrainRunner {
   }
 
   private async runScope(scope: string): Promise<void> {
+    if (!this.integrates(scope)) return;
     const resumed = this.core.state.trainBatches.get(scope);
     if (resumed) await this.resume(resumed);
     for (let batch = nextBatch(this.core.state, scope); batch.length > 0 && !this.stopping; batch = nextBatch(this.core.state, scope)) {
