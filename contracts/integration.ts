@@ -40,7 +40,9 @@ export const trainEntrySchema = z.object({
   status: trainEntryStatusSchema,
   queuedBy: z.string(),
   queuedAt: z.iso.datetime(),
-  /** The merge commit on the target, once landed. */
+  /** Set for a rollback: the landed commit this entry reverts (one revert commit, through the train's build). */
+  revert: z.string().optional(),
+  /** The merge commit on the target, once landed (for a rollback, the revert commit). */
   landedCommit: z.string().optional(),
   /** Why it left the train without landing (conflict, RED build, moved branch, target checked out). */
   reason: z.string().optional(),

@@ -59,6 +59,32 @@ export function landingOf(item: WorkRecord): LandingRequest {
   return { scope: item.scope!, itemId: item.id, branch, commit, target, repository };
 }
 
+/** Whether a rollback of `item` goes through the train: it landed, and the plane knows the commit that landed it. */
+export function revertsOnTrain(item: WorkRecord): boolean {
+  return item.status === 'landed' && item.landedCommit !== undefined && item.integration !== undefined && item.scope !== undefined;
+}
+
+/**
+ * A rollback of a landed item (seed 001, DESIGN §14): exactly its landing is reverted, as a commit
+ * of its own built on the target by the train. The item stays landed until the revert lands.
+ */
+export function queueRevert(ctx: Ctx, item: WorkRecord, by: string): void {
+  const { branch, target, repository } = item.integration!;
+  ctx.emit({ type: 'integration.queued', by, itemId: item.id, scope: item.scope!, branch, commit: item.landedCommit!, target, repository, revert: item.landedCommit! });
+}
+
+/** The revert landed: the item is rolled back, with the revert commit. */
+export function recordReverted(ctx: Ctx, itemId: string, commit: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'landed', landedCommit: commit });
+  if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'rolled_back', reason: `reverted as ${commit.slice(0, 12)}` });
+}
+
+/** The revert cannot land (it conflicts with later landings, or breaks the build): the operator decides; history is never rewritten. */
+export function escalateRevert(ctx: Ctx, itemId: string, reason: string, logTail?: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'failed', reason, ...(logTail !== undefined && { logTail }) });
+  if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'escalated', reason });
+}
+
 /** With land-on-accept configured, an accepted item built on its own branch goes straight to the train. */
 export function landOnAccept(ctx: Ctx, item: WorkRecord, by: string): void {
   if (item.scope === undefined || item.integration === undefined || !integrationConfigOf(ctx.state, item.scope).landOnAccept) return;
@@ -141,6 +167,6 @@ export function endBatch(ctx: Ctx, scope: string): void {
 }
 
 export function trainEntryView(entry: TrainRecord): TrainEntry {
-  const { itemId, scope, branch, commit, target, repository, status, queuedBy, queuedAt, landedCommit, reason, logTail } = entry;
-  return { itemId, scope, branch, commit, target, repository, status, queuedBy, queuedAt: iso(queuedAt), ...(landedCommit !== undefined && { landedCommit }), ...(reason !== undefined && { reason }), ...(logTail !== undefined && { logTail }) };
+  const { itemId, scope, branch, commit, target, repository, revert, status, queuedBy, queuedAt, landedCommit, reason, logTail } = entry;
+  return { itemId, scope, branch, commit, target, repository, ...(revert !== undefined && { revert }), status, queuedBy, queuedAt: iso(queuedAt), ...(landedCommit !== undefined && { landedCommit }), ...(reason !== undefined && { reason }), ...(logTail !== undefined && { logTail }) };
 }

@@ -5,7 +5,7 @@ import type { WorkRecord } from './orchestration-records.js';
 import { callsignOf } from './views.js';
 import { escalateWork, spentBudget } from './work-budgets.js';
 import { releaseAtOf } from './integration-config.js';
-import { landOnAccept } from './integration-train.js';
+import { landOnAccept, queueRevert, revertsOnTrain } from './integration-train.js';
 import { freeBuilder, holdItemClaims, releaseHeldClaims, releaseItemClaims } from './work-claims.js';
 import { answerClarification, askClarification, type ClarificationAnswer, type ClarificationAsk } from './work-clarification.js';
 import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './work-plan.js';
@@ -116,7 +116,9 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     if (item.blockedBy.length > 0) throw new FleetError('INVALID_STATE', `${item.id} has unresolved clarification requests: ${item.blockedBy.join(', ')}`);
   }
   const by = actorName(ctx.state, caller);
-  const rollbackRef = decision.disposition === 'rollback' ? (decision.rollbackRef ?? item.startCommit) : undefined;
+  // A landed item is rolled back by the train: its landing reverted, built, landed.
+  const revert = decision.disposition === 'rollback' && revertsOnTrain(item);
+  const rollbackRef = decision.disposition === 'rollback' ? (decision.rollbackRef ?? (revert ? item.landedCommit : item.startCommit)) : undefined;
   // An item never started wrote nothing: only work that was done needs the commit to return to.
   if (rollbackRef === undefined && decision.disposition === 'rollback' && (item.status !== 'ready' || item.artifact !== undefined)) {
     throw new FleetError('INVALID_PARAMS', `${item.id} recorded no start commit (pulled outside a git worktree): a rollback names the commit to return to in decision.rollbackRef`);
@@ -129,15 +131,16 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     type: 'work.transitioned',
     by,
     itemId: item.id,
-    status: DISPOSITION_STATUS[decision.disposition],
+    status: revert ? item.status : DISPOSITION_STATUS[decision.disposition],
     decision: sealed,
-    reason: decision.reasonCode,
+    reason: revert ? `${decision.reasonCode}: its landing ${item.landedCommit!.slice(0, 12)} is reverted through the train` : decision.reasonCode,
     ...rework,
     ...(item.escalation !== undefined && decision.disposition !== 'escalate' && { escalation: null }),
     ...freeBuilder(ctx, item, by),
   });
   // Rolled back: nothing of it will land, so its territory goes back to the fleet.
   if (decision.disposition === 'rollback') releaseHeldClaims(ctx, item.id, by, `${item.id} rolled back`);
+  if (revert) queueRevert(ctx, item, by);
   if (decision.disposition === 'accept') {
     landOnAccept(ctx, item, by);
     completeParents(ctx, item);

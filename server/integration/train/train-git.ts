@@ -50,9 +50,10 @@ export async function mergeInto(scratch: string, commit: string, message: string
   return { merged: false, conflicts };
 }
 
-/** Reverts merge commit `merge` (its first parent is the mainline) as a commit of its own. */
-export async function revertInto(scratch: string, merge: string, message: string): Promise<MergeResult> {
-  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', '-m', '1', merge], heavy);
+/** Reverts `landed` (a merge commit: against its first parent, the mainline) as a commit of its own. */
+export async function revertInto(scratch: string, landed: string, message: string): Promise<MergeResult> {
+  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', landed], quick)).stdout.toString().trim().split(' ').length - 1;
+  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), landed], heavy);
   if (run.code === 0) {
     await gitOutput(scratch, [...TRAIN_GIT, 'commit', '--amend', '-q', '-m', message], heavy);
     return { merged: true, commit: await headOf(scratch) };

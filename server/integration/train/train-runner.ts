@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
 import { holdPlaneLease } from '../../core/leases.js';
-import { endBatch, failLanding, integratorLease, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork } from '../../core/integration-train.js';
+import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork } from '../../core/integration-train.js';
 import type { TrainBatchRecord, TrainRecord } from '../../core/state.js';
 import { DEFAULT_BUILD_TIMEOUT_S } from '../../core/build-gate.js';
 import type { Journal } from '../../plane/persistence/journal.js';
@@ -12,7 +12,7 @@ import { forecastMerge } from '../git/merge-tree.js';
 import { resolveCommit } from '../git/refs.js';
 import { GIT_LIMITS } from '../git/limits.js';
 import { gitOutput, nulFields } from '../git/run-git.js';
-import { compareAndSwap, fetchInto, headOf, isAncestor, isBranchName, mergeInto, prepareScratch, pushTo, worktreesOn } from './train-git.js';
+import { compareAndSwap, fetchInto, headOf, isAncestor, isBranchName, mergeInto, prepareScratch, pushTo, revertInto, worktreesOn } from './train-git.js';
 
 /** Lines of a RED build's log sent back with the culprit. */
 const LOG_TAIL_CHARS = 4000;
@@ -181,6 +181,7 @@ export class TrainRunner {
 
   /** An entry whose branch moved goes back to review; one already on the target is done. */
   private async precheck(entry: TrainRecord, track: Track, base: string): Promise<'live' | 'settled'> {
+    if (entry.revert !== undefined) return 'live';
     if (!(await isBranchName(track.repository, entry.branch))) {
       this.record((ctx) => failLanding(ctx, entry.itemId, `"${entry.branch}" is not a valid branch name`));
       return 'settled';
@@ -206,8 +207,12 @@ export class TrainRunner {
     await prepareScratch(track.repository, track.scratch, base);
     const merged: TrainRecord[] = [];
     for (const entry of entries) {
-      const result = await mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`);
+      const result =
+        entry.revert !== undefined
+          ? await revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
+          : await mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`);
       if (result.merged) merged.push(entry);
+      else if (entry.revert !== undefined) this.revertConflicted(entry, track, result.conflicts);
       else await this.conflicted(track, entry, base, merged, result.conflicts);
     }
     if (merged.length === 0) return;
@@ -231,13 +236,23 @@ export class TrainRunner {
     if (merged.length === 1) {
       const culprit = merged[0]!;
       const why = `the build of ${track.target} with ${culprit.branch} merged is RED (${outcome.timedOut ? `timed out after ${track.timeoutMs / 1000} s` : `exit ${outcome.exitCode}`}): fix it on the branch and complete again`;
-      this.record((ctx) => (this.core.state.work.has(culprit.itemId) ? returnToBuilder(ctx, culprit.itemId, why, tail) : failLanding(ctx, culprit.itemId, why)));
+      this.record((ctx) => {
+        if (culprit.revert !== undefined) escalateRevert(ctx, culprit.itemId, `the revert of ${culprit.itemId}'s landing ${culprit.revert.slice(0, 12)} makes the build of ${track.target} RED: the operator decides (nothing was changed)`, tail);
+        else if (this.core.state.work.has(culprit.itemId)) returnToBuilder(ctx, culprit.itemId, why, tail);
+        else failLanding(ctx, culprit.itemId, why);
+      });
       return;
     }
     // Bisect: each half on the target as it then stands, so halves that pass land and the culprit is found.
     const half = Math.ceil(merged.length / 2);
     await this.landSet(track, merged.slice(0, half));
     await this.landSet(track, merged.slice(half).filter((e) => this.core.state.train.get(e.itemId)?.status === 'queued'));
+  }
+
+  /** A revert that collides with what landed after it escalates to the operator, naming the files: history is never rewritten. */
+  private revertConflicted(entry: TrainRecord, track: Track, files: string[]): void {
+    const reason = `the revert of ${entry.itemId}'s landing ${entry.revert!.slice(0, 12)} conflicts with later landings on ${track.target} in ${files.slice(0, MAX_NAMED_FILES).join(', ')}${files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : ''}: the operator decides (revert it by hand, or leave it)`;
+    this.record((ctx) => escalateRevert(ctx, entry.itemId, reason));
   }
 
   /** A textual conflict: the item goes back to its builder naming the files and what it collides with. */
@@ -295,7 +310,11 @@ export class TrainRunner {
   private async recordLandedBatch(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
     const chain = nulFields((await gitOutput(track.repository, ['rev-list', '-z', '--first-parent', '--reverse', `${batch.base}..${batch.tip}`], { timeoutMs: GIT_LIMITS.quickMs, maxOutputBytes: GIT_LIMITS.quickBytes })).stdout).flatMap((s) => s.split('\n')).filter(Boolean);
     this.record((ctx) => {
-      batch.itemIds.forEach((id, i) => recordLanded(ctx, id, chain[i] ?? batch.tip, 'plane'));
+      batch.itemIds.forEach((id, i) => {
+        const landedAs = chain[i] ?? batch.tip;
+        if (this.core.state.train.get(id)?.revert !== undefined) recordReverted(ctx, id, landedAs);
+        else recordLanded(ctx, id, landedAs, 'plane');
+      });
       endBatch(ctx, track.scope);
     });
     this.log(`train ${track.target}: landed ${batch.itemIds.join(', ')} at ${batch.tip.slice(0, 12)}`);

@@ -60,7 +60,8 @@ export const workHandlers = {
       const { item, clarificationId } = updateWork(ctx, session.caller, id, update.action === 'complete' ? { ...update, ...(integration && { integration }) } : update);
       return { item: { id: item.id, status: item.status }, ...(clarificationId !== undefined && { clarificationId }) };
     });
-    if (outcome.item.status === 'landing') train.kick();
+    // An accept may have queued the item (land on accept), a rollback its revert.
+    if (params.action === 'decide') train.kick();
     return outcome;
   },
 
