@@ -59,6 +59,16 @@ export const digestSchema = z.object({
       }),
     )
     .default([]),
+  /** The train in the window (DESIGN §14): what landed (by whom, how long after its accept), RED builds, conflicts hit, items it could not land. */
+  integration: z
+    .object({
+      landed: z.array(z.object({ id: z.string(), title: z.string(), by: z.string(), commit: z.string(), acceptToLandedMs: z.number().optional() })),
+      landedPerAgent: z.record(z.string(), z.number().int()),
+      redBuilds: z.number().int(),
+      conflicts: z.number().int(),
+      failed: z.array(z.object({ id: z.string(), reason: z.string() })),
+    })
+    .default({ landed: [], landedPerAgent: {}, redBuilds: 0, conflicts: 0, failed: [] }),
   /** Open items that have spent rounds of their rework or clarification budget. */
   budgetsSpent: z.array(budgetUseSchema).default([]),
   eventCount: z.number().int(),

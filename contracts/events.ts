@@ -193,7 +193,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
    */
   z.object({ ...base, type: z.literal('integration.batch'), scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional() }),
   /** The batch is over (landed, or its items went back to the queue or their builders). */
-  z.object({ ...base, type: z.literal('integration.batch_ended'), scope: z.string() }),
+  z.object({ ...base, type: z.literal('integration.batch_ended'), scope: z.string(), /** Its build was RED (then bisected). */ red: z.boolean().optional() }),
   /** An item left the train: landed (with its merge commit), returned to its builder (rework), or failed for a reason no rework fixes. */
   z.object({
     ...base,
@@ -203,6 +203,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     landedCommit: z.string().optional(),
     reason: z.string().optional(),
     logTail: z.string().optional(),
+    /** Why it was returned: a textual conflict, a RED build, a branch that moved after it was queued. */
+    cause: z.enum(['conflict', 'red', 'moved']).optional(),
   }),
   /** Finished items taken out of the queue by the operator or an RTE (fleet_work_remove). */
   z.object({ ...base, type: z.literal('work.removed'), itemIds: z.array(z.string()) }),

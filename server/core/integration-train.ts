@@ -119,8 +119,8 @@ export function markLanded(ctx: Ctx, caller: Caller, itemId: string, commit: str
  * The train cannot land an item as it stands (a textual conflict, a RED build that is its fault):
  * it goes back to its builder as a rework round, with the budget rules, the reason naming what to fix.
  */
-export function returnToBuilder(ctx: Ctx, itemId: string, reason: string, logTail?: string): void {
-  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'returned', reason, ...(logTail !== undefined && { logTail }) });
+export function returnToBuilder(ctx: Ctx, itemId: string, cause: 'conflict' | 'red', reason: string, logTail?: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'returned', cause, reason, ...(logTail !== undefined && { logTail }) });
   const item = ctx.state.work.get(itemId);
   if (!item) return;
   const escalation = spentBudget(ctx, item, 'rework', 'plane');
@@ -130,7 +130,7 @@ export function returnToBuilder(ctx: Ctx, itemId: string, reason: string, logTai
 
 /** The branch moved after it was queued: what would land is not what was verified, so it goes back to review. */
 export function returnToReview(ctx: Ctx, itemId: string, reason: string): void {
-  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'returned', reason });
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'returned', cause: 'moved', reason });
   if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'review', verifier: null, reason });
 }
 
@@ -162,8 +162,9 @@ export function recordBatch(ctx: Ctx, batch: Omit<TrainBatchRecord, 'at'>): void
   ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }) });
 }
 
-export function endBatch(ctx: Ctx, scope: string): void {
-  if (ctx.state.trainBatches.has(scope)) ctx.emit({ type: 'integration.batch_ended', by: 'plane', scope });
+/** The batch is over; `red`: its build failed (the digest counts RED trains). */
+export function endBatch(ctx: Ctx, scope: string, red = false): void {
+  if (ctx.state.trainBatches.has(scope)) ctx.emit({ type: 'integration.batch_ended', by: 'plane', scope, ...(red && { red }) });
 }
 
 export function trainEntryView(entry: TrainRecord): TrainEntry {

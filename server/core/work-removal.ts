@@ -16,7 +16,7 @@ export function removeWork(ctx: Ctx, caller: Caller, itemIds: readonly string[])
   for (const id of removing) {
     const item = ctx.state.work.get(id);
     if (!item) throw new FleetError('NOT_FOUND', `no work item ${id}`);
-    if (!FINISHED_STATUSES.has(item.status)) throw new FleetError('INVALID_STATE', `${id} is ${item.status}: only finished work (done, landed, land_failed, rolled back) leaves the queue (roll it back first)`);
+    if (!FINISHED_STATUSES.has(item.status)) throw new FleetError('INVALID_STATE', `${id} is ${item.status}: only done or rolled-back work leaves the queue (landed and land_failed count as done; roll it back first)`);
   }
   for (const item of ctx.state.work.values()) {
     if (removing.has(item.id)) continue;

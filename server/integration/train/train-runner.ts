@@ -232,13 +232,13 @@ export class TrainRunner {
     }
     const tail = outcome.log.slice(-LOG_TAIL_CHARS);
     this.log(`train ${track.target}: batch of ${merged.length} RED (exit ${outcome.exitCode}${outcome.timedOut ? ', timed out' : ''})`);
-    this.record((ctx) => endBatch(ctx, track.scope));
+    this.record((ctx) => endBatch(ctx, track.scope, true));
     if (merged.length === 1) {
       const culprit = merged[0]!;
       const why = `the build of ${track.target} with ${culprit.branch} merged is RED (${outcome.timedOut ? `timed out after ${track.timeoutMs / 1000} s` : `exit ${outcome.exitCode}`}): fix it on the branch and complete again`;
       this.record((ctx) => {
         if (culprit.revert !== undefined) escalateRevert(ctx, culprit.itemId, `the revert of ${culprit.itemId}'s landing ${culprit.revert.slice(0, 12)} makes the build of ${track.target} RED: the operator decides (nothing was changed)`, tail);
-        else if (this.core.state.work.has(culprit.itemId)) returnToBuilder(ctx, culprit.itemId, why, tail);
+        else if (this.core.state.work.has(culprit.itemId)) returnToBuilder(ctx, culprit.itemId, 'red', why, tail);
         else failLanding(ctx, culprit.itemId, why);
       });
       return;
@@ -268,7 +268,7 @@ export class TrainRunner {
     const against = others.length > 0 ? others.join(', ') : `the target ${track.target} at ${base.slice(0, 12)}`;
     const named = files.slice(0, MAX_NAMED_FILES).join(', ') + (files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : '');
     const reason = `${entry.branch} conflicts with ${against} in ${named}: merge ${track.target} into ${entry.branch}, resolve, and complete again`;
-    this.record((ctx) => (this.core.state.work.has(entry.itemId) ? returnToBuilder(ctx, entry.itemId, reason) : failLanding(ctx, entry.itemId, reason)));
+    this.record((ctx) => (this.core.state.work.has(entry.itemId) ? returnToBuilder(ctx, entry.itemId, 'conflict', reason) : failLanding(ctx, entry.itemId, reason)));
   }
 
   /**

@@ -67,6 +67,13 @@ test('train: a RED batch is bisected: the culprit goes back to its builder as re
   assert.match(entry.logTail ?? '', /BROKEN found/);
   for (const { commit } of landings(fleet.repo, start)) assert.equal(git(fleet.repo, 'ls-tree', '--name-only', commit, 'BROKEN'), '', `main never pointed at a RED tree (${commit})`);
   assert.equal(landings(fleet.repo, start).length, 2);
+  // The digest says what landed, by whom and how long after its accept, and how many trains were RED.
+  const { digest, markdown } = await operator.call('fleet_digest', {});
+  assert.deepEqual(digest.integration.landedPerAgent, { BOLT: 1, DANA: 1 });
+  assert.equal(digest.integration.redBuilds, 3, 'the batch of 3, then its half of 2, then the culprit alone');
+  assert.ok(digest.integration.landed.every((l) => typeof l.acceptToLandedMs === 'number' && l.acceptToLandedMs >= 0));
+  assert.match(markdown, /## Landed by the train/);
+  assert.match(markdown, /3 RED builds/);
 });
 
 test('train: a textual conflict returns the item to its builder naming the files and the other branch', async (t) => {
