@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
-import { integrationConfigSchema, trainEntrySchema } from './integration.js';
+import { integrationConfigSchema, trainEntrySchema } from './train.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
 import { buildArtifactSchema, decisionSchema, escalationSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';

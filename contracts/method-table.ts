@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { MethodSpec } from './method.js';
 import { buildConfigure, buildVerify } from './methods/build.js';
 import { controlGet, controlSet } from './methods/control.js';
-import { integrateConfigure, integrateStatus, land } from './methods/integration.js';
+import { integrateConfigure, integrateStatus, land } from './methods/train.js';
 import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
 import { agentResume, digest } from './methods/digest.js';
 import { pathHistory } from './methods/history.js';

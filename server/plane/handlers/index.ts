@@ -4,7 +4,7 @@ import { digestHandlers } from './digest.js';
 import type { HandlerTable } from './handler.js';
 import { historyHandlers } from './history.js';
 import { hookHandlers } from './hooks.js';
-import { integrationHandlers } from './integration.js';
+import { trainHandlers } from './train.js';
 import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
 import { rosterHandlers } from './roster.js';
@@ -21,7 +21,7 @@ export const handlers: HandlerTable = {
   ...messagingHandlers,
   ...workHandlers,
   ...buildHandlers,
-  ...integrationHandlers,
+  ...trainHandlers,
   ...digestHandlers,
   ...historyHandlers,
   ...hookHandlers,

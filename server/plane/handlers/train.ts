@@ -11,7 +11,7 @@ import type { HandlerTable } from './handler.js';
 /** How much of a running build's output `fleet integrate status` shows. */
 const LIVE_LOG_CHARS = 4000;
 
-export const integrationHandlers = {
+export const trainHandlers = {
   fleet_integrate_configure: async (params, session, { core, scopes, train }) => {
     const { root, scope: named, ...settings } = params;
     const scope = scopes.forCall({ root, scope: named });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
-import { integrationConfigSchema, releaseAtSchema, trainEntrySchema } from '../integration.js';
+import { integrationConfigSchema, releaseAtSchema, trainEntrySchema } from '../train.js';
 import { workStatusSchema } from '../work.js';
 import { idParam, repositoryParams } from './common.js';
 
