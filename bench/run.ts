@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream,integration] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { editor, editorChurn } from './sections/editor.js';
 import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
 import { hookEvents } from './sections/hook-events.js';
+import { integration } from './sections/integration.js';
 import { jetStreamSection } from './sections/jetstream.js';
 import { latencyAndScale } from './sections/latency.js';
 import { limits } from './sections/limits.js';
@@ -35,6 +36,7 @@ const SECTIONS = {
   'client-hooks': clientHooks,
   'mcp-tools': mcpTools,
   jetstream: jetStreamSection,
+  integration,
 } as const;
 type SectionName = keyof typeof SECTIONS;
 
