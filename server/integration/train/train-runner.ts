@@ -188,7 +188,7 @@ export class TrainRunner {
     }
     const head = await resolveCommit(track.repository, `refs/heads/${entry.branch}`);
     if (head !== undefined && head !== entry.commit) {
-      const reason = `${entry.branch} moved after it was queued (${entry.commit.slice(0, 12)} → ${head.slice(0, 12)}): the train lands only the commit that was verified, so it goes back to review`;
+      const reason = `${entry.branch} moved since the commit that was verified and queued (${entry.commit.slice(0, 12)} → ${head.slice(0, 12)}): the train lands only the commit that was verified, so it goes back to review`;
       this.record((ctx) => (this.core.state.work.has(entry.itemId) ? returnToReview(ctx, entry.itemId, reason) : failLanding(ctx, entry.itemId, reason)));
       return 'settled';
     }

@@ -106,3 +106,23 @@ test('train: the target checked out in a worktree is never moved under it: land_
   const log = readEventLog(fleet.plane.home, { tolerateTornTail: true });
   assert.equal(log.filter((e) => e.type === 'integration.batch').length, 0, 'nothing was built');
 });
+
+test('train: with land on accept, the accept queues the item; a branch that moved after it was queued goes back to review, never landing an unverified commit', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const operator = await fleet.operator();
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: 'true', landOnAccept: true });
+  const { items } = await acceptedItems(fleet, [{ callsign: 'BOLT', files: { 'src/b.ts': 'export const b = 1;\n' } }]);
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'landed'));
+  assert.equal(git(fleet.repo, 'rev-parse', 'main^2'), items[0]!.commit);
+
+  // CLEO's item is accepted at one commit; she commits more on the branch before the train gets to it.
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, landOnAccept: false });
+  const { items: moved } = await acceptedItems(fleet, [{ callsign: 'CLEO', files: { 'src/c.ts': 'export const c = 1;\n' } }]);
+  const before = git(fleet.repo, 'rev-parse', 'main');
+  const cleoTree = git(fleet.repo, 'worktree', 'list', '--porcelain').split('\n').find((l) => l.startsWith('worktree ') && l.includes('cleo'))!.slice('worktree '.length);
+  git(cleoTree, 'commit', '-q', '--allow-empty', '-m', 'unverified afterthought');
+  await operator.call('fleet_land', { ids: [moved[0]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, moved[0]!.id)).status, 'review'));
+  assert.match((await statusOf(fleet, moved[0]!.id)).statusReason ?? '', /cleo-work moved since the commit that was verified/);
+  assert.equal(git(fleet.repo, 'rev-parse', 'main'), before);
+});
