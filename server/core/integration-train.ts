@@ -98,7 +98,8 @@ export function landOnAccept(ctx: Ctx, item: WorkRecord, by: string): void {
  */
 export function recordLanded(ctx: Ctx, itemId: string, commit: string | undefined, by: string): void {
   const entry = ctx.state.train.get(itemId);
-  if (entry && entry.leftAt === undefined && commit !== undefined) ctx.emit({ type: 'integration.left', by, itemId, status: 'landed', landedCommit: commit });
+  // Off the train too, so a queued entry is not landed a second time.
+  if (entry && entry.leftAt === undefined) ctx.emit({ type: 'integration.left', by, itemId, status: 'landed', ...(commit !== undefined && { landedCommit: commit }) });
   releaseHeldClaims(ctx, itemId, by, `${itemId} landed${commit !== undefined ? ` as ${commit.slice(0, 12)}` : ''}`);
   const item = ctx.state.work.get(itemId);
   if (!item || item.status === 'landed') return;
