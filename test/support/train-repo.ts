@@ -1,9 +1,9 @@
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import { git, makeRepo } from './git-repo.js';
-import assert from 'node:assert/strict';
 import { passingReport } from './orchestration-plane.js';
 import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from './plane-process.js';
 
@@ -23,7 +23,7 @@ export async function trainRepo(t: TestEnd, files: Record<string, string>, optio
     execFileSync('git', ['clone', '-q', '--bare', repo, remote], { stdio: 'ignore' });
     git(repo, 'remote', 'add', 'origin', remote);
   }
-    let plane = await startPlaneProcess();
+  let plane = await startPlaneProcess();
   const clients: PlaneClient[] = [];
   t.after(async () => {
     for (const client of clients) client.close();
@@ -48,7 +48,7 @@ export async function trainRepo(t: TestEnd, files: Record<string, string>, optio
     },
     operator: async () => kept(await plane.connectAsOperator()),
     /** A linked worktree on branch `branch` from main, and an agent joined there. */
-    async agent(callsign: string, branch: string, role: 'builder' | 'verifier' | 'rte' = 'builder') {
+    async agent(callsign: string, branch: string, role: 'builder' | 'rte' = 'builder') {
       const worktree = join(trees, branch.replace(/[^A-Za-z0-9]/g, '_'));
       execFileSync('git', ['-C', repo, 'worktree', 'add', '-q', '-b', branch, worktree, 'main'], { stdio: 'ignore' });
       const client = kept(await plane.connect(callsign));
