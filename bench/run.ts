@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,editor-queue,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream,integration-forecast] [-- --profile]`
+// `npm run bench [-- --quick] [-- --only latency,throughput,cold-start,footprint,editor,editor-churn,editor-queue,non-reading,limits,hook,hook-events,client-hooks,mcp-tools,jetstream,integration-forecast,integration] [-- --profile]`
 // Runs every section in one process on this machine, prints the table and writes the figures to
 // bench-results/ (gitignored) as bench-<time>.json and latest.json.
 import { execFileSync } from 'node:child_process';
@@ -15,6 +15,7 @@ import { footprint } from './sections/footprint.js';
 import { hook } from './sections/hook.js';
 import { hookEvents } from './sections/hook-events.js';
 import { integrationForecast } from './sections/integration-forecast.js';
+import { integration } from './sections/integration.js';
 import { jetStreamSection } from './sections/jetstream.js';
 import { latencyAndScale } from './sections/latency.js';
 import { limits } from './sections/limits.js';
@@ -38,6 +39,7 @@ const SECTIONS = {
   'mcp-tools': mcpTools,
   jetstream: jetStreamSection,
   'integration-forecast': integrationForecast,
+  integration,
 } as const;
 type SectionName = keyof typeof SECTIONS;
 

@@ -63,6 +63,16 @@ export const digestSchema = z.object({
   waitingForPerson: z
     .array(z.object({ callsign: z.string(), runtime: z.string(), reason: z.enum(['permission', 'input', 'question']), message: z.string(), tool: z.string().optional(), since: z.iso.datetime() }))
     .default([]),
+  /** The train in the window (DESIGN §14): what landed (by whom, how long after its accept), RED builds, conflicts hit, items it could not land. */
+  integration: z
+    .object({
+      landed: z.array(z.object({ id: z.string(), title: z.string(), by: z.string(), commit: z.string(), acceptToLandedMs: z.number().optional() })),
+      landedPerAgent: z.record(z.string(), z.number().int()),
+      redBuilds: z.number().int(),
+      conflicts: z.number().int(),
+      failed: z.array(z.object({ id: z.string(), reason: z.string() })),
+    })
+    .default({ landed: [], landedPerAgent: {}, redBuilds: 0, conflicts: 0, failed: [] }),
   /** Open items that have spent rounds of their rework or clarification budget. */
   budgetsSpent: z.array(budgetUseSchema).default([]),
   /** Merge conflicts forecast (found or cleared) during the window (at most MAX_DIGEST_VIOLATIONS), between two live branches or one and the target (DESIGN §14). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
+import { integrationConfigSchema, trainEntrySchema } from './train.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, personWaitSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
 import { buildArtifactSchema, decisionSchema, escalationSchema, verificationReportSchema, workItemSchema, workStatusSchema } from './work.js';
@@ -20,6 +21,8 @@ const claimReleaseReasonSchema = z.enum([
   'transferred',
   'force_released',
   'process_exited',
+  /** The work item it was held for landed (or went back to a builder, was rolled back or removed). */
+  'landed',
 ]);
 export type ClaimReleaseReason = z.infer<typeof claimReleaseReasonSchema>;
 
@@ -94,6 +97,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
     requestId: z.string().optional(),
     transferredFrom: z.string().optional(),
+    /** Held for this work item until it lands (its builder completed it on a branch of its own). */
+    heldFor: z.string().optional(),
   }),
   z.object({ ...base, type: z.literal('claim.renewed'), claimId: z.string(), expiresAt: z.number() }),
   /**
@@ -167,7 +172,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     artifact: buildArtifactSchema.optional(),
     report: verificationReportSchema.optional(),
     decision: decisionSchema.optional(),
-    ...workItemSchema.pick({ verificationRequest: true, startCommit: true }).partial().shape,
+    ...workItemSchema.pick({ verificationRequest: true, startCommit: true, integration: true, landedCommit: true }).partial().shape,
     reworkRounds: z.number().int().optional(),
     /** Set when a spent budget sends the item to the operator; null clears it. */
     escalation: escalationSchema.nullable().optional(),
@@ -182,6 +187,29 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('work.guidance'), worktree: z.string(), version: z.number().int().positive(), policyHash: z.string() }),
   /** A guidance packet the plane issued with a pull, recorded once per content so it can be read by its id. */
   z.object({ ...base, type: z.literal('work.guided'), packet: guidancePacketSchema }),
+  /** A repository's integration settings (fleet integrate configure). */
+  z.object({ ...base, type: z.literal('integration.configured'), ...integrationConfigSchema.omit({ configuredBy: true }).shape }),
+  /** An item's branch queued on the train at a pinned commit (fleet land, or an accept with land-on-accept). */
+  z.object({ ...base, type: z.literal('integration.queued'), ...trainEntrySchema.pick({ itemId: true, scope: true, branch: true, commit: true, target: true, repository: true, revert: true }).shape }),
+  /**
+   * The train's progress, recorded before each irreversible step so a restart resumes it: a batch
+   * merged onto `base` and building (tip absent), or built GREEN at `tip` and about to move the target.
+   */
+  z.object({ ...base, type: z.literal('integration.batch'), scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional() }),
+  /** The batch is over (landed, or its items went back to the queue or their builders). */
+  z.object({ ...base, type: z.literal('integration.batch_ended'), scope: z.string(), /** Its build was RED (then bisected). */ red: z.boolean().optional() }),
+  /** An item left the train: landed (with its merge commit), returned to its builder (rework), or failed for a reason no rework fixes. */
+  z.object({
+    ...base,
+    type: z.literal('integration.left'),
+    itemId: z.string(),
+    status: z.enum(['landed', 'returned', 'failed']),
+    landedCommit: z.string().optional(),
+    reason: z.string().optional(),
+    logTail: z.string().optional(),
+    /** Why it was returned: a textual conflict, a RED build, a branch that moved after it was queued. */
+    cause: z.enum(['conflict', 'red', 'moved']).optional(),
+  }),
   /** Finished items taken out of the queue by the operator or an RTE (fleet_work_remove). */
   z.object({ ...base, type: z.literal('work.removed'), itemIds: z.array(z.string()) }),
   z.object({

@@ -28,3 +28,4 @@ export { INBOX_PAGE_SIZE } from './methods/messaging.js';
 export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';
 export { MAX_SERVICE_TOKEN_TTL_SECONDS, serviceRoleSchema, serviceTokenViewSchema, type ServiceTokenView } from './methods/tokens.js';
 export * from './store-health.js';
+export * from './train.js';

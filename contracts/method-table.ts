@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { MethodSpec } from './method.js';
 import { buildConfigure, buildVerify } from './methods/build.js';
 import { controlGet, controlSet } from './methods/control.js';
+import { integrateConfigure, integrateStatus, land } from './methods/train.js';
 import { memoRead, memoWrite, rteLease } from './methods/coordination.js';
 import { agentResume, digest } from './methods/digest.js';
 import { pathHistory } from './methods/history.js';
@@ -51,6 +52,9 @@ export const methods = {
   fleet_work_artifact: workArtifact,
   fleet_build_configure: buildConfigure,
   fleet_build_verify: buildVerify,
+  fleet_integrate_configure: integrateConfigure,
+  fleet_integrate_status: integrateStatus,
+  fleet_land: land,
   fleet_digest: digest,
   fleet_path_history: pathHistory,
   fleet_hook_check: hookCheck,

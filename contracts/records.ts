@@ -63,9 +63,10 @@ export type Agent = z.infer<typeof agentSchema>;
 /**
  * What ends a claim: its own TTL ("ttl": renew it before expiresAt), its agent's heartbeats
  * ("heartbeats": it lapses at expiresAt without one), or its agent's registered process
- * ("process": no expiry while that process runs; released within seconds of its end).
+ * ("process": no expiry while that process runs; released within seconds of its end), or the landing
+ * of the work item it is held for ("landing": no expiry; released when the item's branch lands).
  */
-export const claimExpirySchema = z.enum(['ttl', 'heartbeats', 'process']);
+export const claimExpirySchema = z.enum(['ttl', 'heartbeats', 'process', 'landing']);
 export type ClaimExpiry = z.infer<typeof claimExpirySchema>;
 
 export const claimSchema = z.object({
@@ -86,6 +87,8 @@ export const claimSchema = z.object({
   expiresWith: claimExpirySchema,
   ttlSeconds: z.number().positive().optional(),
   reason: z.string().optional(),
+  /** The work item it is held for after its builder completed it: awaiting integration (nobody writes under it until it lands). */
+  heldFor: z.string().optional(),
 });
 export type Claim = z.infer<typeof claimSchema>;
 

@@ -8,8 +8,18 @@ import { buildPlanSchema, clarificationRequestSchema, clarificationRoundSchema, 
 export const workKindSchema = z.enum(['telos', 'epic', 'story', 'task']);
 export type WorkKind = z.infer<typeof workKindSchema>;
 
-export const workStatusSchema = z.enum(['ready', 'in_progress', 'review', 'verified', 'done', 'rework', 'blocked', 'rolled_back', 'escalated']);
+/**
+ * `landing`, `landed` and `land_failed` follow `done` for work built on a branch of its own: queued
+ * on the train, merged on the target (with the commit), or refused for a reason no rework fixes.
+ */
+export const workStatusSchema = z.enum(['ready', 'in_progress', 'review', 'verified', 'done', 'rework', 'blocked', 'rolled_back', 'escalated', 'landing', 'landed', 'land_failed']);
 export type WorkStatus = z.infer<typeof workStatusSchema>;
+
+/** Accepted work: a dependency on it is met, whether or not its branch has landed yet. */
+export const ACCEPTED_STATUSES: ReadonlySet<WorkStatus> = new Set(['done', 'landing', 'landed', 'land_failed']);
+
+/** Work that is over: it may leave the queue. */
+export const FINISHED_STATUSES: ReadonlySet<WorkStatus> = new Set(['done', 'rolled_back', 'landed', 'land_failed']);
 
 /** The builder's completion claim: what it touched, what it ran, which criteria it says it covered. */
 function artifactShape(size: Sizing) {
@@ -78,6 +88,18 @@ export const escalationSchema = z.object({
 });
 export type Escalation = z.infer<typeof escalationSchema>;
 
+/** Where an item's work waits to land: its branch pinned at a commit, the target, the paths it changed. */
+export const workIntegrationSchema = z.object({
+  branch: z.string(),
+  commit: z.string(),
+  target: z.string(),
+  /** The repository's git directory on the plane's machine (where the train fetches the branch from). */
+  repository: z.string(),
+  /** The paths changed merge-base..commit plus uncommitted ones at completion; absent when too many to list. */
+  writeSet: z.array(z.string()).optional(),
+});
+export type WorkIntegration = z.infer<typeof workIntegrationSchema>;
+
 export const workItemSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -109,6 +131,10 @@ export const workItemSchema = z.object({
   startCommit: z.string().optional(),
   /** Set while it waits for the operator because a budget is spent. */
   escalation: escalationSchema.optional(),
+  /** Its builder's branch as completed, when it was built on a branch of its own: what the train lands. */
+  integration: workIntegrationSchema.optional(),
+  /** The commit on the target that landed it (the train's merge commit, or the merge the plane saw). */
+  landedCommit: z.string().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -38,7 +38,13 @@ export const isoTime = z.iso.datetime();
 export const grantedClaimSchema = z.object({ id: z.string(), pattern: z.string(), fence: z.number().int(), expiresAt: isoTime });
 
 /** One claim covering a checked path: whose, how, under which pattern, until when. */
-export const holderSchema = z.object({ callsign: callsignSchema, mode: claimModeSchema, pattern: z.string(), expiresAt: isoTime });
+export const holderSchema = z.object({
+  callsign: callsignSchema,
+  mode: claimModeSchema,
+  pattern: z.string(),
+  expiresAt: isoTime,
+  heldFor: z.string().optional().describe('Held for this work item until its branch lands (awaiting integration): nobody writes here before it lands'),
+});
 
 /** The answer of the check for one path: whether it may be written, and who holds it. */
 export const pathVerdictSchema = z.object({ path: z.string(), allowed: z.boolean(), holders: z.array(holderSchema) });

@@ -17,6 +17,8 @@ const verbs: Record<string, { run: (argv: string[]) => Promise<number>; summary:
   inbox: { run: lazy(() => import('./verbs/inbox.js'), (m) => m.inboxVerb), summary: 'messages and handoffs waiting for an agent; ack them' },
   work: { run: lazy(() => import('./verbs/work.js'), (m) => m.workVerb), summary: 'the work queue: list, show, add, pull, plan, complete, verify, decide, clarify, answer, artifact' },
   build: { run: lazy(() => import('./verbs/build.js'), (m) => m.buildVerb), summary: 'the build gate: configure it (operator), or have the plane run it' },
+  land: { run: lazy(() => import('./verbs/integrate.js'), (m) => m.landVerb), summary: 'queue accepted items (or --branch) on the train to land on the target after a GREEN build; --done marks them landed by hand' },
+  integrate: { run: lazy(() => import('./verbs/integrate.js'), (m) => m.integrateVerb), summary: 'the train: configure it (target, remote, batch, build, land on accept, release at), or show it (status)' },
   digest: { run: lazy(() => import('./verbs/digest.js'), (m) => m.digestVerb), summary: 'the heartbeat digest (--publish: record it and write digest.md)' },
   conflicts: { run: lazy(() => import('./verbs/conflicts.js'), (m) => m.conflictsVerb), summary: "live agents' write-sets and the merge conflicts forecast between their branches (and the target)" },
   history: { run: lazy(() => import('./verbs/history.js'), (m) => m.historyVerb), summary: 'who held a path, when, and why each hold ended' },

@@ -49,6 +49,9 @@ export function renderDigestMarkdown(digest: Digest): string {
   section('Stale agents', digest.staleAgents.map((c) => `${c}: no heartbeat within the agent TTL`));
   section('Expired claims', digest.claims.released.filter((c) => EXPIRY_REASONS.has(c.reason)).map((c) => `${c.holder}: ${c.pattern} — ${c.reason === 'expired' ? 'its agent stopped heartbeating' : "its agent's process ended"}`));
   section('Work completed', doneByAgent(digest));
+  section('Landed by the train', digest.integration.landed.map((l) => `${l.title} (${l.id}) by ${l.by} as ${l.commit.slice(0, 10)}${l.acceptToLandedMs !== undefined ? `, ${Math.round(l.acceptToLandedMs / 1000)} s after its accept` : ''}`));
+  if (digest.integration.redBuilds + digest.integration.conflicts > 0) lines.push(`Train: ${plural(digest.integration.redBuilds, 'RED build')} (bisected, culprits sent back), ${plural(digest.integration.conflicts, 'conflict')} sent back to their builders.`, '');
+  section('Could not land', digest.integration.failed.map((f) => `${f.id}: ${f.reason}`));
   section(
     'Agents',
     digest.agents.map((a) => `**${a.callsign}** (${a.role}, ${a.runtime}) ${a.status}${a.task ? ` — ${a.task}` : ''}${a.note ? `: ${a.note}` : ''}; ${a.claims} claims, ${a.workCompleted} items done`),

@@ -33,6 +33,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     unacknowledgedViolations: state.violations.size,
     forecasts: [],
     openForecastConflicts: state.forecasts.size,
+    integration: { landed: [], landedPerAgent: {}, redBuilds: 0, conflicts: 0, failed: [] },
     ...workProtocolDigest(state),
     waitingForPerson: personWaits(state).map(({ agent, wait }) => ({ callsign: agent.callsign, runtime: agent.runtime, reason: wait.reason, message: wait.message, ...(wait.tool !== undefined && { tool: wait.tool }), since: iso(wait.since) })),
     eventCount: window.length,
@@ -72,6 +73,10 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
         break;
       case 'control.set':
         digest.controlChanges.push({ state: event.state, ...(event.reason !== undefined && { reason: event.reason }), by: event.by ?? '?', at: iso(event.at) });
+        break;
+      case 'integration.batch_ended':
+      case 'integration.left':
+        countTrain(digest.integration, event, state);
         break;
       case 'territory.violated':
         if (digest.violations.length < MAX_DIGEST_VIOLATIONS) digest.violations.push({ path: event.path, writer: event.writer, holder: event.holder, source: event.source, at: iso(event.at) });
@@ -130,4 +135,20 @@ function finisherOf(state: State, assignee: string | undefined, event: { by?: st
   if (assignee !== undefined) return callsignOf(state, assignee);
   if (event.by !== undefined && event.by !== 'plane') return callsignOf(state, event.by);
   return event.reason ?? 'the plane';
+}
+
+/** The train's part of a digest: landings (per builder, with accept → landed time), RED builds, conflicts, failures. */
+function countTrain(train: Digest['integration'], event: Extract<FleetEvent, { type: 'integration.batch_ended' | 'integration.left' }>, state: State): void {
+  if (event.type === 'integration.batch_ended') {
+    if (event.red === true) train.redBuilds += 1;
+    return;
+  }
+  if (event.cause === 'conflict') train.conflicts += 1;
+  if (event.status === 'failed') train.failed.push({ id: event.itemId, reason: event.reason ?? '' });
+  if (event.status !== 'landed' || event.landedCommit === undefined) return;
+  const item = state.work.get(event.itemId);
+  const by = item?.assignee !== undefined ? callsignOf(state, item.assignee) : (state.train.get(event.itemId)?.queuedBy ?? '?');
+  const acceptedAt = item?.decision?.disposition === 'accept' && item.decision.producedAt !== undefined ? Date.parse(item.decision.producedAt) : undefined;
+  train.landed.push({ id: event.itemId, title: item?.title ?? event.itemId, by, commit: event.landedCommit, ...(acceptedAt !== undefined && { acceptToLandedMs: event.at - acceptedAt }) });
+  train.landedPerAgent[by] = (train.landedPerAgent[by] ?? 0) + 1;
 }

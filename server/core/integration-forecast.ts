@@ -34,14 +34,14 @@ export const forecastRecordSchema = z.object({
 });
 export type ForecastRecord = z.infer<typeof forecastRecordSchema>;
 
-type IntegrationEvent = Extract<FleetEvent, { type: `integration.${'write_set' | 'forecast'}` }>;
+type ForecastEvent = Extract<FleetEvent, { type: `integration.${'write_set' | 'forecast'}` }>;
 
 /** One key per pair whichever side's change found it, so found and cleared name the same forecast. */
 export function forecastKey(agentId: string, otherAgentId: string | undefined): string {
   return otherAgentId === undefined ? `${agentId} target` : [agentId, otherAgentId].sort().join(' ');
 }
 
-export function applyIntegrationEvent(state: State, event: IntegrationEvent): void {
+export function applyForecastEvent(state: State, event: ForecastEvent): void {
   if (event.type === 'integration.write_set') {
     // The record's schema keeps its own fields of the event (at included) and drops the rest.
     if (event.ended) state.writeSets.delete(event.agentId);

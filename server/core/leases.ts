@@ -83,3 +83,15 @@ export function sweepLease(ctx: Ctx, name: string): void {
   if (ctx.now >= current.expiresAt) ctx.emit({ type: 'lease.released', by: 'plane', name, reason: 'expired' });
   else ctx.schedule(current.expiresAt, { kind: 'lease', name });
 }
+
+/**
+ * A lease held by a plane rather than an agent (the integrator of a scope, DESIGN §14): taken when
+ * free or lapsed, extended while held; false when another plane holds it live.
+ */
+export function holdPlaneLease(ctx: Ctx, name: string, planeId: string, ttlMs: number): boolean {
+  const current = live(ctx, name);
+  if (current && current.agentId !== planeId) return false;
+  if (current) extend(ctx, current, ttlMs, planeId);
+  else acquire(ctx, name, planeId, ttlMs, planeId);
+  return true;
+}

@@ -66,6 +66,7 @@ export function claimExpiresAt(claim: ClaimRecord, state: State, config: CoreCon
  */
 export function claimLapse(claim: ClaimRecord, state: State, config: CoreConfig): { expiresAt: number | null; expiresWith: ClaimExpiry } {
   if (claim.expiresAt !== undefined) return { expiresAt: claim.expiresAt, expiresWith: 'ttl' };
+  if (claim.heldFor !== undefined) return { expiresAt: null, expiresWith: 'landing' };
   const agent = state.agents.get(claim.agentId);
   if (agent && !agent.gone && hasRegisteredProcess(agent)) return { expiresAt: null, expiresWith: 'process' };
   return { expiresAt: claimExpiresAt(claim, state, config), expiresWith: 'heartbeats' };

@@ -28,13 +28,16 @@ export function checkPaths(ctx: Ctx, caller: Caller, scope: string, paths: strin
       if (!decided && !grandfathered) throw tooMuchGlobWork(`checking ${paths.length} paths`, 'check fewer paths per call');
       // A claim travelling with a handoff lets nobody write, its sender included, until accepted.
       // One the budget could not decide covers the path for everyone else, and for its holder not.
-      if (claim.agentId === agentId && claim.escrow === undefined) mine ||= decided;
-      else if (claim.agentId !== agentId && claim.mode === 'exclusive') othersExclusive = true;
+      // A claim held for a completed item awaiting integration lets nobody write, its builder included.
+      const item = claim.heldFor !== undefined;
+      if (claim.agentId === agentId && claim.escrow === undefined && !item) mine ||= decided;
+      else if ((claim.agentId !== agentId || item) && claim.mode === 'exclusive') othersExclusive = true;
       holders.push({
         callsign: callsignOf(ctx.state, claim.agentId),
         mode: claim.mode,
         pattern: claim.pattern,
         expiresAt: iso(claimExpiresAt(claim, ctx.state, ctx.config)),
+        ...(item && { heldFor: claim.heldFor }),
       });
     }
     const allowed = agentId === undefined ? !othersExclusive : mine && !othersExclusive;

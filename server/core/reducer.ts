@@ -2,10 +2,11 @@ import type { FleetEvent } from '../../contracts/index.js';
 import type { Indexes } from './indexes.js';
 import { applyPersonWaitEvent } from './person-waits.js';
 import { applyHookSessionEvent } from './hook-sessions.js';
+import { applyTrainEvent } from './integration-reducer.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
-import { applyIntegrationEvent, forgetIntegrationOf } from './integration-forecast.js';
+import { applyForecastEvent, forgetIntegrationOf } from './integration-forecast.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
 
 export interface ReducerConfig {
@@ -135,6 +136,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
         ttlMs: event.ttlMs,
         expiresAt: event.expiresAt,
         reason: event.reason,
+        ...(event.heldFor !== undefined && { heldFor: event.heldFor }),
       };
       state.claims.set(claim.id, claim);
       indexes.addClaim(claim);
@@ -192,7 +194,14 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       return;
     case 'integration.write_set':
     case 'integration.forecast':
-      applyIntegrationEvent(state, event);
+      applyForecastEvent(state, event);
+      return;
+    case 'integration.configured':
+    case 'integration.queued':
+    case 'integration.batch':
+    case 'integration.batch_ended':
+    case 'integration.left':
+      applyTrainEvent(state, event);
       return;
     default:
       applyOrchestrationEvent(state, event);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adoptLegacyArtifacts } from './work-artifact-migration.js';
+import { integrationConfigSchema, trainEntrySchema, type IntegrationConfig } from '../../contracts/index.js';
 import { DEFAULT_WORK_SETTINGS, guidancePacketSchema, handoffArtifactSchema, claimModeSchema, personWaitSchema, controlStateSchema, reportedStatusSchema, roleSchema, tierSchema, violationSchema, workSettingsSchema, type GuidancePacket, type HandoffArtifact, type WorkSettings } from '../../contracts/index.js';
 import {
   buildConfigRecordSchema,
@@ -70,6 +71,11 @@ export const claimRecordSchema = z.object({
   reason: z.string().optional(),
   /** Set while the claim travels with a pending handoff: nobody writes under it, nobody else takes it. */
   escrow: z.string().optional(),
+  /**
+   * The work item it is held for once its builder completed it on a branch of its own (awaiting
+   * integration): it belongs to the item, not the agent, and nobody writes under it until it lands.
+   */
+  heldFor: z.string().optional(),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
 
@@ -112,6 +118,14 @@ export type RequestRecord = z.infer<typeof requestRecordSchema>;
 export const violationRecordSchema = violationSchema.extend({ at: z.number() });
 export type ViolationRecord = z.infer<typeof violationRecordSchema>;
 
+/** An item on the train, with its times in epoch ms. */
+export const trainRecordSchema = trainEntrySchema.extend({ queuedAt: z.number(), leftAt: z.number().optional() });
+export type TrainRecord = z.infer<typeof trainRecordSchema>;
+
+/** The batch a scope's train is working on (integration-train.ts): building, or GREEN at `tip` and moving the target. */
+export const trainBatchRecordSchema = z.object({ scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), at: z.number() });
+export type TrainBatchRecord = z.infer<typeof trainBatchRecordSchema>;
+
 export const stateSchema = z.object({
   seq: z.number().int().min(0),
   control: controlRecordSchema,
@@ -143,6 +157,10 @@ export const stateSchema = z.object({
   /** Live agents' write-sets and the conflicts forecast between them (integration-forecast.ts). */
   writeSets: z.array(writeSetRecordSchema).default([]),
   forecasts: z.array(forecastRecordSchema).default([]),
+  integrationConfigs: z.array(integrationConfigSchema).default([]),
+  /** Items on the train and lately off it, by item id, queue order. */
+  train: z.array(trainRecordSchema).default([]),
+  trainBatches: z.array(trainBatchRecordSchema).default([]),
 });
 export type PersistedState = z.infer<typeof stateSchema>;
 
@@ -176,6 +194,11 @@ export interface State {
   writeSets: Map<string, WriteSetRecord>;
   /** By forecastKey: only conflicts that hold now. */
   forecasts: Map<string, ForecastRecord>;
+  integrationConfigs: Map<string, IntegrationConfig>;
+  /** By item id; insertion order is queue order. */
+  train: Map<string, TrainRecord>;
+  /** By scope: at most one batch per scope's train. */
+  trainBatches: Map<string, TrainBatchRecord>;
 }
 
 export function emptyState(now: number): State {
@@ -203,6 +226,9 @@ export function emptyState(now: number): State {
     guidancePackets: new Map(),
     writeSets: new Map(),
     forecasts: new Map(),
+    integrationConfigs: new Map(),
+    train: new Map(),
+    trainBatches: new Map(),
   };
 }
 
@@ -231,6 +257,9 @@ export function toPersisted(state: State): PersistedState {
     guidancePackets: [...state.guidancePackets.values()],
     writeSets: [...state.writeSets.values()],
     forecasts: [...state.forecasts.values()],
+    integrationConfigs: [...state.integrationConfigs.values()],
+    train: [...state.train.values()],
+    trainBatches: [...state.trainBatches.values()],
   };
 }
 
@@ -259,6 +288,9 @@ export function fromPersisted(p: PersistedState): State {
     guidancePackets: new Map(p.guidancePackets.map((a) => [a.artifactId ?? '', a])),
     writeSets: new Map(p.writeSets.map((w) => [w.agentId, w])),
     forecasts: new Map(p.forecasts.map((f) => [f.key, f])),
+    integrationConfigs: new Map(p.integrationConfigs.map((c) => [c.scope, c])),
+    train: new Map(p.train.map((t) => [t.itemId, t])),
+    trainBatches: new Map(p.trainBatches.map((b) => [b.scope, b])),
   };
   adoptLegacyArtifacts(state);
   return state;

@@ -28,6 +28,10 @@ export interface PreparedClaim {
   requestId?: string;
   /** Set when a transfer re-grants another agent's claim. */
   transferredFrom?: string;
+  /** Set when the claim is held for a completed work item until it lands (work-claims.ts). */
+  heldFor?: string;
+  /** The work item whose held claims this request takes over (the item pulled again for rework). */
+  reclaims?: string;
   /** The glob work this request may still do (DESIGN §12). */
   budget: GlobBudget;
 }
@@ -112,7 +116,8 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
 export function findConflicts(ctx: Ctx, request: PreparedClaim, budget = request.budget): Conflict[] {
   const conflicts: Conflict[] = [];
   // Claims the requester may overlap anyway are not compared at all.
-  const matters = (held: ClaimRecord): boolean => held.escrow !== undefined || (held.agentId !== request.agentId && !compatible(held.mode, request.mode));
+  const matters = (held: ClaimRecord): boolean =>
+    held.escrow !== undefined || (held.heldFor !== undefined ? held.heldFor !== request.reclaims : held.agentId !== request.agentId && !compatible(held.mode, request.mode));
   for (const pattern of request.patterns) {
     for (const { claim: held, decided, grandfathered } of ctx.indexes.territory.overlapping(request.scope, pattern, budget, matters)) {
       if (!decided && !grandfathered) throw tooMuchGlobWork(`claiming "${pattern.source}"`, CLAIM_INSTEAD);
@@ -155,6 +160,7 @@ export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
       reason: request.reason,
       requestId: request.requestId,
       transferredFrom: request.transferredFrom,
+      heldFor: request.heldFor,
     });
     ctx.indexes.territory.recordingGrantOf(pattern, record);
     if (expiresAt !== undefined) ctx.schedule(expiresAt, { kind: 'claim', claimId });
@@ -166,7 +172,7 @@ export function grant(ctx: Ctx, request: PreparedClaim): GrantedClaim[] {
 // agent, that scan made loading them quadratic.
 function heldIdentical(ctx: Ctx, request: PreparedClaim, pattern: CompiledPattern): ClaimRecord | undefined {
   for (const claim of ctx.indexes.territory.samePattern(request.scope, pattern)) {
-    if (claim.agentId === request.agentId && claim.escrow === undefined && claim.mode === request.mode) return claim;
+    if (claim.agentId === request.agentId && claim.escrow === undefined && claim.heldFor === request.heldFor && claim.mode === request.mode) return claim;
   }
   return undefined;
 }
@@ -217,6 +223,7 @@ function ownClaim(ctx: Ctx, agentId: string | undefined, claimId: string, anyHol
   if (!anyHolder && claim.agentId !== agentId) {
     throw new FleetError('NOT_HOLDER', `claim ${claimId} is held by ${callsignOf(ctx.state, claim.agentId)}, not you`, { claimId });
   }
+  if (!anyHolder && claim.heldFor !== undefined) throw heldForItem(claim);
   return claim;
 }
 
@@ -233,7 +240,7 @@ export function release(ctx: Ctx, caller: Caller, req: ReleaseRequest): string[]
   if (req.patterns && req.patterns.length > 0) {
     const wanted = new Set(req.patterns.map(canonicalPattern));
     for (const claim of owned) {
-      if (wanted.has(claim.pattern) && (req.scope === undefined || claim.scope === req.scope)) targets.set(claim.id, claim);
+      if (wanted.has(claim.pattern) && claim.heldFor === undefined && (req.scope === undefined || claim.scope === req.scope)) targets.set(claim.id, claim);
     }
   }
   assertFence(targets.size > 0 ? [...targets.values()] : owned.filter((c) => req.scope === undefined || c.scope === req.scope), req.fence);
@@ -253,9 +260,15 @@ export function releaseClaim(ctx: Ctx, claimId: string, reason: ClaimReleaseReas
   });
 }
 
-/** Releases an agent's claims, except those travelling with a pending handoff: the handoff settles them. */
+/**
+ * Releases an agent's claims, except those travelling with a pending handoff (the handoff settles
+ * them) and those held for a completed work item (they belong to the item until it lands).
+ */
 export function releaseAllOf(ctx: Ctx, agentId: string, reason: ClaimReleaseReason, by: string): string[] {
-  const ids = ctx.indexes.claimIdsOf(agentId).filter((id) => ctx.state.claims.get(id)?.escrow === undefined);
+  const ids = ctx.indexes.claimIdsOf(agentId).filter((id) => {
+    const claim = ctx.state.claims.get(id);
+    return claim?.escrow === undefined && claim?.heldFor === undefined;
+  });
   for (const id of ids) releaseClaim(ctx, id, reason, by);
   return ids;
 }
@@ -266,10 +279,22 @@ export function transfer(ctx: Ctx, caller: Caller, claimIds: string[], toCallsig
   const toId = ctx.indexes.liveCallsigns.get(toCallsign);
   if (toId === undefined) throw new FleetError('NOT_FOUND', `${toCallsign} is not a live agent: it must be on the roster to receive claims`, { callsign: toCallsign });
   const claims = claimIds.map((id) => ownClaim(ctx, from, id, operator));
-  for (const claim of claims) assertNotInEscrow(ctx, claim);
+  for (const claim of claims) {
+    assertNotInEscrow(ctx, claim);
+    if (claim.heldFor !== undefined) throw heldForItem(claim);
+  }
   assertMovable(ctx, claims, toId);
   const by = actorName(ctx.state, caller);
   return claims.map((claim) => moveClaim(ctx, claim, toId, by));
+}
+
+/** A claim held for a completed item belongs to the item: it ends when the item lands, not by its builder's hand. */
+function heldForItem(claim: ClaimRecord): FleetError {
+  return new FleetError(
+    'INVALID_STATE',
+    `claim ${claim.id} (${claim.pattern}) is held for work item ${claim.heldFor} until its branch lands on the target: it is released when the item lands (fleet land ${claim.heldFor}), when the operator marks it landed (fleet land --done ${claim.heldFor}), or when the item is rolled back or removed`,
+    { claimId: claim.id, itemId: claim.heldFor },
+  );
 }
 
 /** A claim in escrow belongs to its handoff: moving it elsewhere would leave the recipient accepting nothing. */

@@ -46,6 +46,7 @@ export function claimView(claim: ClaimRecord, state: State, config: CoreConfig):
     expiresWith,
     ...(claim.ttlMs !== undefined && { ttlSeconds: claim.ttlMs / 1000 }),
     ...(claim.reason !== undefined && { reason: claim.reason }),
+    ...(claim.heldFor !== undefined && { heldFor: claim.heldFor }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { FleetError, type ClarificationRequest } from '../../contracts/index.js';
+import { FINISHED_STATUSES, FleetError, type ClarificationRequest, type WorkStatus } from '../../contracts/index.js';
 import { actorName, isOperator, isRteOrOperator, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { isFor, sendMessage } from './messages.js';
@@ -23,7 +23,7 @@ export interface ClarificationAnswer {
   updatedConstraints: string[];
 }
 
-const CLOSED = new Set(['done', 'rolled_back', 'escalated']);
+const CLOSED = new Set<WorkStatus>([...FINISHED_STATUSES, 'landing', 'escalated']);
 
 /**
  * A clarification round: the question goes out as a REQUEST message about the item, which blocks

@@ -1,9 +1,8 @@
-import type { Digest } from '../../contracts/index.js';
+import { FINISHED_STATUSES, type Digest } from '../../contracts/index.js';
 import type { WorkRecord } from './orchestration-records.js';
 import type { State } from './state.js';
 import { budgetsOf, spentOf } from './work-budgets.js';
 
-const FINISHED = new Set(['done', 'rolled_back']);
 
 /** The digest's view of the work protocol: what waits for the operator, and which loops are running out of rounds. */
 export function workProtocolDigest(state: State): Pick<Digest, 'escalations' | 'budgetsSpent'> {
@@ -20,7 +19,7 @@ export function workProtocolDigest(state: State): Pick<Digest, 'escalations' | '
       }
     }
     const spent = spentOf(item);
-    if (FINISHED.has(item.status) || spent.reworkRounds + spent.clarificationRounds === 0) continue;
+    if (FINISHED_STATUSES.has(item.status) || spent.reworkRounds + spent.clarificationRounds === 0) continue;
     budgetsSpent.push(budgetUse(state, item));
   }
   return { escalations, budgetsSpent };

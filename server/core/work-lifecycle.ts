@@ -1,10 +1,12 @@
-import { FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport } from '../../contracts/index.js';
+import { FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport, type WorkIntegration } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator, actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import { callsignOf } from './views.js';
 import { escalateWork, spentBudget } from './work-budgets.js';
-import { freeBuilder, releaseItemClaims } from './work-claims.js';
+import { releaseAtOf } from './integration-config.js';
+import { landOnAccept, queueRevert, revertsOnTrain } from './integration-train.js';
+import { freeBuilder, holdItemClaims, releaseHeldClaims, releaseItemClaims } from './work-claims.js';
 import { answerClarification, askClarification, type ClarificationAnswer, type ClarificationAsk } from './work-clarification.js';
 import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './work-plan.js';
 import { answeredRefs, currentRefs, producerOf, seal } from './work-artifacts.js';
@@ -12,7 +14,8 @@ import { requireCitations } from './work-citations.js';
 import { latestGuidanceRef } from './work-guidance.js';
 
 export type WorkUpdate =
-  | { action: 'complete'; artifact: BuildArtifact }
+  /** `integration`: the builder's branch, when it works on a branch of its own (the handler reads it with git). */
+  | { action: 'complete'; artifact: BuildArtifact; integration?: WorkIntegration }
   | { action: 'verify'; report: VerificationReport }
   | { action: 'decide'; decision: Decision }
   | { action: 'plan'; plan: BuildPlan }
@@ -42,7 +45,7 @@ export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: Wor
       answerClarification(ctx, caller, item, update);
       break;
     case 'complete':
-      complete(ctx, caller, item, update.artifact);
+      complete(ctx, caller, item, update.artifact, update.integration);
       break;
     case 'verify':
       verify(ctx, caller, item, update.report);
@@ -60,17 +63,20 @@ function requireBuilder(ctx: Ctx, caller: Caller, what: string) {
   return agent;
 }
 
-function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArtifact): void {
+function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArtifact, integration: WorkIntegration | undefined): void {
   const agent = requireBuilder(ctx, caller, 'complete');
   if (item.status !== 'in_progress' || item.assignee !== agent.agentId) {
     throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}${item.assignee ? '' : ' and unassigned'}: only its builder completes it, while it is in progress`);
   }
   requirePlanIfConfigured(ctx, item);
-  // The builder is done writing: its territory for the item goes back to the fleet.
-  releaseItemClaims(ctx, item, agent.agentId, agent.callsign);
+  // The builder is done writing. In a shared checkout its territory for the item goes back to the
+  // fleet; on a branch of its own the item keeps it until the branch lands (DESIGN §14).
+  if (integration !== undefined && item.scope !== undefined && releaseAtOf(ctx.state, item.scope) === 'landed') {
+    holdItemClaims(ctx, item, agent.agentId, integration.writeSet, agent.callsign);
+  } else releaseItemClaims(ctx, item, agent.agentId, agent.callsign);
   const sourceRefs = [latestGuidanceRef(ctx.state, item.id, agent.callsign), item.startCommit, ...currentRefs(item, 'plan', 'report', 'decision'), ...answeredRefs(item)];
   const sealed = seal(ctx, 'BuildArtifact', artifact, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
-  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact: sealed, verifier: null, verificationRequest: verificationRequestFor(ctx, item, sealed) });
+  ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact: sealed, verifier: null, verificationRequest: verificationRequestFor(ctx, item, sealed), ...(integration !== undefined && { integration }) });
 }
 
 function verify(ctx: Ctx, caller: Caller, item: WorkRecord, sent: VerificationReport): void {
@@ -110,7 +116,9 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     if (item.blockedBy.length > 0) throw new FleetError('INVALID_STATE', `${item.id} has unresolved clarification requests: ${item.blockedBy.join(', ')}`);
   }
   const by = actorName(ctx.state, caller);
-  const rollbackRef = decision.disposition === 'rollback' ? (decision.rollbackRef ?? item.startCommit) : undefined;
+  // A landed item is rolled back by the train: its landing reverted, built, landed.
+  const revert = decision.disposition === 'rollback' && revertsOnTrain(item);
+  const rollbackRef = decision.disposition === 'rollback' ? (decision.rollbackRef ?? (revert ? item.landedCommit : item.startCommit)) : undefined;
   // An item never started wrote nothing: only work that was done needs the commit to return to.
   if (rollbackRef === undefined && decision.disposition === 'rollback' && (item.status !== 'ready' || item.artifact !== undefined)) {
     throw new FleetError('INVALID_PARAMS', `${item.id} recorded no start commit (pulled outside a git worktree): a rollback names the commit to return to in decision.rollbackRef`);
@@ -123,14 +131,20 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     type: 'work.transitioned',
     by,
     itemId: item.id,
-    status: DISPOSITION_STATUS[decision.disposition],
+    status: revert ? item.status : DISPOSITION_STATUS[decision.disposition],
     decision: sealed,
-    reason: decision.reasonCode,
+    reason: revert ? `${decision.reasonCode}: its landing ${item.landedCommit!.slice(0, 12)} is reverted through the train` : decision.reasonCode,
     ...rework,
     ...(item.escalation !== undefined && decision.disposition !== 'escalate' && { escalation: null }),
     ...freeBuilder(ctx, item, by),
   });
-  if (decision.disposition === 'accept') completeParents(ctx, item);
+  // Rolled back: nothing of it will land, so its territory goes back to the fleet.
+  if (decision.disposition === 'rollback') releaseHeldClaims(ctx, item.id, by, `${item.id} rolled back`);
+  if (revert) queueRevert(ctx, item, by);
+  if (decision.disposition === 'accept') {
+    landOnAccept(ctx, item, by);
+    completeParents(ctx, item);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { FleetError, type GuidancePacket, type ParsedParams, type Role, type WorkKind } from '../../contracts/index.js';
+import { ACCEPTED_STATUSES, FleetError, type GuidancePacket, type ParsedParams, type Role, type WorkKind } from '../../contracts/index.js';
 import { actorName, requireAgent } from './authority.js';
 import type { ClaimQueue } from './claim-queue.js';
 import type { Caller, Ctx } from './context.js';
@@ -6,6 +6,7 @@ import type { WorkRecord } from './orchestration-records.js';
 import { claimablePattern, compileRecordedPattern } from './patterns.js';
 import type { AgentRecord } from './state.js';
 import { findConflicts, grant, prepareClaim, type GrantedClaim } from './territory.js';
+import { releaseHeldClaims } from './work-claims.js';
 import { guidanceFor, type WorktreeFacts } from './work-guidance.js';
 
 const KIND_RANK: Record<WorkKind, number> = { telos: 0, epic: 1, story: 2, task: 3 };
@@ -96,7 +97,7 @@ function suitsUnmarked(item: WorkRecord, agent: AgentRecord): boolean {
 /** An item waits for its own dependencies and for those of every ancestor: a child is constrained by its parent. */
 function dependenciesDone(ctx: Ctx, item: WorkRecord): boolean {
   for (let current: WorkRecord | undefined = item; current; current = current.parent !== undefined ? ctx.state.work.get(current.parent) : undefined) {
-    if (!current.dependsOn.every((id) => ctx.state.work.get(id)?.status === 'done')) return false;
+    if (!current.dependsOn.every((id) => ACCEPTED_STATUSES.has(ctx.state.work.get(id)?.status ?? 'ready'))) return false;
   }
   return true;
 }
@@ -106,8 +107,10 @@ const isBuilder = (role: Role): boolean => role === 'worker' || role === 'builde
 /** The item's paths, claimed exclusively for the agent, or undefined when any is held. */
 function claimPaths(ctx: Ctx, agent: AgentRecord, item: WorkRecord, queue: ClaimQueue): GrantedClaim[] | undefined {
   if (item.paths.length === 0 || item.scope === undefined) return [];
-  const request = prepareClaim(agent.agentId, { scope: item.scope, patterns: item.paths, reason: `work ${item.id}: ${item.title}` }, compileRecordedPattern);
+  // The claims held for the item since its last completion are its builder's to take back.
+  const request = { ...prepareClaim(agent.agentId, { scope: item.scope, patterns: item.paths, reason: `work ${item.id}: ${item.title}` }, compileRecordedPattern), reclaims: item.id };
   if (findConflicts(ctx, request).length > 0 || queue.conflictsWithQueued(ctx, request).length > 0) return undefined;
+  releaseHeldClaims(ctx, item.id, agent.callsign, `${item.id} went back to a builder (${agent.callsign})`);
   return grant(ctx, request);
 }
 

@@ -1,8 +1,8 @@
-import { FleetError } from '../../contracts/index.js';
-import { isRteOrOperator } from './authority.js';
+import { FINISHED_STATUSES, FleetError } from '../../contracts/index.js';
+import { actorName, isRteOrOperator } from './authority.js';
+import { releaseHeldClaims } from './work-claims.js';
 import type { Caller, Ctx } from './context.js';
 
-const FINISHED = new Set(['done', 'rolled_back']);
 
 /**
  * Takes finished items out of the queue (a demo's, an old wave's), all or nothing. Only done or
@@ -16,7 +16,7 @@ export function removeWork(ctx: Ctx, caller: Caller, itemIds: readonly string[])
   for (const id of removing) {
     const item = ctx.state.work.get(id);
     if (!item) throw new FleetError('NOT_FOUND', `no work item ${id}`);
-    if (!FINISHED.has(item.status)) throw new FleetError('INVALID_STATE', `${id} is ${item.status}: only done or rolled-back work leaves the queue (roll it back first)`);
+    if (!FINISHED_STATUSES.has(item.status)) throw new FleetError('INVALID_STATE', `${id} is ${item.status}: only done or rolled-back work leaves the queue (landed and land_failed count as done; roll it back first)`);
   }
   for (const item of ctx.state.work.values()) {
     if (removing.has(item.id)) continue;
@@ -24,6 +24,7 @@ export function removeWork(ctx: Ctx, caller: Caller, itemIds: readonly string[])
     if (pointed !== undefined) throw new FleetError('INVALID_STATE', `${item.id} (${item.status}) still depends on ${pointed}: remove it too, or leave ${pointed} in the queue`);
   }
   const removed = [...removing];
+  for (const id of removed) releaseHeldClaims(ctx, id, actorName(ctx.state, caller), `${id} removed from the queue`);
   ctx.emit({ type: 'work.removed', itemIds: removed });
   return removed;
 }

@@ -1,3 +1,4 @@
+import { FINISHED_STATUSES } from '../../contracts/index.js';
 import type { PlaneClient } from '../client/plane-client.js';
 import { WAVE } from './work-plan.js';
 
@@ -8,7 +9,6 @@ const FINISHED_WAVES_KEPT = 1;
 /** The most demo items in the shared queue at any time, however long the demo runs. */
 export const MAX_DEMO_ITEMS = (OPEN_WAVES + FINISHED_WAVES_KEPT) * (WAVE.length + 1);
 
-const FINISHED = new Set(['done', 'rolled_back']);
 
 interface Wave {
   number: number;
@@ -79,7 +79,7 @@ export class DemoQueue {
         const [item] = (await operator.call('fleet_work_list', { id })).items;
         if (!item) continue;
         if (index > 0) statuses[item.status] = (statuses[item.status] ?? 0) + 1;
-        if (FINISHED.has(item.status)) continue;
+        if (FINISHED_STATUSES.has(item.status)) continue;
         await operator
           .call('fleet_work_update', { id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'demo-ended', refs: [], note: 'the demo ended before the item was done' } })
           .catch((error: Error) => err(`fleet demo: ${id} could not be rolled back: ${error.message}`));
@@ -93,6 +93,6 @@ export class DemoQueue {
   private async isFinished(client: PlaneClient, wave: Wave): Promise<boolean> {
     if (wave.ids.length < WAVE.length + 1) return false;
     const [epic] = (await client.call('fleet_work_list', { id: wave.ids[0]! })).items;
-    return epic === undefined || FINISHED.has(epic.status);
+    return epic === undefined || FINISHED_STATUSES.has(epic.status);
   }
 }

@@ -49,6 +49,10 @@ export function unjoinedSession(runtime: 'claude-code' | 'codex'): string {
 }
 
 function why(holders: Holder[], self: string | undefined, now: number): string {
+  const awaiting = holders.filter((h) => h.heldFor !== undefined);
+  if (awaiting.length > 0) {
+    return `held for work item ${awaiting.map((h) => `${h.heldFor} (built by ${h.callsign})`).join('; ')}, awaiting integration: nobody writes here until that branch lands on the target`;
+  }
   const others = holders.filter((h) => h.callsign !== self);
   const exclusive = others.filter((h) => h.mode === 'exclusive');
   if (exclusive.length > 0) return `held exclusively by ${exclusive.map((h) => describeHolder(h, now)).join('; ')}`;

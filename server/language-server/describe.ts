@@ -5,6 +5,7 @@ import { readableReason } from '../../contracts/reason-text.js';
 
 export function lifetime(holder: OwnershipHolder): string {
   if (holder.expiresWith === 'process') return `held while ${holder.callsign}'s process runs`;
+  if (holder.expiresWith === 'landing') return `held for its work item until ${holder.callsign}'s branch lands (awaiting integration)`;
   if (!holder.ttl || holder.expiresAt === null) return `held while ${holder.callsign} is live`;
   return `expires ${clock(holder.expiresAt)}`;
 }

@@ -258,6 +258,7 @@ export class FleetMirror {
         ...this.lapse(event),
         ...(event.ttlMs !== undefined && { ttlSeconds: event.ttlMs / 1000 }),
         ...(event.reason !== undefined && { reason: event.reason }),
+        ...(event.heldFor !== undefined && { heldFor: event.heldFor }),
       };
       this.putClaim(claim);
       changes.claimChanged(claim);
@@ -306,12 +307,14 @@ export class FleetMirror {
   }
 
   /**
-   * When a new claim lapses, as the plane's claimLapse says: its TTL; else while its agent's
+   * When a new claim lapses, as the plane's claimLapse says: its TTL; a claim held for a completed
+   * item, when the item lands; else while its agent's
    * registered process runs (as the agent's other claims already tell); else 2 × TTL after the
    * agent's last heartbeat.
    */
   private lapse(event: Extract<FleetEvent, { type: 'claim.granted' }>): Pick<Claim, 'expiresAt' | 'expiresWith'> {
     if (event.expiresAt !== undefined) return { expiresAt: iso(event.expiresAt), expiresWith: 'ttl' };
+    if (event.heldFor !== undefined) return { expiresAt: null, expiresWith: 'landing' };
     for (const other of this.claims.values()) {
       if (other.agentId === event.agentId && other.expiresWith === 'process') return { expiresAt: null, expiresWith: 'process' };
     }

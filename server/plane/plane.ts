@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { mkdir, unlink } from 'node:fs/promises';
 import { PLANE_VERSION, PROTOCOL_VERSION } from '../../contracts/index.js';
 import { FleetCore } from '../core/fleet-core.js';
@@ -27,6 +28,8 @@ import { loadTlsIdentity, openRemoteDoor, type RemoteDoor } from './remote/remot
 import { ServiceTokens } from './remote/service-tokens.js';
 import { Compactor } from './persistence/compactor.js';
 import { BuildRunner } from './build/build-runner.js';
+import { TrainRunner } from '../integration/train/train-runner.js';
+import { LandingWatch } from '../integration/train/landing-watch.js';
 import { DigestPublisher } from './digest/digest-publisher.js';
 import { DigestWebhook } from './digest/digest-webhook.js';
 import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
@@ -43,6 +46,8 @@ const STALL_REAL_MS = 1_000;
 
 /** How often registered agent processes are looked at: their end releases claims within 5 s. */
 const PROCESS_WATCH_MS = 1_000;
+/** How often the plane looks for work that landed on its target outside the train (a merge, a squash). */
+const LANDING_WATCH_MS = 2_000;
 /** How long start-up keeps announcing a start a shared log refuses as retryable (a cluster just formed). */
 const START_RECORD_BOUND_MS = 30_000;
 
@@ -131,6 +136,9 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   let remote: RemoteDoor | undefined; // set once the TLS listener (--listen) serves
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
+  // One plane per FLEET_HOME (the instance lock): a restarted plane is the same integrator.
+  const train = new TrainRunner(core, journal, config.home, `plane ${hostname()}:${config.home}`, coreConfig.leaseTtlMs, coreConfig.leaseTtlMs / config.timeScale / 3, log);
+  const landings = new LandingWatch(core, LANDING_WATCH_MS, log);
   const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
   const digests = new DigestPublisher(core, journal, history, paths, log, clock, webhook);
   const scopes = new ScopeResolver();
@@ -151,6 +159,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     history,
     registerPid,
     builds,
+    train,
     digests,
     worktrees,
     tokens,
@@ -171,6 +180,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   await recordStart(core, journal, announceStart, START_RECORD_BOUND_MS, log);
   if (core.state.control.state === 'stop') backstop.arm();
   builds.kick();
+  train.kick(); // a batch the plane was building or landing when it stopped resumes
+  landings.start();
   worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped
   integration.reconcile();
   digests.start(config.digestIntervalMs / config.timeScale);
@@ -191,6 +202,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       backstop.disarm();
       digests.stop();
       builds.stop();
+      train.stop();
+      landings.stop();
       worktrees.close();
       integration.close();
       core.queue.abandonAll();

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { abandonInterruptedBuilds, nextBuild, recordBuildFinished, recordBuildStarted, type BuildOutcome } from '../../core/build-gate.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import type { BuildRunRecord } from '../../core/orchestration-records.js';
 import type { Journal } from '../persistence/journal.js';
 import { gitHead } from '../repository/worktree-facts.js';
-
-const KEEP_OUTPUT_CHARS = 64 * 1024;
+import { runBuildCommand } from './build-command.js';
 
 /**
  * The build gate's hands: runs queued builds one at a time in the configured worktree at its
@@ -46,7 +44,10 @@ export class BuildRunner {
     this.running = { runId: run.id, kill: () => undefined };
     const commit = await gitHead(config.worktree);
     this.core.run(undefined, (ctx) => recordBuildStarted(ctx, run.id, commit));
-    const outcome = await this.spawnBuild(config.command, config.worktree, config.timeoutSeconds * 1000, commit);
+    const ran = await runBuildCommand(config.command, config.worktree, config.timeoutSeconds * 1000, (kill) => {
+      this.running!.kill = kill;
+    });
+    const outcome: BuildOutcome = { ...ran, ...(commit !== undefined && { commit }) };
     this.core.run(undefined, (ctx) => recordBuildFinished(ctx, run.id, outcome));
     await this.journal.whenDurable(this.core.state.seq).catch(() => undefined);
     this.log(`build ${run.id} ${outcome.exitCode === 0 && !outcome.timedOut ? 'GREEN' : 'RED'} (exit ${outcome.exitCode}, ${outcome.durationMs} ms)`);
@@ -54,37 +55,5 @@ export class BuildRunner {
     this.waiting.delete(run.id);
     this.running = undefined;
     this.kick();
-  }
-
-  private spawnBuild(command: string, cwd: string, timeoutMs: number, commit: string | undefined): Promise<BuildOutcome> {
-    const started = performance.now();
-    return new Promise((resolve) => {
-      let output = '';
-      let timedOut = false;
-      const child = spawn('sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      const killGroup = () => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      };
-      this.running!.kill = killGroup;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup();
-      }, timeoutMs);
-      const collect = (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);
-      };
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
-      const finish = (exitCode: number | null, extra = '') => {
-        clearTimeout(timer);
-        resolve({ exitCode, durationMs: Math.round(performance.now() - started), ...(commit !== undefined && { commit }), log: output + extra, timedOut });
-      };
-      child.once('error', (error) => finish(null, `\ncould not start the build: ${error.message}`));
-      child.once('close', (code) => finish(code, timedOut ? `\ntimed out after ${timeoutMs / 1000} s` : ''));
-    });
   }
 }

@@ -27,6 +27,8 @@ export interface PlaneServices {
   /** Every durable event from `fromSeq` on, archived segments included. */
   history(fromSeq: number): AsyncIterable<FleetEvent>;
   builds: { kick(): void; finished(runId: string): Promise<void> };
+  /** The train (server/integration/train/): kicked when work is queued or settings change. */
+  train: { kick(): void; liveLog(scope: string): string | undefined };
   digests: {
     current(): Promise<{ digest: Digest; markdown: string }>;
     over(since: { seq: number } | { seconds: number }): Promise<{ digest: Digest; markdown: string }>;

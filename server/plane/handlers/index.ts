@@ -5,6 +5,7 @@ import type { HandlerTable } from './handler.js';
 import { historyHandlers } from './history.js';
 import { integrationHandlers } from './integration.js';
 import { hookHandlers } from './hooks.js';
+import { trainHandlers } from './train.js';
 import { messagingHandlers } from './messaging.js';
 import { planeHandlers } from './plane.js';
 import { rosterHandlers } from './roster.js';
@@ -21,6 +22,7 @@ export const handlers: HandlerTable = {
   ...messagingHandlers,
   ...workHandlers,
   ...buildHandlers,
+  ...trainHandlers,
   ...digestHandlers,
   ...historyHandlers,
   ...hookHandlers,

@@ -1,4 +1,10 @@
+import type { WorkIntegration } from '../../../contracts/index.js';
+import type { Caller } from '../../core/context.js';
+import type { FleetCore } from '../../core/fleet-core.js';
+import { integrationConfigOf } from '../../core/integration-config.js';
 import { workView } from '../../core/orchestration-views.js';
+import { branchOfItsOwn } from '../../integration/train/branch-of-its-own.js';
+import type { ScopeResolver } from '../repository/scope-resolver.js';
 import { updateWork } from '../../core/work-lifecycle.js';
 import { budgetsOf, configureWork } from '../../core/work-budgets.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
@@ -8,6 +14,22 @@ import { removeWork } from '../../core/work-removal.js';
 import { page } from '../rpc/pager.js';
 import type { HandlerTable } from './handler.js';
 import { workList } from './paged-lists.js';
+
+/** The branch of its own the completing builder's registered worktree is on, if any (DESIGN §16). */
+async function completedBranch(core: FleetCore, scopes: ScopeResolver, caller: Caller, itemId: string): Promise<WorkIntegration | undefined> {
+  const worktree = caller.kind === 'agent' ? core.state.agents.get(caller.agentId)?.worktree : undefined;
+  const item = core.state.work.get(itemId);
+  if (worktree === undefined || item?.scope === undefined) return undefined;
+  let repository: string;
+  try {
+    const scope = scopes.resolve(worktree);
+    if (scope.id !== item.scope) return undefined;
+    repository = scope.gitDir;
+  } catch {
+    return undefined;
+  }
+  return branchOfItsOwn(worktree, repository, integrationConfigOf(core.state, item.scope).target);
+}
 
 export const workHandlers = {
   fleet_work_add: (params, session, { core, scopes }) => {
@@ -30,12 +52,18 @@ export const workHandlers = {
     });
   },
 
-  fleet_work_update: (params, session, { core }) =>
-    core.run(session.caller, (ctx) => {
+  fleet_work_update: async (params, session, { core, scopes, train }) => {
+    // git runs before the core does: a completion on a branch of its own records that branch.
+    const integration = params.action === 'complete' ? await completedBranch(core, scopes, session.caller, params.id) : undefined;
+    const outcome = core.run(session.caller, (ctx) => {
       const { id, ...update } = params;
-      const { item, clarificationId } = updateWork(ctx, session.caller, id, update);
+      const { item, clarificationId } = updateWork(ctx, session.caller, id, update.action === 'complete' ? { ...update, ...(integration && { integration }) } : update);
       return { item: { id: item.id, status: item.status }, ...(clarificationId !== undefined && { clarificationId }) };
-    }),
+    });
+    // An accept may have queued the item (land on accept), a rollback its revert.
+    if (params.action === 'decide') train.kick();
+    return outcome;
+  },
 
   fleet_work_configure: (params, session, { core }) =>
     core.run(session.caller, (ctx) => {

@@ -89,6 +89,19 @@ test('a heartbeat alone is not urgent; a claim is, and names only itself', () =>
   assert.equal(mirror.apply({ seq, at: 0, type: 'agent.left', agentId: agent.agentId }, new MirrorChanges()), false, 'an event already in is skipped');
 });
 
+test('a claim held for a completed item until it lands: the editor shows it as the plane does (expiresWith landing, heldFor)', () => {
+  const h = makeHarness();
+  const mirror = new FleetMirror();
+  mirror.load(statusOf(h), []);
+  driveRandomFleet(h, 3, 30);
+  for (const event of h.events) mirror.apply(event, new MirrorChanges());
+  const agent = mirror.roster[0];
+  assert.ok(agent, 'an agent joined');
+  mirror.apply({ seq: mirror.seq + 1, at: Date.parse(agent.lastSeenAt) + 1000, type: 'claim.granted', claimId: 'held', agentId: agent.agentId, scope: '/s', pattern: 'src/a.ts', mode: 'exclusive', fence: 99, heldFor: 'wk-1' }, new MirrorChanges());
+  const held = [...mirror.liveClaims].find((c) => c.id === 'held');
+  assert.deepEqual([held?.heldFor, held?.expiresWith, held?.expiresAt], ['wk-1', 'landing', null]);
+});
+
 test('work events move items between statuses, naming agents by callsign', () => {
   const h = makeHarness();
   const mirror = new FleetMirror();

@@ -1,0 +1,174 @@
+import { ACCEPTED_STATUSES, FleetError, type TrainEntry } from '../../contracts/index.js';
+import { actorName, isRteOrOperator } from './authority.js';
+import type { Caller, Ctx } from './context.js';
+import { integrationConfigOf } from './integration-config.js';
+import type { WorkRecord } from './orchestration-records.js';
+import type { State, TrainBatchRecord, TrainRecord } from './state.js';
+import { iso } from './views.js';
+import { escalateWork, spentBudget } from './work-budgets.js';
+import { releaseHeldClaims } from './work-claims.js';
+
+/**
+ * The train's pure queue state (DESIGN §14, §16), as bors-ng's batcher keeps it: items queued at a
+ * pinned commit, one batch per scope at a time, and every step that the git side (server/
+ * integration/train/) is about to make irreversible recorded first, so a restart resumes it.
+ */
+
+export interface LandingRequest {
+  scope: string;
+  /** The item to land; a bare branch (no item) gets an entry id of its own. */
+  itemId?: string;
+  branch: string;
+  commit: string;
+  target: string;
+  repository: string;
+}
+
+/** Queues an item's branch on the train (RTE or operator), pinned at `commit`. */
+export function queueLanding(ctx: Ctx, caller: Caller, request: LandingRequest): TrainRecord {
+  if (!isRteOrOperator(ctx.state, caller)) throw new FleetError('FORBIDDEN', 'landing work needs role rte or the operator');
+  return enqueue(ctx, actorName(ctx.state, caller), request);
+}
+
+function enqueue(ctx: Ctx, by: string, request: LandingRequest): TrainRecord {
+  const item = request.itemId !== undefined ? requireLandable(ctx.state, request.itemId) : undefined;
+  const itemId = request.itemId ?? ctx.ids.id('land');
+  const onTrain = ctx.state.train.get(itemId);
+  // Queuing twice is a harmless retry.
+  if (onTrain && (onTrain.status === 'queued' || onTrain.status === 'building')) return onTrain;
+  ctx.emit({ type: 'integration.queued', by, itemId, scope: request.scope, branch: request.branch, commit: request.commit, target: request.target, repository: request.repository });
+  if (item) ctx.emit({ type: 'work.transitioned', by, itemId: item.id, status: 'landing', reason: `queued on the train for ${request.target} at ${request.commit.slice(0, 12)}` });
+  return ctx.state.train.get(itemId)!;
+}
+
+/** The item to land, refused with the reason when it cannot be: unknown, not accepted, already landed, no branch of its own. */
+export function requireLandable(state: State, itemId: string): WorkRecord {
+  const item = state.work.get(itemId);
+  if (!item) throw new FleetError('NOT_FOUND', `no work item ${itemId}`);
+  if (item.status === 'landed') throw new FleetError('INVALID_STATE', `${itemId} has already landed (${item.landedCommit ?? 'commit unknown'})`);
+  if (!ACCEPTED_STATUSES.has(item.status)) throw new FleetError('INVALID_STATE', `${itemId} is ${item.status}: only accepted work lands (decide accept first)`);
+  if (item.integration === undefined || item.scope === undefined) {
+    throw new FleetError('INVALID_STATE', `${itemId} was not built on a branch of its own (its builder completed it in a shared checkout, or outside git): there is no branch to land; land the branch by name instead`);
+  }
+  return item;
+}
+
+/** What landing an item queues: its branch at the commit it was completed (and verified) at. */
+export function landingOf(item: WorkRecord): LandingRequest {
+  const { branch, commit, target, repository } = item.integration!;
+  return { scope: item.scope!, itemId: item.id, branch, commit, target, repository };
+}
+
+/** Whether a rollback of `item` goes through the train: it landed, and the plane knows the commit that landed it. */
+export function revertsOnTrain(item: WorkRecord): boolean {
+  return item.status === 'landed' && item.landedCommit !== undefined && item.integration !== undefined && item.scope !== undefined;
+}
+
+/**
+ * A rollback of a landed item (seed 001, DESIGN §14): exactly its landing is reverted, as a commit
+ * of its own built on the target by the train. The item stays landed until the revert lands.
+ */
+export function queueRevert(ctx: Ctx, item: WorkRecord, by: string): void {
+  const { branch, target, repository } = item.integration!;
+  ctx.emit({ type: 'integration.queued', by, itemId: item.id, scope: item.scope!, branch, commit: item.landedCommit!, target, repository, revert: item.landedCommit! });
+}
+
+/** The revert landed: the item is rolled back, with the revert commit. */
+export function recordReverted(ctx: Ctx, itemId: string, commit: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'landed', landedCommit: commit });
+  if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'rolled_back', reason: `reverted as ${commit.slice(0, 12)}` });
+}
+
+/** The revert cannot land (it conflicts with later landings, or breaks the build): the operator decides; history is never rewritten. */
+export function escalateRevert(ctx: Ctx, itemId: string, reason: string, logTail?: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'failed', reason, ...(logTail !== undefined && { logTail }) });
+  if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'escalated', reason });
+}
+
+/** With land-on-accept configured, an accepted item built on its own branch goes straight to the train. */
+export function landOnAccept(ctx: Ctx, item: WorkRecord, by: string): void {
+  if (item.scope === undefined || item.integration === undefined || !integrationConfigOf(ctx.state, item.scope).landOnAccept) return;
+  enqueue(ctx, by, landingOf(item));
+}
+
+/**
+ * An item landed: by the train (its merge commit), by hand (`fleet land --done`), or by a merge the
+ * plane saw on the target. Its held claims end; an accepted item becomes `landed`, one that is not
+ * accepted yet only records the commit.
+ */
+export function recordLanded(ctx: Ctx, itemId: string, commit: string | undefined, by: string): void {
+  const entry = ctx.state.train.get(itemId);
+  // Off the train too, so a queued entry is not landed a second time.
+  if (entry && entry.leftAt === undefined) ctx.emit({ type: 'integration.left', by, itemId, status: 'landed', ...(commit !== undefined && { landedCommit: commit }) });
+  releaseHeldClaims(ctx, itemId, by, `${itemId} landed${commit !== undefined ? ` as ${commit.slice(0, 12)}` : ''}`);
+  const item = ctx.state.work.get(itemId);
+  if (!item || item.status === 'landed') return;
+  const status = ACCEPTED_STATUSES.has(item.status) ? 'landed' : item.status;
+  ctx.emit({ type: 'work.transitioned', by, itemId, status, ...(commit !== undefined && { landedCommit: commit }), reason: commit !== undefined ? `landed as ${commit.slice(0, 12)}` : 'marked landed by hand' });
+}
+
+/** `fleet land --done`: the operator or an RTE says the item landed outside the train. */
+export function markLanded(ctx: Ctx, caller: Caller, itemId: string, commit: string | undefined): WorkRecord {
+  if (!isRteOrOperator(ctx.state, caller)) throw new FleetError('FORBIDDEN', 'marking work landed needs role rte or the operator');
+  const item = ctx.state.work.get(itemId);
+  if (!item) throw new FleetError('NOT_FOUND', `no work item ${itemId}`);
+  recordLanded(ctx, itemId, commit, actorName(ctx.state, caller));
+  return item;
+}
+
+/**
+ * The train cannot land an item as it stands (a textual conflict, a RED build that is its fault):
+ * it goes back to its builder as a rework round, with the budget rules, the reason naming what to fix.
+ */
+export function returnToBuilder(ctx: Ctx, itemId: string, cause: 'conflict' | 'red', reason: string, logTail?: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'returned', cause, reason, ...(logTail !== undefined && { logTail }) });
+  const item = ctx.state.work.get(itemId);
+  if (!item) return;
+  const escalation = spentBudget(ctx, item, 'rework', 'plane');
+  if (escalation) escalateWork(ctx, item, escalation);
+  else ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'rework', reason, verifier: null, reworkRounds: item.reworkRounds + 1 });
+}
+
+/** The branch moved after it was queued: what would land is not what was verified, so it goes back to review. */
+export function returnToReview(ctx: Ctx, itemId: string, reason: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'returned', cause: 'moved', reason });
+  if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'review', verifier: null, reason });
+}
+
+/** No rework fixes it (the target is checked out in a worktree, the remote refused): `land_failed`. */
+export function failLanding(ctx: Ctx, itemId: string, reason: string): void {
+  ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'failed', reason });
+  if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'land_failed', reason });
+}
+
+/** The next batch of a scope: the oldest queued entries, up to the batch size, when none is under way. */
+export function nextBatch(state: State, scope: string): TrainRecord[] {
+  if (state.trainBatches.has(scope)) return [];
+  const size = integrationConfigOf(state, scope).batchSize;
+  return [...state.train.values()].filter((e) => e.scope === scope && e.status === 'queued').slice(0, size);
+}
+
+/** Scopes with queued work or a batch to resume. */
+export function scopesWithWork(state: State): string[] {
+  const scopes = new Set(state.trainBatches.keys());
+  for (const entry of state.train.values()) if (entry.status === 'queued') scopes.add(entry.scope);
+  return [...scopes];
+}
+
+/** The lease whose holder integrates a scope: on a shared store exactly one plane at a time. */
+export const integratorLease = (scope: string): string => `integration/${scope}/integrator`;
+
+/** Records a batch merged onto `base` and building; with `tip`, built GREEN and about to move the target. */
+export function recordBatch(ctx: Ctx, batch: Omit<TrainBatchRecord, 'at'>): void {
+  ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }) });
+}
+
+/** The batch is over; `red`: its build failed (the digest counts RED trains). */
+export function endBatch(ctx: Ctx, scope: string, red = false): void {
+  if (ctx.state.trainBatches.has(scope)) ctx.emit({ type: 'integration.batch_ended', by: 'plane', scope, ...(red && { red }) });
+}
+
+export function trainEntryView(entry: TrainRecord): TrainEntry {
+  const { itemId, scope, branch, commit, target, repository, revert, status, queuedBy, queuedAt, landedCommit, reason, logTail } = entry;
+  return { itemId, scope, branch, commit, target, repository, ...(revert !== undefined && { revert }), status, queuedBy, queuedAt: iso(queuedAt), ...(landedCommit !== undefined && { landedCommit }), ...(reason !== undefined && { reason }), ...(logTail !== undefined && { logTail }) };
+}

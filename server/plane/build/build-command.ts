@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+
+/** Output kept from a build: the tail, so a build that floods its output costs this much memory at most. */
+export const KEEP_OUTPUT_CHARS = 64 * 1024;
+
+export interface CommandOutcome {
+  exitCode: number | null;
+  durationMs: number;
+  /** The last KEEP_OUTPUT_CHARS of stdout and stderr, interleaved. */
+  log: string;
+  timedOut: boolean;
+}
+
+/**
+ * Runs a build command in `cwd` in a process group of its own, killed whole at the timeout, keeping
+ * only the output's tail. `onStart` receives the way to kill it early (the plane stopping); `onOutput`
+ * the tail so far, as it grows (a live view).
+ */
+export function runBuildCommand(
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  onStart: (kill: () => void) => void = () => undefined,
+  onOutput: (tail: string) => void = () => undefined,
+): Promise<CommandOutcome> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let output = '';
+    let timedOut = false;
+    const child = spawn('sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    onStart(killGroup);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-KEEP_OUTPUT_CHARS);
+      onOutput(output);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const finish = (exitCode: number | null, extra = '') => {
+      clearTimeout(timer);
+      resolve({ exitCode, durationMs: Math.round(performance.now() - started), log: output + extra, timedOut });
+    };
+    child.once('error', (error) => finish(null, `\ncould not start the build: ${error.message}`));
+    child.once('close', (code) => finish(code, timedOut ? `\ntimed out after ${timeoutMs / 1000} s` : ''));
+  });
+}

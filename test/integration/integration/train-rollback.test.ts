@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { git } from '../../support/git-repo.js';
+import { acceptedItems, eventually, statusOf, trainRepo, type Fleet } from '../../support/train-repo.js';
+
+const FILES = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' };
+
+async function landAll(fleet: Fleet, ids: string[]): Promise<void> {
+  const operator = await fleet.operator();
+  await operator.call('fleet_land', { ids, root: fleet.repo });
+  await eventually(30_000, async () => assert.deepEqual(await Promise.all(ids.map(async (id) => (await statusOf(fleet, id)).status)), ids.map(() => 'landed')));
+}
+
+const rollback = (fleet: Fleet, id: string) =>
+  fleet.operator().then((operator) => operator.call('fleet_work_update', { id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'regression', refs: [], note: 'it broke production' } }));
+
+test('rollback of a landed item reverts exactly its landing through the train and its build; the other items of its batch stay', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [
+    { callsign: 'BOLT', files: { 'src/b.ts': 'export const b = 1;\n' } },
+    { callsign: 'CLEO', files: { 'src/c.ts': 'export const c = 1;\n' } },
+  ]);
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: 'test -f src/a.ts' });
+  await landAll(fleet, items.map((i) => i.id));
+  const landedB = (await statusOf(fleet, items[0]!.id)).landedCommit!;
+  const before = git(fleet.repo, 'rev-parse', 'main');
+
+  await rollback(fleet, items[0]!.id);
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'rolled_back'));
+  assert.equal(git(fleet.repo, 'rev-parse', 'main^'), before, 'one commit on top: the revert');
+  assert.equal(git(fleet.repo, 'rev-list', '--parents', '-n1', 'main').split(' ').length, 2, 'a plain revert commit');
+  assert.equal(git(fleet.repo, 'diff', '--name-only', before, 'main'), 'src/b.ts', 'exactly its landing undone');
+  assert.equal(git(fleet.repo, 'ls-tree', '--name-only', 'main', 'src/c.ts'), 'src/c.ts', 'the other item of its batch stays');
+  assert.match(git(fleet.repo, 'log', '-1', '--format=%B', 'main'), new RegExp(`revert ${landedB.slice(0, 12)}`));
+  assert.equal((await statusOf(fleet, items[1]!.id)).status, 'landed');
+});
+
+test('rollback whose revert conflicts with later landings escalates to the operator naming the files; the target is untouched', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  await (await fleet.operator()).call('fleet_integrate_configure', { root: fleet.repo, buildCommand: 'true' });
+  const { items: first } = await acceptedItems(fleet, [{ callsign: 'DANA', files: { 'src/a.ts': 'export const a = 2;\n' } }]);
+  await landAll(fleet, [first[0]!.id]);
+  // Later work on the same lines, built on top of DANA's landing.
+  const { items: later } = await acceptedItems(fleet, [{ callsign: 'EZRA', files: { 'src/a.ts': 'export const a = 3;\n' } }]);
+  await landAll(fleet, [later[0]!.id]);
+  const before = git(fleet.repo, 'rev-parse', 'main');
+
+  await rollback(fleet, first[0]!.id);
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, first[0]!.id)).status, 'escalated'));
+  assert.match((await statusOf(fleet, first[0]!.id)).statusReason ?? '', /conflicts with later landings on main in src\/a\.ts/);
+  assert.equal(git(fleet.repo, 'rev-parse', 'main'), before, 'history is never rewritten, nothing half-reverted lands');
+});
