@@ -130,7 +130,8 @@ export class WriteSetTracker {
     // Its own worktree: where two live agents share a checkout, landing is the commit on the target (DESIGN §16).
     const sharing = [...this.core.state.agents.values()].some((other) => other.agentId !== agentId && !other.gone && other.worktree === worktree);
     if (sharing) return { kind: 'none', why: 'its worktree is shared with another live agent' };
-    const [branch, target, repository, top] = await Promise.all([currentBranch(worktree), integrationTarget(worktree), commonDirOf(worktree), worktreeTopOf(worktree)]);
+    const [branch, repository, top] = await Promise.all([currentBranch(worktree), commonDirOf(worktree), worktreeTopOf(worktree)]);
+    const target = repository === undefined ? undefined : await integrationTarget(this.core.state, worktree, repository);
     if (target === undefined || repository === undefined || top === undefined) return { kind: 'none', why: 'no repository or no integration target (no origin/HEAD, main or master)' };
     if (branch === target) return { kind: 'none', why: `it works on the target ${target} itself` };
     const targetCommit = await resolveCommit(worktree, target);
