@@ -4,8 +4,6 @@ import type { z } from 'zod';
 import { FleetError } from '../../../contracts/index.js';
 import type { hookCheckCommand as spec } from '../../../contracts/methods/hooks.js';
 import type { Caller, Ctx } from '../../core/context.js';
-import { noteHookSeen } from '../../core/hooks-seen.js';
-import { endWait } from '../../core/person-waits.js';
 import { claimExpiresAt, agentStatus } from '../../core/liveness.js';
 import { GlobBudget } from '../../core/glob/index.js';
 import { checkPaths } from '../../core/path-check.js';
@@ -20,8 +18,8 @@ import { concreteWrites, type WriteCheck } from '../../gate/shell-targets.js';
 import type { Scope, ScopeResolver } from '../repository/scope-resolver.js';
 import type { Session } from '../rpc/session.js';
 import type { PlaneServices } from './handler.js';
-import { markForAllowedCall, markWriter } from './hook-mark.js';
-import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
+import { hookCallWriter, markForAllowedCall } from './hook-mark.js';
+import { recordOverrides, writerHintsFor } from './hook-writer.js';
 
 type Params = z.infer<typeof spec.params>;
 type Body = Omit<z.infer<typeof spec.result>, 'control'>;
@@ -53,13 +51,9 @@ export const hookCheckCommand = async (params: Params, session: Session, { core,
 
   let marker: string | undefined;
   const verdict = core.run(session.caller, (ctx) => {
-    const hints = writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.cwd });
-    const agent = findWriter(ctx, hints);
-    if (agent) {
-      noteHookSeen(agent, params.hook, ctx.now);
-      endWait(ctx, agent); // its runtime went on: the call it waited to make, or the next one
-    }
-    marker = markWriter(ctx, hints);
+    const found = hookCallWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.cwd }), params.hook);
+    const agent = found.agent;
+    marker = found.marker;
     const identity = agent || params.fromRuntime ? refusalsFor(analysis.findings, agent?.callsign) : [];
     const refused: Refused[] = [];
     // Bounded by the analysis (500 writes, 500 tokens), the symlink scan's budget and one glob budget for the command.

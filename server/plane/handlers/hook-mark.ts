@@ -1,7 +1,11 @@
 import { FleetError } from '../../../contracts/index.js';
 import type { Ctx } from '../../core/context.js';
 import { agentOfHookSession } from '../../core/hook-sessions.js';
+import { noteHookSeen } from '../../core/hooks-seen.js';
+import { endWait } from '../../core/person-waits.js';
+import type { AgentRecord } from '../../core/state.js';
 import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
+import { findWriter, type WriterHints } from './hook-writer.js';
 import { sessionKey } from './session-key.js';
 
 /** The worktree a PreToolUse hook asks its mark of, with the tool about to write there. */
@@ -13,6 +17,20 @@ export interface MarkAsked {
 /** Whom a hook's mark attributes the worktree's changes to: FLEET_AS's agent, else the one its session is bound to. */
 export function markWriter(ctx: Ctx, hints: { callsign?: string | undefined; sessionId?: string | undefined }): string | undefined {
   return hints.callsign ?? (hints.sessionId !== undefined ? agentOfHookSession(ctx.state, sessionKey(hints.sessionId))?.callsign : undefined);
+}
+
+/**
+ * Whom a hook's check speaks for, as both checks (file tools, shell commands) find it: the writer by
+ * its hints, now seen hooked and no longer waiting for a person (its runtime went on to this call),
+ * and the name its mark attributes the worktree's changes to.
+ */
+export function hookCallWriter(ctx: Ctx, hints: WriterHints, hook: string): { agent: AgentRecord | undefined; marker: string | undefined } {
+  const agent = findWriter(ctx, hints);
+  if (agent) {
+    noteHookSeen(agent, hook, ctx.now);
+    endWait(ctx, agent);
+  }
+  return { agent, marker: markWriter(ctx, hints) };
 }
 
 /**

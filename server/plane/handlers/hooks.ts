@@ -3,8 +3,6 @@ import type { z } from 'zod';
 import { FleetError } from '../../../contracts/index.js';
 import type { hookCheck as hookCheckSpec } from '../../../contracts/methods/hooks.js';
 import type { Caller } from '../../core/context.js';
-import { noteHookSeen } from '../../core/hooks-seen.js';
-import { endWait } from '../../core/person-waits.js';
 import { agentStatus } from '../../core/liveness.js';
 import { checkPaths } from '../../core/path-check.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
@@ -12,9 +10,9 @@ import type { CallScope, ScopeResolver } from '../repository/scope-resolver.js';
 import type { Session } from '../rpc/session.js';
 import type { PlaneServices } from './handler.js';
 import { hookCheckCommand } from './hook-command.js';
-import { markForAllowedCall, markWriter } from './hook-mark.js';
+import { hookCallWriter, markForAllowedCall } from './hook-mark.js';
 import { hookSessionHandlers } from './hook-sessions.js';
-import { findWriter, recordOverrides, writerHintsFor } from './hook-writer.js';
+import { recordOverrides, writerHintsFor } from './hook-writer.js';
 
 type Params = z.infer<typeof hookCheckSpec.params>;
 type Body = Omit<z.infer<typeof hookCheckSpec.result>, 'control'>;
@@ -26,14 +24,10 @@ export const hookCheck = async (params: Params, session: Session, { core, scopes
   let writerId: string | undefined;
   let marker: string | undefined;
   const verdict = core.run(session.caller, (ctx) => {
-    const hints = writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree });
-    const agent = findWriter(ctx, hints);
-    if (agent) {
-      noteHookSeen(agent, params.hook, ctx.now);
-      endWait(ctx, agent); // its runtime went on: the call it waited to make, or the next one
-    }
+    const found = hookCallWriter(ctx, writerHintsFor(session.credential, { callsign: params.callsign, sessionId: params.sessionId, runtimePids: params.runtimePids, where: params.worktree }), params.hook);
+    const agent = found.agent;
     writerId = agent?.agentId;
-    marker = markWriter(ctx, hints);
+    marker = found.marker;
     const writer: Caller = agent ? { kind: 'agent', agentId: agent.agentId } : session.caller;
     const results = located.map((at) => {
       // A link out of every repository writes a file that is nobody's territory.
