@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
+import { writeSetFields } from './integration.js';
 import { integrationConfigSchema, trainEntrySchema } from './train.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, personWaitSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
@@ -263,18 +264,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('integration.write_set'),
-    agentId: z.string(),
-    callsign: z.string(),
-    worktree: z.string(),
-    /** The git common directory: write-sets of one repository are compared with each other. */
-    repository: z.string(),
-    /** `refs/heads/…`; absent on a detached HEAD (the write-set is then by commit). */
-    branch: z.string().optional(),
-    target: z.string(),
-    head: z.string(),
-    commit: z.string(),
-    paths: z.array(z.string()),
-    truncated: z.boolean(),
+    ...writeSetFields,
     ended: z.boolean().optional(),
   }),
   /**

@@ -9,6 +9,23 @@ export const MAX_WRITE_SET_PATHS_LISTED = 200;
 /** Conflicted paths kept per forecast. */
 export const MAX_FORECAST_PATHS = 200;
 
+/** What the plane records of an agent's write-set, in its event and its state alike. */
+export const writeSetFields = {
+  agentId: z.string(),
+  callsign: z.string(),
+  worktree: z.string(),
+  /** The git common directory: write-sets of one repository are compared with each other. */
+  repository: z.string(),
+  /** `refs/heads/…`; absent on a detached HEAD (the write-set is then by commit). */
+  branch: z.string().optional(),
+  target: z.string(),
+  head: z.string(),
+  /** A snapshot of its worktree, committed and uncommitted work alike. */
+  commit: z.string(),
+  paths: z.array(z.string()),
+  truncated: z.boolean(),
+};
+
 /** An agent's write-set as people and agents read it. */
 export const writeSetSchema = z.object({
   callsign: z.string(),

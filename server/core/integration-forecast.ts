@@ -1,22 +1,10 @@
 import { z } from 'zod';
-import { MAX_WRITE_SET_PATHS_LISTED, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
+import { MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
 import type { State } from './state.js';
 
 /** An agent's write-set as the state keeps it (DESIGN §14), by agent id. */
-export const writeSetRecordSchema = z.object({
-  agentId: z.string(),
-  callsign: z.string(),
-  worktree: z.string(),
-  repository: z.string(),
-  branch: z.string().optional(),
-  target: z.string(),
-  head: z.string(),
-  commit: z.string(),
-  paths: z.array(z.string()),
-  truncated: z.boolean(),
-  at: z.number(),
-});
+export const writeSetRecordSchema = z.object({ ...writeSetFields, at: z.number() });
 export type WriteSetRecord = z.infer<typeof writeSetRecordSchema>;
 
 /** A conflict forecast between an agent and another (or the target, without otherAgentId), by pair key. */
