@@ -54,8 +54,8 @@ export const digestSchema = z.object({
         limit: z.number().int().optional(),
         by: z.string(),
         reason: z.string().optional(),
-        /** The question that escalated (its request id, context, options): the operator answers it with `fleet work answer ID --option N`. */
-        question: z.object({ requestId: z.string(), question: z.string(), context: z.string().optional(), options: z.array(z.string()), askedBy: z.string() }).optional(),
+        /** The question that escalated (its request id, context, the asker's confidence, options): the operator answers it with `fleet work answer ID --option N`. */
+        question: z.object({ requestId: z.string(), question: z.string(), context: z.string().optional(), confidence: z.enum(['low', 'medium', 'high']).optional(), options: z.array(z.string()), askedBy: z.string() }).optional(),
       }),
     )
     .default([]),

@@ -14,7 +14,7 @@ export function isQuietDigest(digest: Digest): boolean {
 function escalatedQuestion(itemId: string, q: NonNullable<Digest['escalations'][number]['question']>): string {
   const options = q.options.map((o, i) => `\n  ${i + 1}. ${o}`).join('');
   const answer = q.options.length > 0 ? `\`fleet work answer ${itemId} --option N --rationale WHY\`` : `\`fleet work answer ${itemId} --choose ANSWER --rationale WHY\``;
-  return `${q.askedBy} asks: ${q.question}${q.context !== undefined ? ` (context: ${q.context})` : ''}${options}\n  answer with ${answer}, or decide it with \`fleet work decide\``;
+  return `${q.askedBy} asks: ${q.question}${q.context !== undefined ? ` (context: ${q.context})` : ''}${q.confidence !== undefined ? ` (${q.confidence} confidence going on without an answer)` : ''}${options}\n  answer with ${answer}, or decide it with \`fleet work decide\``;
 }
 
 /** The digest as the operator reads it in FLEET_HOME/digest.md: most important first, empty sections left out. */

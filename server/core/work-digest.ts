@@ -14,7 +14,7 @@ export function workProtocolDigest(state: State): Pick<Digest, 'escalations' | '
       if (!item.escalation) escalations.push({ id, title, by: item.decidedBy ?? '?', ...(item.statusReason !== undefined && { reason: item.statusReason }) });
       else {
         const { budget, spent, limit, by, question: q } = item.escalation;
-        const question = q && { requestId: q.id, question: q.question, ...(q.context !== undefined && { context: q.context }), options: q.options, askedBy: q.askedBy };
+        const question = q && { requestId: q.id, question: q.question, ...(q.context !== undefined && { context: q.context }), ...(q.confidence !== undefined && { confidence: q.confidence }), options: q.options, askedBy: q.askedBy };
         escalations.push({ id, title, budget, spent, limit, by, ...(question && { question }) });
       }
     }

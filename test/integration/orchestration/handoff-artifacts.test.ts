@@ -188,9 +188,9 @@ test('a question past the clarification budget carries its question, context and
 
   const { digest, markdown } = await vera.ok('fleet_digest');
   assert.deepEqual(digest.escalations, [
-    { id, title: 'nested list parser', budget: 'clarification', spent: 1, limit: 1, by: 'BOLT', question: { requestId: second.clarificationId, question, context, options: ['error', 'warning', 'error behind a flag'], askedBy: 'BOLT' } },
+    { id, title: 'nested list parser', budget: 'clarification', spent: 1, limit: 1, by: 'BOLT', question: { requestId: second.clarificationId, question, context, confidence: 'medium', options: ['error', 'warning', 'error behind a flag'], askedBy: 'BOLT' } },
   ]);
-  assert.ok(markdown.includes(`BOLT asks: ${question} (context: ${context})\n  1. error\n  2. warning\n  3. error behind a flag\n  answer with \`fleet work answer ${id} --option N --rationale WHY\``), markdown);
+  assert.ok(markdown.includes(`BOLT asks: ${question} (context: ${context}) (medium confidence going on without an answer)\n  1. error\n  2. warning\n  3. error behind a flag\n  answer with \`fleet work answer ${id} --option N --rationale WHY\``), markdown);
 
   const shown = (await runCli(['work', 'show', id], { home, cwd: repo })).stdout;
   for (const line of [`question ${second.clarificationId} from BOLT: ${question}`, `context: ${context}`, 'confidence: medium', '1. error', '2. warning', '3. error behind a flag', `answer: fleet work answer ${id} --option N --rationale WHY (returns it to in_progress)`]) {
