@@ -29,7 +29,7 @@ export const digest = defineMethod({
 export const agentResume = defineMethod({
   name: 'fleet_agent_resume',
   summary:
-    'Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, your write-set and forecast merge conflicts, and the control state; artifact: ID adds that handoff artifact.',
+    'Lost your context? One call returns everything to continue: your agent record, claims, work items (plans, rounds), unread messages, handoffs to or from you, latest decisions on your work, your write-set and forecast conflicts, and the control state; artifact: ID adds that artifact.',
   params: z.strictObject({ artifact: idParam.optional() }),
   result: withControl({
     agent: agentSchema,

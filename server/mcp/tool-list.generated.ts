@@ -97,7 +97,7 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_agent_resume",
-      "description": "Lost your context? One call returns everything to continue: your agent record, your claims, your work items (plans, rounds), unread messages, handoffs waiting for you or sent by you, the latest decisions on your work, your write-set and forecast merge conflicts, and the control state; artifact: ID adds that handoff artifact.",
+      "description": "Lost your context? One call returns everything to continue: your agent record, claims, work items (plans, rounds), unread messages, handoffs to or from you, latest decisions on your work, your write-set and forecast conflicts, and the control state; artifact: ID adds that artifact.",
       "inputSchema": {
         "type": "object",
         "properties": {

@@ -235,7 +235,7 @@ describe('Session identity: with no FLEET_AS and no binding, a session is nobody
 
   test('SessionStart in an empty worktree: the join to make, with runtime codex, and no callsign invented', () => {
     const hooks = (JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as { hooks: HookGroups }).hooks;
-    assert.deepEqual(Object.keys(hooks), ['PreToolUse', 'PostToolUse', 'SessionStart']);
+    assert.deepEqual(Object.keys(hooks), ['PreToolUse', 'PostToolUse', 'SessionStart', 'PermissionRequest']);
     assert.equal(hooks.PostToolUse![0]!.matcher, 'Bash|mcp__.*');
     assert.equal(hooks.SessionStart![0]!.matcher, undefined, 'startup, resume and clear');
     const env: NodeJS.ProcessEnv = { ...process.env, FLEET_HOME: plane.home };
