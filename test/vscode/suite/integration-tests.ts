@@ -16,6 +16,12 @@ import { TestAgent } from './test-agent.js';
 import { when } from './waits.js';
 
 /** The rows under a holder whose label starts with `callsign`, up to the next holder or repository. */
+/** Writes `text` to src/c.ts in `worktree` and commits it (the plane sees a moved HEAD whenever it starts watching). */
+function commitC(worktree: string, text: string): void {
+  writeFileSync(join(worktree, 'src/c.ts'), text);
+  execFileSync('git', ['-c', 'user.name=Fleet Test', '-c', 'user.email=fleet@example.invalid', '-C', worktree, 'commit', '-qam', 'c'], { stdio: 'ignore' });
+}
+
 function rowsUnder(rows: readonly TerritoryRow[], callsign: string): TerritoryRow[] {
   const at = rows.findIndex((row) => row.depth === 1 && row.label.startsWith(callsign));
   if (at < 0) return [];
@@ -34,7 +40,7 @@ export function integrationTests(fx: () => Fixture): void {
       const worktree = join(trees, callsign.toLowerCase());
       execFileSync('git', ['-C', workspace, 'worktree', 'add', '-q', '-b', `work-${callsign.toLowerCase()}`, worktree, 'HEAD'], { stdio: 'ignore' });
       agents[callsign] = await TestAgent.join(home, callsign, undefined, worktree);
-      writeFileSync(join(worktree, 'src/c.ts'), `export const c = '${callsign}';\n`);
+      commitC(worktree, `export const c = '${callsign}';\n`);
     }
     assert.ok((await agents.ATLAS!.claim(['src/c.ts'], join(trees, 'atlas'), { reason: 'the c constant' })).granted);
 
@@ -61,7 +67,7 @@ export function integrationTests(fx: () => Fixture): void {
 
     // BOLT writes what ATLAS wrote: the conflict clears, and only the two holders' rows are refreshed.
     const before = api.treeWork().territory;
-    writeFileSync(join(trees, 'bolt', 'src/c.ts'), `export const c = 'ATLAS';\n`);
+    commitC(join(trees, 'bolt'), `export const c = 'ATLAS';\n`);
     const cleared = await when(api.onDidChangeTerritory, () => {
       const all = api.territory();
       return !all.some((row) => row.label.startsWith('⇄')) && all;
