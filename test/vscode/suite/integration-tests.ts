@@ -44,14 +44,14 @@ export function integrationTests(fx: () => Fixture): void {
     }
     assert.ok((await agents.ATLAS!.claim(['src/c.ts'], join(trees, 'atlas'), { reason: 'the c constant' })).granted);
 
-    const decoration = await fx().decoration('src/c.ts', (d) => d?.badge === '⇄', '⇄ on src/c.ts');
-    assert.match(decoration?.tooltip ?? '', /ATLAS/);
-    assert.match(decoration?.tooltip ?? '', /BOLT/);
-
     const rows = await when(api.onDidChangeTerritory, () => {
       const all = api.territory();
       return rowsUnder(all, 'BOLT').some((row) => row.label === '⇄ with ATLAS') && rowsUnder(all, 'ATLAS').some((row) => row.label === '⇄ with BOLT') && all;
     }, 'both agents\' forecast conflict in Territory', 40_000);
+    // The same notification marks the workspace's file (the plane's poll may take a few seconds to see both commits: waited for above).
+    const decoration = await fx().decoration('src/c.ts', (d) => d?.badge === '⇄', '⇄ on src/c.ts');
+    assert.match(decoration?.tooltip ?? '', /ATLAS/);
+    assert.match(decoration?.tooltip ?? '', /BOLT/);
     const atlas = rowsUnder(rows, 'ATLAS');
     assert.deepEqual(atlas.map((row) => [row.label, row.description]), [
       ['work-atlas → main', '1 path changed'],
