@@ -209,8 +209,11 @@ export const codexRepositoryHooksSchema = z.object({
 });
 export type CodexRepositoryHooks = z.infer<typeof codexRepositoryHooksSchema>;
 
-/** A forecast conflict with the files it names in this workspace's worktree of the repository (absolute). */
+/** A forecast conflict with the files it names in this workspace's worktree of the repository (absolute; none when no worktree of it is open here). */
 const workspaceForecastConflictSchema = z.object({ conflict: forecastConflictSchema, files: z.array(z.string()) });
+/** A write-set with its repository's scope (its git common dir), so the Territory view lists it under its agent there. */
+const workspaceWriteSetSchema = writeSetSchema.extend({ scope: z.string().optional() });
+export type WorkspaceWriteSet = z.infer<typeof workspaceWriteSetSchema>;
 export type WorkspaceForecastConflict = z.infer<typeof workspaceForecastConflictSchema>;
 
 export const lspNotifications = {
@@ -227,7 +230,7 @@ export const lspNotifications = {
   /** The fleet's Codex hooks of this workspace's repositories and their trust, at start-up and after each change to hooks.json or config.toml. */
   'fleet/didChangeCodexHooks': z.object({ repositories: z.array(codexRepositoryHooksSchema).max(1000) }),
   /** Live write-sets and the merge conflicts forecast in this workspace's repositories (DESIGN §14), after each change. */
-  'fleet/didChangeForecast': z.object({ writeSets: z.array(writeSetSchema), conflicts: z.array(workspaceForecastConflictSchema) }),
+  'fleet/didChangeForecast': z.object({ writeSets: z.array(workspaceWriteSetSchema), conflicts: z.array(workspaceForecastConflictSchema) }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

@@ -7,6 +7,7 @@ import type { ReadonlyChange } from './readonly-guard.js';
 import type { StatusBarSnapshot } from './status-description.js';
 import type { AttentionEntry } from './attention/attention-entries.js';
 import type { DigestModel } from './views/digest-view.js';
+import type { TerritoryRow } from './views/territory-view.js';
 import type { TreeName, TreeWork } from './views/tree-counter.js';
 
 /**
@@ -30,6 +31,10 @@ export interface FleetApi {
   treeWork(): Readonly<Record<TreeName, TreeWork>>;
   /** Fired with the view's name each time a Fleet view builds a tree item. */
   readonly onDidBuildTreeItem: vscode.Event<TreeName>;
+  /** The Territory view's rows (repositories, holders, their write-sets, forecast conflicts and claims), depth first. */
+  territory(): TerritoryRow[];
+  /** Fired each time the Territory view asks VS Code to refresh rows. */
+  readonly onDidChangeTerritory: vscode.Event<void>;
   statusBar(): StatusBarSnapshot;
   /** The files block mode holds read-only in this window now (URI strings, session read-only). */
   readonlyFiles(): string[];

@@ -104,6 +104,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidChangeFleet: ctx.onDidChangeFleet,
     treeWork: () => trees.snapshot,
     onDidBuildTreeItem: trees.onDidBuild,
+    territory: () => territory.rows(),
+    onDidChangeTerritory: (listener, thisArgs, disposables) => territory.onDidChangeTreeData(() => listener.call(thisArgs, undefined), undefined, disposables),
     statusBar: () => statusBar.snapshot,
     readonlyFiles: () => readonlyGuard.files,
     onDidChangeReadonly: readonlyGuard.onDidChange,

@@ -1,4 +1,4 @@
-import { CodeActionKind, DiagnosticSeverity, MarkupKind, type CodeAction, type CodeLens, type Diagnostic, type Hover } from 'vscode-languageserver/node';
+import { CodeActionKind, CodeActionTriggerKind, DiagnosticSeverity, type CodeActionContext, MarkupKind, type CodeAction, type CodeLens, type Diagnostic, type Hover } from 'vscode-languageserver/node';
 import type { Ownership } from '../../contracts/lsp.js';
 import { hoverMarkdown, lensTitle, otherHolders, territoryMessage } from './describe.js';
 
@@ -38,13 +38,15 @@ export function territoryLenses(ownership: Ownership | null): CodeLens[] {
 }
 
 /**
- * Claim this file when nobody holds it (a source action: no light bulb on every free file); on a
- * file another agent holds, show its territory, or ask its holder to hand it over (a REQUEST in the
- * holder's inbox; the holder decides).
+ * Claim this file when nobody holds it: a quick fix when the person asks for actions (Ctrl+., the
+ * Quick Fix menu), a source action in the Source Action menu, and nothing when the editor asks on
+ * its own (no light bulb on every free file). On a file another agent holds, show its territory,
+ * or ask its holder to hand it over (a REQUEST in the holder's inbox; the holder decides).
  */
-export function territoryActions(uri: string, ownership: Ownership | null, diagnostics: Diagnostic[]): CodeAction[] {
+export function territoryActions(uri: string, ownership: Ownership | null, { diagnostics, only, triggerKind }: CodeActionContext): CodeAction[] {
   if (!ownership) {
-    return [{ title: 'Fleet: Claim this file', kind: CLAIM_ACTION_KIND, command: { title: 'Claim this file', command: 'fleet.claimFile', arguments: [uri] } }];
+    const kind = only?.some((wanted) => wanted.startsWith(CodeActionKind.Source)) ? CLAIM_ACTION_KIND : triggerKind === CodeActionTriggerKind.Automatic ? undefined : CodeActionKind.QuickFix;
+    return kind ? [{ title: 'Fleet: Claim this file', kind, command: { title: 'Claim this file', command: 'fleet.claimFile', arguments: [uri] } }] : [];
   }
   const others = otherHolders(ownership);
   if (others.length === 0) return [];

@@ -66,7 +66,7 @@ export class FleetLanguageServer implements FleetServices {
     connection.onDidCloseTextDocument(({ textDocument }) => this.closed(textDocument.uri));
     connection.onHover(({ textDocument, position }) => territoryHover(this.ownershipOf(textDocument.uri), position.line));
     connection.onCodeLens(({ textDocument }) => territoryLenses(this.ownershipOf(textDocument.uri)));
-    connection.onCodeAction(({ textDocument, context }) => (this.showingLive ? territoryActions(textDocument.uri, this.ownershipOf(textDocument.uri), context.diagnostics) : []));
+    connection.onCodeAction(({ textDocument, context }) => (this.showingLive ? territoryActions(textDocument.uri, this.ownershipOf(textDocument.uri), context) : []));
     registerCustomRequests(connection, this);
   }
 

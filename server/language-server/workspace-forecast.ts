@@ -9,8 +9,9 @@ const RELOAD_AFTER_MS = 100;
 
 /**
  * The conflict forecast as the editor shows it: read from fleet_conflicts on connect and after
- * each integration event, its conflicted paths turned into this workspace's files (the worktree
- * of the same repository open here), published whole as fleet/didChangeForecast.
+ * each integration event, each write-set with its repository's scope and each conflict's paths
+ * turned into this workspace's files (the worktree of the same repository open here; none when
+ * no worktree of it is), published whole as fleet/didChangeForecast.
  */
 export class WorkspaceForecast {
   private pending: NodeJS.Timeout | undefined;
@@ -31,14 +32,14 @@ export class WorkspaceForecast {
 
   async load(client: PlaneClient): Promise<void> {
     const { writeSets, conflicts } = await client.call('fleet_conflicts', {});
-    const worktreeOf = new Map(writeSets.map((writeSet) => [writeSet.callsign, writeSet.worktree]));
-    const inWorkspace = conflicts.flatMap((conflict) => {
-      const worktree = worktreeOf.get(conflict.callsign);
-      const scope = worktree === undefined ? undefined : this.scopes.locate(pathToFileURL(join(worktree, '.fleet-forecast')).toString())?.scope;
+    // One git look-up per worktree: the scope places a write-set under its agent in Territory, the root turns paths into this workspace's files.
+    const scopeOf = new Map(writeSets.map((writeSet) => [writeSet.callsign, this.scopes.locate(pathToFileURL(join(writeSet.worktree, '.fleet-forecast')).toString())?.scope]));
+    const inWorkspace = conflicts.map((conflict) => {
+      const scope = scopeOf.get(conflict.callsign);
       const root = scope === undefined ? undefined : this.scopes.rootFor(scope);
-      return root === undefined ? [] : [{ conflict, files: conflict.paths.map((path) => join(root, path)) }];
+      return { conflict, files: root === undefined ? [] : conflict.paths.map((path) => join(root, path)) };
     });
-    this.publish({ writeSets, conflicts: inWorkspace });
+    this.publish({ writeSets: writeSets.map((writeSet) => ({ ...writeSet, scope: scopeOf.get(writeSet.callsign) })), conflicts: inWorkspace });
   }
 
   dispose(): void {

@@ -1,10 +1,11 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { FleetChanges, ViewClaim } from '../../../contracts/lsp.js';
+import type { FleetChanges, LspNotificationParams, ViewClaim } from '../../../contracts/lsp.js';
 import { scopeName } from '../../../contracts/scope-name.js';
 import type { FleetConfig } from '../config.js';
 import type { FleetContext } from '../fleet-context.js';
 import { readableReason } from '../../../contracts/reason-text.js';
+import { BranchWorkByHolder, conflictItem, holderKey, moreItem, splitHolderKey, writeSetItem } from './branch-work.js';
 import { until } from './relative-time.js';
 import type { TreeCounter } from './tree-counter.js';
 
@@ -22,18 +23,37 @@ export interface ClaimNode {
   readonly claimId: string;
   readonly parent: HolderNode;
 }
-export type TerritoryNode = RepositoryNode | HolderNode | ClaimNode;
+/** A row of a holder's branch work: its write-set, one forecast conflict, or what a capped list left out. */
+export interface BranchRowNode {
+  readonly kind: 'writeSet' | 'conflict' | 'moreConflicts' | 'moreClaims';
+  readonly id: string;
+  readonly parent: HolderNode;
+}
+export type TerritoryNode = RepositoryNode | HolderNode | ClaimNode | BranchRowNode;
+
+/** One row of the view as the person reads it (for the API and its tests). */
+export interface TerritoryRow {
+  readonly depth: number;
+  readonly label: string;
+  readonly description: string;
+  readonly tooltip: string;
+}
 
 const TICK_MS = 15_000;
 /** A holder with more claims than this starts collapsed: refreshing its row then builds one item, not all of them. */
 const EXPANDED_UP_TO = 12;
+/** Rows a holder lists at most: a holder with thousands of claims shows these and "… and N more". */
+const MAX_CLAIM_ROWS = 100;
+const MAX_CONFLICT_ROWS = 20;
 
 /**
  * Territory: live claims by repository, then by agent, each with pattern, mode, reason and (for
  * TTL claims) expiry. Nodes are kept by id and updated in place: a change refreshes the claims it
  * names and their holder's row, never the whole tree (except when a repository appears or goes).
  * Selecting a claim reveals the files it covers; its context menu releases it (the operator may
- * release any claim; the plane records who did it).
+ * release any claim; the plane records who did it). Under each agent on a branch of its own: its
+ * write-set (branch → target, how many paths) and the merge conflicts forecast for it, updated
+ * from fleet/didChangeForecast for the agents whose branch work changed. Long lists are capped.
  */
 export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TerritoryNode[] | undefined>();
@@ -47,6 +67,9 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
   private readonly claims = new Map<string, ClaimNode>();
   /** What each agent's holder rows last showed of it (mark, silence). */
   private readonly agentShown = new Map<string, string>();
+  private readonly branchWork = new BranchWorkByHolder();
+  /** Claims past a holder's cap that were revealed (a CodeLens, a warning): listed from then on. */
+  private readonly revealedPastCap = new Set<string>();
 
   constructor(
     private readonly ctx: FleetContext,
@@ -58,6 +81,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
       this.view,
       ctx.onDidChangeFleet((changes) => this.update(changes)),
       config.onDidChange((event) => event.affectsConfiguration('fleet.agentColors') && this.refresh(undefined)),
+      ctx.onDidChangeForecast((forecast) => this.updateBranchWork(forecast)),
     ];
     this.ticker = setInterval(() => this.view.visible && this.tick(), TICK_MS);
     this.update('all');
@@ -72,6 +96,7 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
       this.agentShown.clear();
       for (const agent of this.ctx.state?.agents ?? []) this.agentShown.set(agent.agentId, `${agent.mark}|${isStale(agent.status)}`);
       for (const claim of this.ctx.state?.claims ?? []) this.place(claim, new Set());
+      for (const key of this.branchWork.keys()) this.holderFor(splitHolderKey(key).scope, splitHolderKey(key).agentId, new Set());
       return this.refresh(undefined);
     }
     const touched = new Set<TerritoryNode>();
@@ -100,19 +125,38 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     if (rows.length > 0) this.refresh(rows);
   }
 
-  private place(claim: ViewClaim, touched: Set<TerritoryNode>): void {
-    let repository = this.repositories.get(claim.scope);
+  /** Only the holders whose write-set or forecast conflicts changed are refreshed (or added, or dropped). */
+  private updateBranchWork(forecast: LspNotificationParams<'fleet/didChangeForecast'>): void {
+    const agentIds = new Map((this.ctx.state?.agents ?? []).map((agent) => [agent.callsign, agent.agentId]));
+    const touched = new Set<TerritoryNode>();
+    for (const key of this.branchWork.replace(forecast, (callsign) => agentIds.get(callsign))) {
+      const { scope, agentId } = splitHolderKey(key);
+      const holder = this.holderFor(scope, agentId, touched);
+      touched.add(holder);
+      this.dropIfEmpty(holder, touched);
+    }
+    if (touched.has(ROOT)) return this.refresh(undefined);
+    if (touched.size > 0) this.refresh([...touched]);
+  }
+
+  private holderFor(scope: string, agentId: string, touched: Set<TerritoryNode>): HolderNode {
+    let repository = this.repositories.get(scope);
     if (!repository) {
-      this.repositories.set(claim.scope, (repository = { kind: 'repository', scope: claim.scope }));
+      this.repositories.set(scope, (repository = { kind: 'repository', scope }));
       touched.add(ROOT);
     }
-    const key = holderKey(claim.scope, claim.agentId);
+    const key = holderKey(scope, agentId);
     let holder = this.holders.get(key);
     if (!holder) {
-      this.holders.set(key, (holder = { kind: 'holder', scope: claim.scope, agentId: claim.agentId }));
+      this.holders.set(key, (holder = { kind: 'holder', scope, agentId }));
       this.claimsOf.set(holder, new Map());
       touched.add(repository);
     }
+    return holder;
+  }
+
+  private place(claim: ViewClaim, touched: Set<TerritoryNode>): void {
+    const holder = this.holderFor(claim.scope, claim.agentId, touched);
     const node: ClaimNode = { kind: 'claim', claimId: claim.id, parent: holder };
     this.claims.set(claim.id, node);
     this.claimsOf.get(holder)!.set(claim.id, node);
@@ -124,9 +168,16 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     if (!node) return;
     this.claims.delete(claimId);
     const holder = node.parent;
-    const siblings = this.claimsOf.get(holder)!;
-    siblings.delete(claimId);
-    if (siblings.size > 0) return void touched.add(holder);
+    this.claimsOf.get(holder)!.delete(claimId);
+    this.revealedPastCap.delete(claimId);
+    touched.add(holder);
+    this.dropIfEmpty(holder, touched);
+  }
+
+  /** A holder stays while it has claims or branch work; its repository while it has holders. */
+  private dropIfEmpty(holder: HolderNode, touched: Set<TerritoryNode>): void {
+    if ((this.claimsOf.get(holder)?.size ?? 0) > 0 || this.branchWork.of(holderKey(holder.scope, holder.agentId))) return;
+    touched.delete(holder);
     this.claimsOf.delete(holder);
     this.holders.delete(holderKey(holder.scope, holder.agentId));
     const repository = this.repositories.get(holder.scope)!;
@@ -148,8 +199,25 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
   async reveal(claimId: string): Promise<boolean> {
     const node = this.claims.get(claimId);
     if (!node) return false;
+    if (!this.shownClaims(node.parent).includes(node)) {
+      // Past the holder's cap: listed on demand, so the row to select exists.
+      this.revealedPastCap.add(claimId);
+      this.refresh([node.parent]);
+    }
     await this.view.reveal(node, { select: true, focus: true, expand: true });
     return true;
+  }
+
+  /** Every row as the view shows it, depth first (expanded or not): what the person reads there. */
+  rows(): TerritoryRow[] {
+    const walk = (node: TerritoryNode, depth: number): TerritoryRow[] => {
+      const item = this.item(node);
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      const tooltip = typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
+      const row = { depth, label, description: typeof item.description === 'string' ? item.description : '', tooltip };
+      return [row, ...this.getChildren(node).flatMap((child) => walk(child, depth + 1))];
+    };
+    return this.getChildren().flatMap((node) => walk(node, 0));
   }
 
   /** Every refresh goes through here, so the counter sees what each change cost. */
@@ -167,24 +235,62 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
         .filter((holder) => holder.scope === element.scope)
         .sort((a, b) => Number(b.agentId === mine) - Number(a.agentId === mine) || callsign(a).localeCompare(callsign(b)));
     }
-    if (element.kind === 'holder') {
-      const pattern = (node: ClaimNode) => this.ctx.records?.claim(node.claimId)?.pattern ?? '';
-      return [...(this.claimsOf.get(element)?.values() ?? [])].sort((a, b) => pattern(a).localeCompare(pattern(b)));
-    }
+    if (element.kind === 'holder') return [...this.branchRows(element), ...this.claimRows(element)];
     return [];
   }
 
+  private branchRows(holder: HolderNode): BranchRowNode[] {
+    const work = this.branchWork.of(holderKey(holder.scope, holder.agentId));
+    if (!work) return [];
+    const id = `${holder.scope}:${holder.agentId}`;
+    const conflicts = work.conflicts.slice(0, MAX_CONFLICT_ROWS).map((_, index): BranchRowNode => ({ kind: 'conflict', id: `${id}:${index}`, parent: holder }));
+    const more: BranchRowNode[] = work.conflicts.length > MAX_CONFLICT_ROWS ? [{ kind: 'moreConflicts', id, parent: holder }] : [];
+    return [{ kind: 'writeSet', id, parent: holder }, ...conflicts, ...more];
+  }
+
+  /** The first MAX_CLAIM_ROWS claims by pattern, those revealed past them, and "… and N more". */
+  private claimRows(holder: HolderNode): TerritoryNode[] {
+    const all = this.claimsOf.get(holder)?.size ?? 0;
+    const shown = this.shownClaims(holder);
+    return all > shown.length ? [...shown, { kind: 'moreClaims', id: `${holder.scope}:${holder.agentId}`, parent: holder }] : shown;
+  }
+
+  private shownClaims(holder: HolderNode): ClaimNode[] {
+    const pattern = (node: ClaimNode) => this.ctx.records?.claim(node.claimId)?.pattern ?? '';
+    const sorted = [...(this.claimsOf.get(holder)?.values() ?? [])].sort((a, b) => pattern(a).localeCompare(pattern(b)));
+    return sorted.filter((node, index) => index < MAX_CLAIM_ROWS || this.revealedPastCap.has(node.claimId));
+  }
+
   getParent(element: TerritoryNode): TerritoryNode | undefined {
-    if (element.kind === 'claim') return element.parent;
+    if (element.kind !== 'repository' && element.kind !== 'holder') return element.parent;
     if (element.kind === 'holder') return this.repositories.get(element.scope);
     return undefined;
   }
 
   getTreeItem(node: TerritoryNode): vscode.TreeItem {
     this.counter.count('territory');
+    return this.item(node);
+  }
+
+  private item(node: TerritoryNode): vscode.TreeItem {
     if (node.kind === 'repository') return this.repositoryItem(node);
     if (node.kind === 'holder') return this.holderItem(node);
-    return this.claimItem(node);
+    if (node.kind === 'claim') return this.claimItem(node);
+    return this.branchRowItem(node);
+  }
+
+  private branchRowItem(node: BranchRowNode): vscode.TreeItem {
+    const work = this.branchWork.of(holderKey(node.parent.scope, node.parent.agentId));
+    const claims = this.claimsOf.get(node.parent)?.size ?? 0;
+    if (node.kind === 'moreClaims') {
+      const hidden = claims - this.shownClaims(node.parent).length;
+      return moreItem(hidden, 'claims', `more-claims:${node.id}`, `${hidden.toLocaleString('en-US')} more claims are not listed here: a claim's CodeLens or Fleet: Show Territory reveals it.`);
+    }
+    if (!work) return new vscode.TreeItem('(landed)');
+    if (node.kind === 'writeSet') return writeSetItem(work.writeSet, `write-set:${node.id}`);
+    if (node.kind === 'moreConflicts') return moreItem(work.conflicts.length - MAX_CONFLICT_ROWS, 'forecast conflicts', `more-conflicts:${node.id}`, `fleet conflicts ${work.writeSet.callsign} lists them all.`);
+    const conflict = work.conflicts[Number(node.id.slice(node.id.lastIndexOf(':') + 1))];
+    return conflict ? conflictItem(conflict, `conflict:${node.id}`) : new vscode.TreeItem('(cleared)');
   }
 
   private repositoryName(scope: string): string {
@@ -216,10 +322,11 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
     const callsign = agent?.callsign ?? this.firstClaim(node)?.holder ?? node.agentId;
     const mine = node.agentId === this.ctx.state?.operator?.agentId;
     const count = this.claimsOf.get(node)?.size ?? 0;
+    const conflicts = this.branchWork.of(holderKey(node.scope, node.agentId))?.conflicts.length ?? 0;
     const item = new vscode.TreeItem(mine ? `${callsign} (you)` : callsign, count > EXPANDED_UP_TO ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
     item.id = `holder:${node.scope}:${node.agentId}`;
     const lapse = isStale(agent?.status) && agent?.claimsLapseAt ? `lapse ${until(agent.claimsLapseAt)}` : undefined;
-    item.description = [agent?.mark, `${count} claim${count === 1 ? '' : 's'}`, lapse].filter(Boolean).join(' · ');
+    item.description = [agent?.mark, `${count.toLocaleString('en-US')} claim${count === 1 ? '' : 's'}`, conflicts > 0 ? `⇄ ${conflicts}` : undefined, lapse].filter(Boolean).join(' · ');
     item.tooltip = `${callsign}'s claims in this repository. Claims without a TTL last while ${callsign} heartbeats${lapse ? `; it has gone silent: they ${lapse}` : ''}.`;
     const color = this.config.agentColor(callsign) ?? (mine ? 'fleet.ownedByMe' : 'fleet.ownedByOther');
     item.iconPath = new vscode.ThemeIcon('account', new vscode.ThemeColor(color));
@@ -264,10 +371,6 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
 
 /** Stands for "the list of repositories itself changed" in a set of rows to refresh. */
 const ROOT: TerritoryNode = { kind: 'repository', scope: '\0root' };
-
-function holderKey(scope: string, agentId: string): string {
-  return `${scope}\0${agentId}`;
-}
 
 function isStale(status: string | undefined): boolean {
   return status === 'unknown' || status === 'stalled';

@@ -4,7 +4,7 @@
 // under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own;
 // "editor" what the editor must never cost an agent (reloads, Revert, the plane down); "codexHooks"
 // Codex's trust in the fleet's hooks, said in the editor; "attention" what waits for the operator
-// (Needs You) and its actions.
+// (Needs You) and its actions; "integration" write-sets and the conflict forecast in the Explorer and Territory.
 import { attentionTests } from './attention-tests.js';
 import { codexHookTests } from './codex-hook-tests.js';
 import { controlTests } from './control-tests.js';
@@ -15,6 +15,7 @@ import { digestTests } from './digest-tests.js';
 import { drainTests } from './drain-tests.js';
 import { editorSafetyTests } from './editor-safety-tests.js';
 import { guardTests } from './guard-tests.js';
+import { integrationTests } from './integration-tests.js';
 import { liveTests } from './live-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
@@ -38,6 +39,8 @@ export async function run(): Promise<void> {
     codexHookTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'attention') {
     attentionTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'integration') {
+    integrationTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {

@@ -27,6 +27,10 @@ export function territoryTests(fx: () => Fixture, agent: () => TestAgent): void 
     assert.match(decoration?.tooltip ?? '', /exclusive/);
     assert.equal((decoration?.color as vscode.ThemeColor | undefined)?.id, 'fleet.ownedByOther');
     assert.equal(await api.fileDecoration(uri('README.md')), undefined, 'a file outside the claim has no badge');
+    // Asked for with Ctrl+. (an invoked request), a free file offers Claim this file as a quick fix, not only under Source Action.
+    await vscode.workspace.openTextDocument(uri('README.md'));
+    const freeActions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('README.md'), new vscode.Range(0, 0, 0, 1));
+    assert.equal(freeActions.find((action) => action.title === 'Fleet: Claim this file')?.kind?.value, vscode.CodeActionKind.QuickFix.value);
 
     const diagnostic = await when(vscode.languages.onDidChangeDiagnostics, () => diagnosticsOf(uri(A))[0], 'the territory diagnostic on src/a.ts');
     assert.match(diagnostic.message, /ATLAS/);

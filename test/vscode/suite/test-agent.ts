@@ -11,9 +11,10 @@ export class TestAgent {
     private readonly home: string,
   ) {}
 
-  static async join(home: string, callsign: string, sessionToken?: string): Promise<TestAgent> {
+  /** `worktree`: the agent works in a git worktree of its own (its write-set is kept from it). */
+  static async join(home: string, callsign: string, sessionToken?: string, worktree?: string): Promise<TestAgent> {
     const client = await connect(home);
-    const joined = await client.call('fleet_agent_join', { callsign, runtime: 'script', role: 'worker', ...(sessionToken !== undefined && { sessionToken }) });
+    const joined = await client.call('fleet_agent_join', { callsign, runtime: 'script', role: 'worker', ...(sessionToken !== undefined && { sessionToken }), ...(worktree !== undefined && { worktree }) });
     return new TestAgent(client, callsign, joined.sessionToken, home);
   }
 

@@ -1,0 +1,111 @@
+// Write-sets and the conflict forecast in the editor (issue 23): two agents in git worktrees of the
+// workspace's repository, on branches of their own, edit one file differently. The Explorer marks
+// the workspace's file `⇄`; the Territory view lists each agent's write-set and the conflict, and
+// follows the forecast by refreshing those agents' rows only. A holder with more claims than a
+// Territory row lists shows "… and N more", and a claim past the cap is still revealed.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TerritoryRow } from '../../../extension/src/views/territory-view.js';
+import type { Fixture } from './fixture.js';
+import { test } from './runner.js';
+import { TestAgent } from './test-agent.js';
+import { when } from './waits.js';
+
+/** The rows under a holder whose label starts with `callsign`, up to the next holder or repository. */
+/** Writes `text` to src/c.ts in `worktree` and commits it (the plane sees a moved HEAD whenever it starts watching). */
+function commitC(worktree: string, text: string): void {
+  writeFileSync(join(worktree, 'src/c.ts'), text);
+  execFileSync('git', ['-c', 'user.name=Fleet Test', '-c', 'user.email=fleet@example.invalid', '-C', worktree, 'commit', '-qam', 'c'], { stdio: 'ignore' });
+}
+
+function rowsUnder(rows: readonly TerritoryRow[], callsign: string): TerritoryRow[] {
+  const at = rows.findIndex((row) => row.depth === 1 && row.label.startsWith(callsign));
+  if (at < 0) return [];
+  const end = rows.findIndex((row, index) => index > at && row.depth <= 1);
+  return rows.slice(at + 1, end < 0 ? undefined : end);
+}
+
+export function integrationTests(fx: () => Fixture): void {
+  const trees = realpathSync(mkdtempSync(join(tmpdir(), 'fleet-vscode-trees-')));
+  const agents: Record<string, TestAgent> = {};
+
+  test('a forecast conflict marks the file ⇄ and shows under both agents in Territory, each write-set with it', async () => {
+    const { api, home, workspace } = fx();
+    await fx().state((s) => s.connection.status === 'connected', 'the extension to reach (start) the plane');
+    for (const callsign of ['ATLAS', 'BOLT']) {
+      const worktree = join(trees, callsign.toLowerCase());
+      execFileSync('git', ['-C', workspace, 'worktree', 'add', '-q', '-b', `work-${callsign.toLowerCase()}`, worktree, 'HEAD'], { stdio: 'ignore' });
+      agents[callsign] = await TestAgent.join(home, callsign, undefined, worktree);
+      commitC(worktree, `export const c = '${callsign}';\n`);
+    }
+    assert.ok((await agents.ATLAS!.claim(['src/c.ts'], join(trees, 'atlas'), { reason: 'the c constant' })).granted);
+
+    const rows = await when(api.onDidChangeTerritory, () => {
+      const all = api.territory();
+      return rowsUnder(all, 'BOLT').some((row) => row.label === '⇄ with ATLAS') && rowsUnder(all, 'ATLAS').some((row) => row.label === '⇄ with BOLT') && all;
+    }, 'both agents\' forecast conflict in Territory', 40_000);
+    // The same notification marks the workspace's file (the plane's poll may take a few seconds to see both commits: waited for above).
+    const decoration = await fx().decoration('src/c.ts', (d) => d?.badge === '⇄', '⇄ on src/c.ts');
+    assert.match(decoration?.tooltip ?? '', /ATLAS/);
+    assert.match(decoration?.tooltip ?? '', /BOLT/);
+    const atlas = rowsUnder(rows, 'ATLAS');
+    assert.deepEqual(atlas.map((row) => [row.label, row.description]), [
+      ['work-atlas → main', '1 path changed'],
+      ['⇄ with BOLT', 'src/c.ts'],
+      ['src/c.ts', 'the c constant'],
+    ], 'its write-set, its conflict, then its claim');
+    assert.match(atlas[1]!.tooltip, /BOLT's branch work-bolt/);
+    assert.deepEqual(rowsUnder(rows, 'BOLT').map((row) => [row.label, row.description]), [
+      ['work-bolt → main', '1 path changed'],
+      ['⇄ with ATLAS', 'src/c.ts'],
+    ], 'an agent without claims is listed for its branch work');
+    assert.match(rows.find((row) => row.depth === 1 && row.label === 'ATLAS')?.description ?? '', /⇄ 1/);
+
+    // BOLT writes what ATLAS wrote: the conflict clears, and only the two holders' rows are refreshed.
+    const before = api.treeWork().territory;
+    commitC(join(trees, 'bolt'), `export const c = 'ATLAS';\n`);
+    const cleared = await when(api.onDidChangeTerritory, () => {
+      const all = api.territory();
+      return !all.some((row) => row.label.startsWith('⇄')) && all;
+    }, 'the cleared conflict leaving Territory', 40_000);
+    assert.deepEqual(rowsUnder(cleared, 'BOLT').map((row) => row.label), ['work-bolt → main']);
+    await fx().decoration('src/c.ts', (d) => d?.badge !== '⇄', 'the ⇄ mark gone');
+    const after = api.treeWork().territory;
+    assert.equal(after.fullRefreshes, before.fullRefreshes, 'a forecast change refreshes rows, never the whole tree');
+    assert.ok(after.rowsRefreshed - before.rowsRefreshed <= 4, `rows refreshed: ${after.rowsRefreshed - before.rowsRefreshed}`);
+  }, 90_000);
+
+  test('a holder with more claims than Territory lists shows "… and N more", and a claim past them is revealed on demand', async () => {
+    const { api, workspace } = fx();
+    const patterns = Array.from({ length: 130 }, (_, index) => `gen/file-${String(index).padStart(3, '0')}.ts`);
+    for (let from = 0; from < patterns.length; from += 64) {
+      assert.ok((await agents.ATLAS!.claim(patterns.slice(from, from + 64), workspace)).granted);
+    }
+    const rows = await when(api.onDidChangeTerritory, () => {
+      const under = rowsUnder(api.territory(), 'ATLAS');
+      return under.at(-1)?.label === '… and 31 more claims' && under;
+    }, 'the capped claim list (131 claims, 100 listed)', 30_000);
+    const claimRows = rows.filter((row) => row.label.startsWith('gen/') || row.label === 'src/c.ts');
+    assert.equal(claimRows.length, 100, 'a holder lists 100 claims');
+
+    const last = api.state()!.claims.find((claim) => claim.pattern === patterns.at(-1))!;
+    assert.ok(!rows.some((row) => row.label === last.pattern), 'the last claim is past the cap');
+    void vscode.commands.executeCommand('fleet.revealClaim', { claimId: last.id });
+    const revealed = await when(api.onDidChangeTerritory, () => {
+      const under = rowsUnder(api.territory(), 'ATLAS');
+      return under.some((row) => row.label === last.pattern) && under;
+    }, 'the revealed claim listed', 20_000);
+    assert.equal(revealed.at(-1)!.label, '… and 30 more claims');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  test('the agents leave and their worktrees go', async () => {
+    for (const agent of Object.values(agents)) await agent.leave();
+    rmSync(trees, { recursive: true, force: true });
+    execFileSync('git', ['-C', fx().workspace, 'worktree', 'prune'], { stdio: 'ignore' });
+  });
+}
