@@ -217,6 +217,12 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     /** The writer's callsign, or `unknown` when the worktree's writer could not be told apart. */
     writer: z.string(),
     writerAgentId: z.string().optional(),
+    /**
+     * With writer `unknown` from the watcher: the agents whose hooked calls in other worktrees were in
+     * flight when the write was seen. One of them may have made it; so may something no hook sees (the
+     * holder's editor, a process it left running), so none is taken for the writer.
+     */
+    callsInFlight: z.array(z.string()).optional(),
     holder: z.string(),
     holderAgentId: z.string(),
     claimId: z.string(),
