@@ -81,6 +81,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('plane.stalled'), from: z.number() }),
   /** On a shared log: a plane relaying its agents' liveness is still there, though none of them called since its last word. */
   z.object({ ...base, type: z.literal('plane.heartbeat'), plane: z.string() }),
+  /** On a shared log: a plane shut down; its agents' silence is their own from now on (they expire at their TTL, not its death bound). */
+  z.object({ ...base, type: z.literal('plane.stopped'), plane: z.string() }),
   z.object({
     ...base,
     type: z.literal('agent.terminated'),

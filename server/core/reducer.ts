@@ -127,6 +127,13 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
     case 'plane.heartbeat':
       planeHeard(state, event.plane, event.at);
       return;
+    case 'plane.stopped':
+      for (const agent of state.agents.values()) {
+        if (agent.plane !== event.plane) continue;
+        agent.plane = undefined;
+        agent.planeHeardAt = undefined;
+      }
+      return;
     case 'agent.terminated':
       return;
     case 'claim.granted': {

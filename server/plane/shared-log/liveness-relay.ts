@@ -27,6 +27,16 @@ export function relayLiveness(ctx: Ctx): void {
 }
 
 /**
+ * At shutdown: what this plane heard is logged, then that it stopped — its agents' silence from now
+ * on is their own (they expire at their TTL), not a cut-off plane's that may come back.
+ */
+export function relayStop(ctx: Ctx): void {
+  if (ctx.config.planeId === undefined) return;
+  relayLiveness(ctx);
+  ctx.emit({ type: 'plane.stopped', by: 'plane', plane: ctx.config.planeId });
+}
+
+/**
  * A rollback to the shared log's state keeps what this plane heard of each agent (its unlogged
  * lastSeen): the relay logs it once the store answers, so a stalled link to the store is not
  * counted against the agents that kept calling meanwhile.
