@@ -30,7 +30,6 @@ import { BuildRunner } from './build/build-runner.js';
 import { DigestPublisher } from './digest/digest-publisher.js';
 import { DigestWebhook } from './digest/digest-webhook.js';
 import { WorktreeWatchers } from './worktree-watcher/worktree-watchers.js';
-import { relayStop } from './shared-log/liveness-relay.js';
 import { startConflictForecast } from '../integration/forecast/start-conflict-forecast.js';
 
 /** Snapshot (and rotate the log) after this many events, so a cold start replays a short tail. */
@@ -189,6 +188,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   function shutdown(): Promise<void> {
     closing ??= (async () => {
       log('plane shutting down');
+      // While the sweeper still runs the core: a run after it stopped would log the shutdown's wait as a stall.
+      opened.announceStop();
       clearInterval(sweeper);
       processes.stop();
       backstop.disarm();
@@ -202,12 +203,6 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
       await remote?.close();
       if (cutOff > 0) log(`${cutOff} client${cutOff === 1 ? '' : 's'} did not answer the close frame within ${CLOSE_GRACE_MS / 1000} s and ${cutOff === 1 ? 'was' : 'were'} cut off`);
       await unlink(paths.discovery).catch(() => undefined);
-      // No more calls: on a shared log the other planes hear that this one stopped (refused while cut off: then it counts as cut off).
-      try {
-        core.run(undefined, relayStop);
-      } catch (error) {
-        log(`the plane's stop was not logged: ${(error as Error).message}`);
-      }
       await journal.whenDurable(core.state.seq).catch(() => undefined);
       await compactor.compactLatest();
       await opened.detach();
