@@ -6,7 +6,7 @@ import type { PersistedState, State } from '../../core/state.js';
  * on the plane it reached (unlogged, DESIGN §3). Each plane therefore logs, in one batch, a
  * heartbeat for every agent it heard from since that agent's last logged one: the other planes
  * see it alive without a write per call. Each names this plane, and when none is due while agents
- * it relayed before live on, a `plane.heartbeat` says the plane itself is there: the other planes
+ * it relayed before live on, a `plane.heartbeat` (at most every half TTL) says the plane itself is there: the other planes
  * then tell an agent's own silence from its plane's (a plane cut off from the store logs nothing).
  */
 export function relayLiveness(ctx: Ctx): void {
@@ -19,8 +19,8 @@ export function relayLiveness(ctx: Ctx): void {
     if (agent.lastSeen > (agent.heartbeatAt ?? agent.joinedAt)) {
       ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId, plane });
       relayed = true;
-    } else if (agent.plane === plane) {
-      hosts = true;
+    } else if (agent.plane === plane && ctx.now - (agent.planeHeardAt ?? 0) >= ctx.config.agentTtlMs / 2) {
+      hosts = true; // a word every half TTL is enough: a plane counts as silent after a whole one
     }
   }
   if (!relayed && hosts) ctx.emit({ type: 'plane.heartbeat', by: 'plane', plane });
