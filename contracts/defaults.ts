@@ -1,6 +1,13 @@
 /** FLEET_AGENT_TTL when unset: silent this long an agent is `unknown`, twice this long expired (DESIGN §3). */
 export const DEFAULT_AGENT_TTL_SECONDS = 120;
 
+/**
+ * FLEET_PLANE_DEATH_TTL when unset: on a shared log, an agent whose own plane stopped logging is held
+ * (`stalled`) this long after the plane's last word, not expired at its TTL: a plane cut off from the
+ * store cannot relay its agents' calls. Past it the plane counts as dead and its agents expire.
+ */
+export const DEFAULT_PLANE_DEATH_TTL_SECONDS = 1800;
+
 /** FLEET_EDGE_TTL when unset: the agent TTL of tier `edge` (cloud agents, CI over a WAN: DESIGN §13). */
 export const DEFAULT_EDGE_TTL_SECONDS = 600;
 

@@ -41,6 +41,8 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     pid: z.number().int().optional(),
     pidStart: z.string().optional(),
     tokenHash: z.string(),
+    /** On a shared log: the plane it joined through. */
+    plane: z.string().optional(),
   }),
   z.object({
     ...base,
@@ -49,11 +51,15 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     worktree: z.string().optional(),
     pid: z.number().int().optional(),
     pidStart: z.string().optional(),
+    /** On a shared log: the plane it re-joined through. */
+    plane: z.string().optional(),
   }),
   z.object({
     ...base,
     type: z.literal('agent.heartbeat'),
     agentId: z.string(),
+    /** On a shared log: the plane that heard the agent and relayed it (its agents' silence is judged with its own). */
+    plane: z.string().optional(),
     status: reportedStatusSchema.optional(),
     note: z.string().optional(),
     task: z.string().optional(),
@@ -61,7 +67,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('agent.unknown'), agentId: z.string() }),
   z.object({ ...base, type: z.literal('agent.left'), agentId: z.string() }),
   z.object({ ...base, type: z.literal('agent.expired'), agentId: z.string() }),
-  /** Silent for 3 × TTL, kept live because its registered process still runs. */
+  /** Silent for 3 × TTL, kept live because its registered process still runs; or silent for 2 × TTL while the plane that relayed it is silent too. */
   z.object({ ...base, type: z.literal('agent.stalled'), agentId: z.string() }),
   /** The agent's registered process ended (or its pid now names another process): it is gone. */
   z.object({ ...base, type: z.literal('agent.process_exited'), agentId: z.string(), pid: z.number().int() }),
@@ -77,6 +83,10 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('agent.wait_ended'), agentId: z.string() }),
   /** The plane could not run from `from` until `at` (GC, disk, SIGSTOP): silence excludes that time. */
   z.object({ ...base, type: z.literal('plane.stalled'), from: z.number() }),
+  /** On a shared log: a plane relaying its agents' liveness is still there, though none of them called since its last word. */
+  z.object({ ...base, type: z.literal('plane.heartbeat'), plane: z.string() }),
+  /** On a shared log: a plane shut down; its agents' silence is their own from now on (they expire at their TTL, not its death bound). */
+  z.object({ ...base, type: z.literal('plane.stopped'), plane: z.string() }),
   z.object({
     ...base,
     type: z.literal('agent.terminated'),
@@ -246,6 +256,12 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     /** The writer's callsign, or `unknown` when the worktree's writer could not be told apart. */
     writer: z.string(),
     writerAgentId: z.string().optional(),
+    /**
+     * With writer `unknown` from the watcher: the agents whose hooked calls in other worktrees were in
+     * flight when the write was seen. One of them may have made it; so may something no hook sees (the
+     * holder's editor, a process it left running), so none is taken for the writer.
+     */
+    callsInFlight: z.array(z.string()).optional(),
     holder: z.string(),
     holderAgentId: z.string(),
     claimId: z.string(),

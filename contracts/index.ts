@@ -25,7 +25,7 @@ export { eventNotificationSchema } from './methods/plane.js';
 export { EVENT_NOTIFICATION, EVENTS_GAP_NOTIFICATION, eventsGapNotificationSchema, type EventsGapNotification, STORE_HEALTH_NOTIFICATION, storeHealthNotificationSchema, type StoreHealthNotification } from './methods/plane.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_BYTES } from './methods/paging.js';
 export { INBOX_PAGE_SIZE } from './methods/messaging.js';
-export { MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';
+export { MAX_UNATTRIBUTED_ELSEWHERE, MAX_VIOLATIONS_LISTED, MAX_WORKTREE_CHANGES } from './methods/violations.js';
 export { MAX_SERVICE_TOKEN_TTL_SECONDS, serviceRoleSchema, serviceTokenViewSchema, type ServiceTokenView } from './methods/tokens.js';
 export * from './store-health.js';
 export * from './train.js';

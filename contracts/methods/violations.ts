@@ -8,6 +8,7 @@ import { idsParam, pathParam } from './common.js';
 /** Bounds the lists these methods return, so no reply approaches the payload limit. */
 export const MAX_VIOLATIONS_LISTED = 1000;
 export const MAX_WORKTREE_CHANGES = 1000;
+export const MAX_UNATTRIBUTED_ELSEWHERE = 100;
 
 export const violationsList = defineMethod({
   name: 'fleet_violations',
@@ -50,6 +51,12 @@ export const worktreeChanges = defineMethod({
     changes: z.array(z.object({ path: z.string(), viaGit: z.boolean().optional() })),
     /** Older changes than the plane keeps were asked for, or more than fit: treat every path as changed. */
     truncated: z.boolean(),
+    /**
+     * With since, when the mark named a writer: writes the watcher saw in other worktrees of the same
+     * repository while that writer's call was in flight, into paths another agent holds exclusively,
+     * recorded as by `unknown` (the caller's call may have made them; so may something else).
+     */
+    elsewhere: z.array(z.object({ worktree: z.string(), path: z.string(), holder: z.string() })).max(MAX_UNATTRIBUTED_ELSEWHERE).optional(),
   }),
   // Hooks ask it around a tool call, and hooks hold only the plane token.
   access: 'anyone',

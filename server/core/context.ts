@@ -15,6 +15,10 @@ export interface CoreConfig {
    * Unset (tests driving a fake clock) means time jumps are real time passing.
    */
   stallThresholdMs?: number;
+  /** On a shared log: this plane's id, named in the liveness it logs (its agents' silence is judged with its own). */
+  planeId?: string;
+  /** On a shared log (FLEET_PLANE_DEATH_TTL): how long an agent whose plane went silent is held before it expires. Unset: not held. */
+  planeDeathTtlMs?: number;
 }
 
 /**

@@ -27,14 +27,27 @@ export function agentTtlOf(agent: Pick<AgentRecord, 'tier'>, config: CoreConfig)
 }
 
 /**
+ * On a shared log, whether an agent's silence is its plane's: the plane that relayed its liveness has
+ * logged nothing for a TTL either (cut off from the store, stopped), and the plane-death bound since
+ * its last word has not passed. Such an agent is held `stalled` rather than expired (DESIGN §16:
+ * claims never lapse because the plane's link stalled); when its plane is heard again, its silence
+ * counts as its own again.
+ */
+export function silentWithItsPlane(agent: AgentRecord, now: number, config: CoreConfig): boolean {
+  if (config.planeDeathTtlMs === undefined || agent.plane === undefined || agent.planeHeardAt === undefined) return false;
+  return now - agent.planeHeardAt >= agentTtlOf(agent, config) && now < agent.planeHeardAt + config.planeDeathTtlMs;
+}
+
+/**
  * The status the roster shows: silence beyond one TTL makes an agent `unknown`; an agent kept
- * live by its process is `stalled` after 3 × TTL of silence.
+ * live by its process is `stalled` after 3 × TTL of silence, one held for its silent plane once marked.
  */
 export function agentStatus(agent: AgentRecord, now: number, config: CoreConfig): AgentStatus {
   if (agent.gone) return agent.gone;
   const silence = now - agent.lastSeen;
   const ttl = agentTtlOf(agent, config);
   if (hasRegisteredProcess(agent) && silence >= STALLED_AFTER_TTLS * ttl) return 'stalled';
+  if (agent.markedStalled && silence >= ttl) return 'stalled';
   if (silence >= ttl) return 'unknown';
   return agent.reported;
 }

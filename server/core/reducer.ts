@@ -7,7 +7,7 @@ import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
 import { applyForecastEvent, forgetIntegrationOf } from './integration-forecast.js';
-import { MAX_REMEMBERED_REQUESTS, requestKey, type State } from './state.js';
+import { MAX_REMEMBERED_REQUESTS, requestKey, type AgentRecord, type State } from './state.js';
 
 export interface ReducerConfig {
   agentTtlMs: number;
@@ -52,6 +52,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
         lastSeen: event.at,
         heartbeatAt: event.at,
         reported: 'active',
+        ...(event.plane !== undefined && { plane: event.plane, planeHeardAt: event.at }),
       });
       indexes.liveCallsigns.set(event.callsign, event.agentId);
       return;
@@ -77,6 +78,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
         agent.pid = event.pid;
         agent.pidStart = event.pidStart;
       }
+      if (event.plane !== undefined) planeHeard(state, event.plane, event.at, agent);
       indexes.liveCallsigns.set(agent.callsign, agent.agentId);
       return;
     }
@@ -87,6 +89,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       agent.heartbeatAt = event.at;
       agent.markedUnknown = false;
       agent.markedStalled = false;
+      if (event.plane !== undefined) planeHeard(state, event.plane, event.at, agent);
       if (event.status !== undefined) agent.reported = event.status;
       if (event.note !== undefined) agent.note = event.note;
       if (event.task !== undefined) agent.task = event.task;
@@ -121,6 +124,16 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       return;
     case 'plane.stalled':
       creditStall(state, event.from, event.at);
+      return;
+    case 'plane.heartbeat':
+      planeHeard(state, event.plane, event.at);
+      return;
+    case 'plane.stopped':
+      for (const agent of state.agents.values()) {
+        if (agent.plane !== event.plane) continue;
+        agent.plane = undefined;
+        agent.planeHeardAt = undefined;
+      }
       return;
     case 'agent.terminated':
       return;
@@ -213,6 +226,14 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
  * agents and the TTL claims, leases and pending handoffs that were live when it began get it back.
  * A heartbeat, renewal or accept that waited in a socket during the stall then arrives in time.
  */
+/** A plane logged something of its own: its agents' silence since is theirs, not the plane's (`relayed` moves to it). */
+function planeHeard(state: State, plane: string, at: number, relayed?: AgentRecord): void {
+  if (relayed) relayed.plane = plane;
+  for (const agent of state.agents.values()) {
+    if (!agent.gone && agent.plane === plane) agent.planeHeardAt = at;
+  }
+}
+
 function creditStall(state: State, from: number, to: number): void {
   const stall = to - from;
   for (const agent of state.agents.values()) {

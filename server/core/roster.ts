@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FleetError, type ParsedParams, type ResultBody } from '../../contracts/index.js';
 import { actorName, assertMayActAsOperator, requireAgent } from './authority.js';
 import type { Caller, Credential, Ctx } from './context.js';
-import { agentExpiresAt, agentTtlOf, GONE_AGENT_RETENTION_MS, hasRegisteredProcess, STALLED_AFTER_TTLS } from './liveness.js';
+import { agentExpiresAt, agentTtlOf, GONE_AGENT_RETENTION_MS, hasRegisteredProcess, silentWithItsPlane, STALLED_AFTER_TTLS } from './liveness.js';
 import type { AgentRecord } from './state.js';
 import { releaseAllOf } from './territory.js';
 import { releaseLeasesOf } from './leases.js';
@@ -28,7 +28,7 @@ export function join(ctx: Ctx, req: JoinRequest, credential: Credential = 'plane
         throw new FleetError('SESSION_INVALID', `that sessionToken does not belong to ${req.callsign}: use the token its join returned, or join under another callsign`);
       }
       assertMayActAsOperator(known.role, credential, known.callsign);
-      ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart });
+      ctx.emit({ type: 'agent.rejoined', agentId: known.agentId, by: known.callsign, worktree: req.worktree, pid: req.pid, pidStart: req.pidStart, ...thisPlane(ctx) });
       ctx.schedule(ctx.now + agentTtlOf(known, ctx.config), { kind: 'agent', agentId: known.agentId });
       return { agentId: known.agentId, callsign: known.callsign, sessionToken: req.sessionToken, rejoined: true };
     }
@@ -49,9 +49,15 @@ export function join(ctx: Ctx, req: JoinRequest, credential: Credential = 'plane
     pid: req.pid,
     pidStart: req.pidStart,
     tokenHash: hashToken(sessionToken),
+    ...thisPlane(ctx),
   });
   ctx.schedule(ctx.now + agentTtlOf({ tier: req.tier ?? 'local' }, ctx.config), { kind: 'agent', agentId });
   return { agentId, callsign: req.callsign, sessionToken, rejoined: false };
+}
+
+/** On a shared log, the plane that heard an agent (DESIGN §16: its silence is the plane's when the plane is silent too). */
+function thisPlane(ctx: Ctx): { plane?: string } {
+  return ctx.config.planeId !== undefined ? { plane: ctx.config.planeId } : {};
 }
 
 /** The live holder of a callsign, else the most recent gone one (whose token may revive it). */
@@ -68,7 +74,7 @@ export type HeartbeatRequest = ParsedParams<'fleet_agent_heartbeat'>;
 
 export function heartbeat(ctx: Ctx, caller: Caller, req: HeartbeatRequest): AgentRecord {
   const agent = requireAgent(ctx.state, caller);
-  ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId, ...req });
+  ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId, ...req, ...thisPlane(ctx) });
   return agent;
 }
 
@@ -81,7 +87,7 @@ export function touch(ctx: Ctx, caller: Caller): void {
   if (caller.kind !== 'agent') return;
   const agent = ctx.state.agents.get(caller.agentId);
   if (!agent || agent.gone) return;
-  if (agent.markedUnknown) ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId });
+  if (agent.markedUnknown) ctx.emit({ type: 'agent.heartbeat', by: agent.callsign, agentId: agent.agentId, ...thisPlane(ctx) });
   agent.lastSeen = Math.max(agent.lastSeen, ctx.now);
 }
 
@@ -114,6 +120,12 @@ export function sweepAgent(ctx: Ctx, agentId: string): void {
   const ttl = agentTtlOf(agent, ctx.config);
   const registered = hasRegisteredProcess(agent);
   const expiresAt = agentExpiresAt(agent, ctx.config);
+  if (!registered && ctx.now >= expiresAt && silentWithItsPlane(agent, ctx.now, ctx.config)) {
+    // Its plane is silent too: credited as the plane's stall, held until the plane is heard or counts as dead.
+    if (!agent.markedStalled) ctx.emit({ type: 'agent.stalled', by: 'plane', agentId });
+    ctx.schedule(Math.min(ctx.now + ttl, agent.planeHeardAt! + ctx.config.planeDeathTtlMs!), { kind: 'agent', agentId });
+    return;
+  }
   if (!registered && ctx.now >= expiresAt) {
     endAgent(ctx, agent, 'expired', `${agent.callsign} went silent and expired`);
     ctx.emit({ type: 'agent.expired', by: 'plane', agentId });

@@ -48,6 +48,9 @@ export const agentRecordSchema = z.object({
   markedUnknown: z.boolean().optional(),
   /** Set once the `agent.stalled` event has been recorded for the current silence. */
   markedStalled: z.boolean().optional(),
+  /** On a shared log: the plane that last relayed its liveness, and when that plane last logged anything of its own. */
+  plane: z.string().optional(),
+  planeHeardAt: z.number().optional(),
   /** The last runtime hook call checked for it since it joined (hooks-seen.ts): its hooks run. */
   hooksSeen: z.object({ hook: z.string(), at: z.number() }).optional(),
   /** The runtime sessions (hook payloads' session_id) bound to it at SessionStart, oldest first (hook-sessions.ts). */

@@ -15,6 +15,8 @@ export interface ObservedWrite {
   writers: readonly string[];
   source: string;
   fingerprint: string;
+  /** With no writer: the agents whose hooked calls elsewhere were in flight when it was seen (none taken for the writer). */
+  callsInFlight?: readonly string[];
 }
 
 /**
@@ -44,6 +46,7 @@ export function recordViolation(ctx: Ctx, write: ObservedWrite): FleetEvent | un
     path: write.path,
     writer: writerAgentId !== undefined ? callsignOf(ctx.state, writerAgentId) : UNKNOWN_WRITER,
     ...(writerAgentId !== undefined && { writerAgentId }),
+    ...(writerAgentId === undefined && write.callsInFlight !== undefined && write.callsInFlight.length > 0 && { callsInFlight: write.callsInFlight.map((agentId) => callsignOf(ctx.state, agentId)) }),
     holder: callsignOf(ctx.state, claim.agentId),
     holderAgentId: claim.agentId,
     claimId: claim.id,

@@ -61,21 +61,24 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
     const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
     const cwd = event.cwd;
     if (cwd === undefined || !isAbsolute(cwd)) return { decision: 'none' };
-    return withForecastNote({ decision: 'none' }, await forecastNote(cwd, writtenPaths(tool, input, cwd), open, `fleet-hook-${hook}`).catch(() => undefined));
+    return withNote({ decision: 'none' }, await forecastNote(cwd, writtenPaths(tool, input, cwd), open, `fleet-hook-${hook}`).catch(() => undefined));
   }
   const { callsign } = hookEnvironment(env);
   const plane = await open(`fleet-hook-${hook}`);
   let changed: string[];
+  let elsewhere: UnattributedWrite[];
   try {
     const found = await plane.call('fleet_worktree_changes', { worktree: taken.worktree, since: taken.mark });
     // Repository-relative; a checkout or merge moving files is not a write.
     changed = found.changes.filter((change) => !change.viaGit).map((change) => change.path);
+    elsewhere = found.elsewhere ?? [];
   } catch {
     return { decision: 'none' };
   } finally {
     plane.close();
   }
-  if (changed.length === 0) return { decision: 'none' };
+  const unattributed = elsewhere.length > 0 ? explainUnattributed(tool, elsewhere) : undefined;
+  if (changed.length === 0) return withNote({ decision: 'none' }, unattributed);
   const sessionId = payloadSessionId(event);
   const verdict = await runHookCheck({
     home,
@@ -88,13 +91,14 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
     ...(sessionId !== undefined && { sessionId }),
   }, open);
   const note = await forecastNote(taken.worktree, changed.map((path) => join(taken.worktree, path)), open, `fleet-hook-${hook}`).catch(() => undefined);
-  return withForecastNote(breachAnswer(tool, verdict), note);
+  return withNote(withNote(breachAnswer(tool, verdict), unattributed), note);
 }
 
-/** A forecast note joins a block's reason, or is the answer's added context (never an allow: DESIGN §16). */
-function withForecastNote(answer: PostToolAnswer, note: string | undefined): PostToolAnswer {
+/** A note (a forecast, an unattributed write) joins a block's reason, or the answer's added context (never an allow: DESIGN §16). */
+function withNote(answer: PostToolAnswer, note: string | undefined): PostToolAnswer {
   if (note === undefined) return answer;
   if (answer.decision === 'block') return { decision: 'block', reason: `${answer.reason}\n\n${note}` };
+  if (answer.decision === 'note') return { decision: 'note', context: `${answer.context}\n\n${note}` };
   return { decision: 'note', context: note };
 }
 
@@ -112,6 +116,22 @@ export function postToolUseOutput(answer: PostToolAnswer): string {
 }
 
 type Breach = { path: string; holders: string[] };
+type UnattributedWrite = { worktree: string; path: string; holder: string };
+
+/**
+ * Writes into other agents' worktrees during this call that nobody could attribute: maybe this
+ * call's (a form no check reads), maybe the holder's own unhooked work. Told, not blamed.
+ */
+function explainUnattributed(tool: string, writes: UnattributedWrite[]): string {
+  const lines = [`Fleet territory: while your ${tool} call ran, ${writes.length === 1 ? 'a write' : `${writes.length} writes`} into another agent's worktree happened that the fleet cannot attribute (recorded as a territory violation by unknown):`];
+  for (const { worktree, path, holder } of writes.slice(0, MAX_LISTED)) lines.push(`  ${join(worktree, path)}: held exclusively by ${holder}`);
+  if (writes.length > MAX_LISTED) lines.push(`  … and ${writes.length - MAX_LISTED} more`);
+  const holders = [...new Set(writes.map((w) => w.holder))];
+  lines.push(
+    `If it was yours, tell ${holders.join(', ')} what you changed (fleet_message_send {"to": {"callsign": "${holders[0]!}"}, "type": "INFO", "body": "…"}) and do not write there again without a claim. If it was not yours, nothing to do.`,
+  );
+  return lines.join('\n');
+}
 
 function heldByOthers(verdict: HookVerdict): Breach[] {
   const self = verdict.agent?.callsign;

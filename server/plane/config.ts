@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PORT } from '../../contracts/index.js';
+import { DEFAULT_AGENT_TTL_SECONDS, DEFAULT_EDGE_TTL_SECONDS, DEFAULT_PLANE_DEATH_TTL_SECONDS, DEFAULT_PORT } from '../../contracts/index.js';
 import { defaultHome } from '../home/default-home.js';
 import { parseWebhookUrl } from './digest/digest-webhook.js';
 import { storeChoice, StoreChoiceError, type StoreChoice } from './persistence/store-choice.js';
@@ -16,6 +16,8 @@ export interface PlaneConfig {
   timeScale: number;
   /** The agent TTL of tier `edge` (FLEET_EDGE_TTL). */
   edgeTtlMs: number;
+  /** On a shared log: how long an agent whose plane went silent is held `stalled` before it expires (FLEET_PLANE_DEATH_TTL). */
+  planeDeathTtlMs: number;
   /** `--listen`: the TLS endpoint beyond loopback for remote agents (DESIGN §13), with its certificate and key files. */
   listen?: { host: string; port: number; certFile: string; keyFile: string };
   /** FLEET_DIGEST_WEBHOOK: each published digest is POSTed there as JSON. */
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlaneConfig {
     stopGraceMs: seconds(env, 'FLEET_STOP_GRACE', 30) * 1000,
     timeScale: seconds(env, 'FLEET_TIME_SCALE', 1),
     edgeTtlMs: seconds(env, 'FLEET_EDGE_TTL', DEFAULT_EDGE_TTL_SECONDS) * 1000,
+    planeDeathTtlMs: seconds(env, 'FLEET_PLANE_DEATH_TTL', DEFAULT_PLANE_DEATH_TTL_SECONDS) * 1000,
     ...listenConfig(env),
     ...(webhook !== undefined && { digestWebhook: webhook }),
     store: chosenStore(env),

@@ -81,8 +81,10 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
     throw error;
   }
   let opened: PlaneStore;
+  // On a shared log, names this plane's messages and the liveness it logs.
+  const planeId = randomIds.id('pl');
   try {
-    opened = await openPlaneStore(config.store, paths.state, randomIds.id('pl'), () => clock.now(), log);
+    opened = await openPlaneStore(config.store, paths.state, planeId, () => clock.now(), log);
   } catch (error) {
     await lock.release();
     throw error;
@@ -90,7 +92,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const { store, recovered } = opened;
   for (const notice of recovered.notices ?? []) log(`store: ${notice}`);
   const sweepEveryRealMs = Math.max(10, Math.min(250, config.agentTtlMs / config.timeScale / 20));
-  const coreConfig = { agentTtlMs: config.agentTtlMs, edgeTtlMs: config.edgeTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale };
+  const coreConfig = { agentTtlMs: config.agentTtlMs, edgeTtlMs: config.edgeTtlMs, leaseTtlMs: config.agentTtlMs, stallThresholdMs: STALL_REAL_MS * config.timeScale, ...(config.store.kind !== 'embedded' && { planeId, planeDeathTtlMs: config.planeDeathTtlMs }) };
   const core = new FleetCore(clock, randomIds, coreConfig, {
     snapshot: recovered.snapshot?.state ?? null,
     tail: recovered.tail,
@@ -197,6 +199,8 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   function shutdown(): Promise<void> {
     closing ??= (async () => {
       log('plane shutting down');
+      // While the sweeper still runs the core: a run after it stopped would log the shutdown's wait as a stall.
+      opened.announceStop();
       clearInterval(sweeper);
       processes.stop();
       backstop.disarm();

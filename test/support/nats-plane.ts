@@ -61,6 +61,14 @@ export async function callWhenServed<N extends MethodName>(client: PlaneClient, 
   }
 }
 
+/** Each client calls its own plane every `everyMs`, as a working agent does; a refusal does not stop it. Returns the way to stop. */
+export function keepCalling(clients: readonly PlaneClient[], everyMs: number): () => void {
+  const timer = setInterval(() => {
+    for (const client of clients) void client.call('fleet_agent_heartbeat', {}).catch(() => undefined);
+  }, everyMs);
+  return () => clearInterval(timer);
+}
+
 /** Stops each plane (SIGTERM, waiting for its exit) and removes its home. */
 export async function stopPlanes(planes: readonly PlaneProcess[]): Promise<void> {
   for (const plane of planes) {

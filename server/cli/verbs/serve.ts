@@ -7,7 +7,7 @@ import { StoreCorruptError } from '../../store/store.js';
 import { parseVerbArgs } from '../args.js';
 import { EXIT, UsageError } from '../cli-error.js';
 
-const USAGE = 'fleet serve [--home DIR] [--port N] [--store embedded|nats://HOST:PORT[,HOST:PORT…]] [--agent-ttl S] [--edge-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
+const USAGE = 'fleet serve [--home DIR] [--port N] [--store embedded|nats://HOST:PORT[,HOST:PORT…]] [--agent-ttl S] [--edge-ttl S] [--plane-death-ttl S] [--digest-interval S] [--stop-grace S] [--time-scale X] [--digest-webhook URL] [--listen ADDR:PORT --tls-cert FILE --tls-key FILE]';
 
 /** Flags of `fleet serve` and the environment variables they override. */
 const flagToEnv = {
@@ -18,6 +18,7 @@ const flagToEnv = {
   'stop-grace': 'FLEET_STOP_GRACE',
   'time-scale': 'FLEET_TIME_SCALE',
   'edge-ttl': 'FLEET_EDGE_TTL',
+  'plane-death-ttl': 'FLEET_PLANE_DEATH_TTL',
   listen: 'FLEET_LISTEN',
   'tls-cert': 'FLEET_TLS_CERT',
   'tls-key': 'FLEET_TLS_KEY',

@@ -1,12 +1,10 @@
 import { FleetError } from '../../../contracts/index.js';
 import type { Ctx } from '../../core/context.js';
-import { agentOfHookSession } from '../../core/hook-sessions.js';
 import { noteHookSeen } from '../../core/hooks-seen.js';
 import { endWait } from '../../core/person-waits.js';
 import type { AgentRecord } from '../../core/state.js';
 import type { WorktreeWatchers } from '../worktree-watcher/worktree-watchers.js';
-import { findWriter, type WriterHints } from './hook-writer.js';
-import { sessionKey } from './session-key.js';
+import { findWriter, findWriterBy, type WriterHints } from './hook-writer.js';
 
 /** The worktree a PreToolUse hook asks its mark of, with the tool about to write there. */
 export interface MarkAsked {
@@ -14,9 +12,14 @@ export interface MarkAsked {
   source?: string | undefined;
 }
 
-/** Whom a hook's mark attributes the worktree's changes to: FLEET_AS's agent, else the one its session is bound to. */
-export function markWriter(ctx: Ctx, hints: { callsign?: string | undefined; sessionId?: string | undefined }): string | undefined {
-  return hints.callsign ?? (hints.sessionId !== undefined ? agentOfHookSession(ctx.state, sessionKey(hints.sessionId))?.callsign : undefined);
+/**
+ * Whom a hook's mark attributes the worktree's changes to: the agent FLEET_AS names, else the one its
+ * session is bound to, else the one whose runtime process runs the hook — never the worktree's agent
+ * guessed from where it writes (a write seen elsewhere during the call is then told to that agent).
+ */
+export function markWriter(ctx: Ctx, hints: WriterHints): string | undefined {
+  if (hints.callsign !== undefined) return hints.callsign; // not live: the mark says so (NOT_FOUND)
+  return findWriterBy(ctx, { ...hints, where: undefined })?.agent.callsign;
 }
 
 /**

@@ -4,7 +4,7 @@ import { EmbeddedStore } from '../../store/embedded-store.js';
 import { NatsStore } from '../../store/nats/nats-store.js';
 import type { Recovered, Store } from '../../store/store.js';
 import type { Journal } from './journal.js';
-import { relayLiveness } from '../shared-log/liveness-relay.js';
+import { relayLiveness, relayStop } from '../shared-log/liveness-relay.js';
 import { ReplicaSync } from '../shared-log/replica-sync.js';
 import { predatesChecksum, snapshotSchema, type Snapshot } from './snapshot-format.js';
 import type { StoreChoice } from './store-choice.js';
@@ -26,6 +26,8 @@ export interface PlaneStore {
   onHealthChange(listener: (health: StoreHealth) => void): () => void;
   /** A replicated store's read barrier (see ReplicaSync.barrier); none for the embedded store. */
   barrier?: () => () => Promise<boolean>;
+  /** At shutdown, before the clients go: a shared log hears that this plane stops and relays no more liveness. */
+  announceStop(): void;
   /** Stops what `attach` started; before the store closes. */
   detach(): Promise<void>;
 }
@@ -35,7 +37,7 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
   if (choice.kind === 'embedded') {
     const store = new EmbeddedStore<Snapshot, FleetEvent>({ dir, snapshotSchema, eventSchema: fleetEventSchema, snapshotPredatesChecksum: predatesChecksum });
     const recovered = await store.open();
-    return { store, recovered, attach: () => Promise.resolve(), health: () => EMBEDDED_HEALTH, onHealthChange: () => () => undefined, detach: () => Promise.resolve() };
+    return { store, recovered, attach: () => Promise.resolve(), health: () => EMBEDDED_HEALTH, onHealthChange: () => () => undefined, announceStop: () => undefined, detach: () => Promise.resolve() };
   }
   const store = new NatsStore<Snapshot, FleetEvent>({ servers: choice.servers, ...(choice.credsFile !== undefined && { credsFile: choice.credsFile }), fleet: choice.fleet, planeId, planeVersion: PLANE_VERSION, snapshotSchema, eventSchema: fleetEventSchema, now, startTimeoutSeconds: choice.startTimeoutSeconds, log });
   const recovered = await store.open();
@@ -44,8 +46,9 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
   let relay: NodeJS.Timeout | undefined;
   const healthListeners = new Set<(health: StoreHealth) => void>();
   let attached: FleetCore | undefined;
+  let stopping = false;
   const relayNow = () => {
-    if (attached && sync!.health().health === 'ok') attached.run(undefined, relayLiveness);
+    if (attached && !stopping && sync!.health().health === 'ok') attached.run(undefined, relayLiveness);
   };
   const healthChanged = () => {
     const health = sync!.health();
@@ -69,6 +72,16 @@ export async function openPlaneStore(choice: StoreChoice, dir: string, planeId: 
       return () => healthListeners.delete(listener);
     },
     barrier: () => sync?.barrier() ?? (() => Promise.resolve(false)),
+    announceStop() {
+      stopping = true;
+      clearInterval(relay);
+      // Refused while cut off: the other planes then hold its agents as a cut-off plane's.
+      try {
+        if (attached && sync!.health().health === 'ok') attached.run(undefined, relayStop);
+      } catch (error) {
+        log(`store: this plane's stop was not logged (${(error as Error).message})`);
+      }
+    },
     async detach() {
       clearInterval(relay);
       await sync?.close();

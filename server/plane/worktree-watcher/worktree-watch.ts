@@ -8,11 +8,14 @@ import { gitDirOf, ignoredAmong, ignoredDirectories } from './git-queries.js';
 export interface Writers {
   writers: string[];
   source: string;
+  /** With no writer: the agents whose hooked calls in other worktrees were in flight (one may be the writer). */
+  callsInFlight?: string[];
 }
 
-/** A write seen in the worktree: its path, the agents that may have made it, and who says so. */
+/** A write seen in the worktree: its path, the mark it was first seen at, the agents that may have made it, and who says so. */
 export interface SeenWrite extends Writers {
   path: string;
+  mark: number;
 }
 
 export interface WorktreeWatchOptions {
@@ -42,7 +45,7 @@ export class WorktreeWatch {
   private readonly changes: ChangeLog;
   private readonly tree: DirectoryTree;
   private git: GitActivity | undefined;
-  private pending = new Map<string, Writers>();
+  private pending = new Map<string, Writers & { mark: number }>();
   private firstPendingAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private judging: Promise<void> = Promise.resolve();
@@ -88,7 +91,8 @@ export class WorktreeWatch {
   private seen(path: string): void {
     const now = this.options.now();
     const viaGit = this.git?.moving ?? false;
-    this.changes.add({ mark: this.options.nextMark(), path, viaGit });
+    const mark = this.options.nextMark();
+    this.changes.add({ mark, path, viaGit });
     if (viaGit) return;
     if (this.pending.size >= MAX_PENDING_PATHS && !this.pending.has(path)) {
       if (!this.overflowed) this.options.log(`watcher: more than ${MAX_PENDING_PATHS} paths changed at once in ${this.options.root}; the rest of this burst is not judged`);
@@ -97,9 +101,20 @@ export class WorktreeWatch {
     }
     if (this.pending.size === 0) this.firstPendingAt = now;
     // Who wrote it is asked once a burst, when the change is first seen (a file tool's word is used up by it).
-    if (!this.pending.has(path)) this.pending.set(path, this.options.writersNow(path));
+    if (!this.pending.has(path)) this.pending.set(path, { mark, ...this.options.writersNow(path) });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.judge(), Math.max(0, Math.min(QUIET_MS, this.firstPendingAt + MAX_DELAY_MS - now)));
+  }
+
+  /** Resolves once every change the kernel reported before this call has been judged (the pending burst now, not after its quiet time). */
+  async judged(): Promise<void> {
+    await this.ready;
+    await nextTurn();
+    if (this.pending.size > 0) {
+      clearTimeout(this.timer);
+      this.judge();
+    }
+    await this.judging;
   }
 
   /** One burst at a time, in order: the next waits for the one before. */

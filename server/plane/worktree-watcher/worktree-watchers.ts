@@ -1,12 +1,14 @@
 import { realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { FleetError, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
+import { FleetError, MAX_UNATTRIBUTED_ELSEWHERE, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { recordViolation, violatedClaim } from '../../core/violations.js';
+import { callsignOf } from '../../core/views.js';
 import type { ScopeResolver } from '../repository/scope-resolver.js';
 import { contentFingerprint } from './content-fingerprint.js';
 import { PerSecondCap } from './per-second-cap.js';
+import { UnattributedWrites } from './unattributed-writes.js';
 import { WorktreeWatch, type SeenWrite, type Writers } from './worktree-watch.js';
 
 /** Bounds: directories watched per worktree, violations judged per second per worktree, open attributions. */
@@ -48,6 +50,7 @@ export class WorktreeWatchers {
   private readonly watched = new Map<string, Watched>();
   private readonly attributions = new Map<number, Attribution>();
   private readonly worktrees = new Map<string, { root: string; scope: string }>();
+  private readonly unattributed = new UnattributedWrites(MAX_ATTRIBUTIONS);
   private mark = 0;
   /** File tools' attributions are keyed below zero: they end by time, never by a hook's next call with a mark. */
   private fileToolMark = 0;
@@ -100,7 +103,8 @@ export class WorktreeWatchers {
   /**
    * The hook's question. Without `since` it returns a mark (and, with `writer`, attributes the
    * worktree's changes to that agent until the next call with this mark); with `since`, the paths
-   * changed after it.
+   * changed after it, and — when that mark named a writer — the unattributed writes seen meanwhile in
+   * the repository's other worktrees while that writer's call was in flight.
    */
   async changes(worktree: string, since: number | undefined, writer: string | undefined, source?: string): Promise<ResultBody<'fleet_worktree_changes'>> {
     if (!isAbsolute(worktree)) throw new FleetError('INVALID_PARAMS', `worktree "${worktree}" must be an absolute path`, { worktree });
@@ -111,13 +115,22 @@ export class WorktreeWatchers {
       throw new FleetError('NOT_FOUND', `no live agent registered the worktree of ${worktree}: the plane watches only worktrees its live agents gave at join (fleet_agent_join with worktree)`, { worktree });
     }
     await watched.watch.ready;
+    const caller = since !== undefined ? this.attributions.get(since)?.agentId : undefined;
     if (since !== undefined) this.attributions.delete(since);
     const found = since === undefined ? { changes: [], truncated: false } : await watched.watch.changesSince(since, MAX_WORKTREE_CHANGES);
+    const elsewhere = since !== undefined && caller !== undefined ? await this.unattributedDuring(caller, since, root, watched.scope) : [];
     // A hook's call after a tool ran: a commit there moved HEAD outside what the watcher sees.
     if (since !== undefined) this.tellChanged(root);
     const mark = this.mark;
     if (writer !== undefined) this.attributeCallsign(root, writer, mark, source);
-    return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated };
+    return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated, ...(elsewhere.length > 0 && { elsewhere }) };
+  }
+
+  /** What the other worktrees of the scope saw during `agentId`'s call and could not attribute, once what they saw so far is judged. */
+  private async unattributedDuring(agentId: string, since: number, root: string, scope: string): Promise<{ worktree: string; path: string; holder: string }[]> {
+    const others = [...this.watched].filter(([otherRoot, other]) => otherRoot !== root && other.scope === scope);
+    await Promise.all(others.map(([, other]) => other.watch.judged().catch(() => undefined)));
+    return this.unattributed.duringCallOf(agentId, since, scope, root, MAX_UNATTRIBUTED_ELSEWHERE).map((w) => ({ worktree: w.root, path: w.path, holder: w.holder }));
   }
 
   onWorktreeChange(listener: (agentIds: readonly string[]) => void): void {
@@ -196,8 +209,8 @@ export class WorktreeWatchers {
     if (expected.size > 0) return { writers: [...expected], source: 'watcher' };
     const registered = this.watched.get(root)?.agents ?? [];
     const hooked = registered.length > 0 && registered.every((agentId) => this.core.state.agents.get(agentId)?.hooksSeen !== undefined);
-    const strangers = [...elsewhere].some((agentId) => !registered.includes(agentId));
-    return { writers: hooked && strangers ? [] : [...registered], source: 'watcher' };
+    const strangers = [...elsewhere].filter((agentId) => !registered.includes(agentId));
+    return hooked && strangers.length > 0 ? { writers: [], source: 'watcher', callsInFlight: strangers } : { writers: [...registered], source: 'watcher' };
   }
 
   private attributeCallsign(root: string, callsign: string, mark: number, source: string | undefined): void {
@@ -217,7 +230,8 @@ export class WorktreeWatchers {
     if (!watched) return;
     const { scope, cap } = watched;
     for (const write of writes) {
-      if (!this.core.run(undefined, (ctx) => violatedClaim(ctx.indexes, scope, write.path, write.writers))) continue;
+      const claim = this.core.run(undefined, (ctx) => violatedClaim(ctx.indexes, scope, write.path, write.writers));
+      if (!claim) continue;
       // A folder made or touched is no write of a file: it takes no place under the cap (a flood's new folders,
       // seen before their files, used up the second's 20 and the flood was recorded as nothing, seen in CI).
       // Past the cap nothing is looked at (a flood's thousands of paths cost no stat each).
@@ -229,7 +243,9 @@ export class WorktreeWatchers {
       if (!cap.take(this.now())) continue;
       const fingerprint = await contentFingerprint(join(root, write.path));
       if (fingerprint === undefined || this.closed) continue;
-      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path: write.path, writers: write.writers, source: write.source, fingerprint }));
+      const { path, writers, source, callsInFlight } = write;
+      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path, writers, source, fingerprint, ...(callsInFlight && { callsInFlight }) }));
+      if (callsInFlight) this.unattributed.add({ mark: write.mark, root, scope, path, holder: callsignOf(this.core.state, claim.agentId), callsInFlight });
     }
   }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { makeRepo } from '../../support/git-repo.js';
 import { startNatsCluster, type NatsCluster } from '../../support/nats-cluster.js';
-import { callWhenServed, startNatsPlane, stopPlanes, streamEvents } from '../../support/nats-plane.js';
+import { callWhenServed, keepCalling, startNatsPlane, stopPlanes, streamEvents } from '../../support/nats-plane.js';
 
 let cluster: NatsCluster;
 before(async () => (cluster = await startNatsCluster()));
@@ -27,7 +27,7 @@ test('a hung node: the plane on it fails over within seconds and its heartbeatin
   const otherNode = cluster.nodes.find((n) => n.name !== hungNode)!.name;
   const other = await startNatsPlane(cluster.urlsFrom(otherNode), 'hung', env);
   const planes = [onHung, other];
-  let beating: NodeJS.Timeout | undefined;
+  let stopCalling: (() => void) | undefined;
   let hung = false;
   try {
     const atlas = await onHung.connect();
@@ -35,10 +35,7 @@ test('a hung node: the plane on it fails over within seconds and its heartbeatin
     assert.equal((await atlas.call('fleet_claim_path', { patterns: ['src/a.ts'], root })).granted, true);
     const bravo = await other.connect();
     await bravo.call('fleet_agent_join', { callsign: 'BRAVO', runtime: 'script' });
-    // Both agents keep calling their own plane, as a working agent does; a refusal does not stop them.
-    beating = setInterval(() => {
-      for (const client of [atlas, bravo]) void client.call('fleet_agent_heartbeat', {}).catch(() => undefined);
-    }, 1_000);
+    stopCalling = keepCalling([atlas, bravo], 1_000);
 
     cluster.hang(hungNode!);
     hung = true;
@@ -64,7 +61,7 @@ test('a hung node: the plane on it fails over within seconds and its heartbeatin
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- plane on the hung node:\n${onHung.output()}\n--- other plane:\n${other.output()}`, { cause: error });
   } finally {
-    clearInterval(beating);
+    stopCalling?.();
     if (hung) cluster.wake(hungNode!);
     await stopPlanes(planes);
   }

@@ -7,6 +7,7 @@ import { ownershipFrom } from '../../../server/language-server/ownership.js';
 import { sendHandoff, type HandoffInput } from '../../../server/core/handoffs.js';
 import { heartbeat, join, leave, processExited } from '../../../server/core/roster.js';
 import { toPersisted } from '../../../server/core/state.js';
+import { relayLiveness } from '../../../server/plane/shared-log/liveness-relay.js';
 import { FakeClock, TTL_MS, claimNow, eventsOfType, joinAgent, makeHarness, restoreHarness, type Harness } from '../../support/core-harness.js';
 
 const status = (h: Harness, agentId: string) => agentStatus(h.core.state.agents.get(agentId)!, h.clock.now(), h.config);
@@ -185,4 +186,30 @@ test('a claim kept by a registered process shows no expiry (not a time long past
   assert.deepEqual([view(kept.id).expiresAt, view(kept.id).expiresWith], [null, 'process']);
   assert.deepEqual([view(timed.id).expiresAt, view(timed.id).expiresWith], [timed.expiresAt, 'ttl']);
   assert.match(ownershipFrom([view(kept.id)], 'src/a.ts', undefined)!.summary, /held while ATLAS's process runs/);
+});
+
+test('on a shared log, an agent silent with its plane is held stalled with its claims until the plane-death bound; one silent while its plane speaks expires at 2 × TTL', () => {
+  const shared = { planeId: 'pl-a', planeDeathTtlMs: 10 * TTL_MS };
+  const h = makeHarness(shared);
+  const atlas = joinAgent(h, 'ATLAS');
+  claimNow(h, atlas.caller, { patterns: ['src/**'] });
+  // Plane pl-a logs nothing (cut off from the store): ATLAS's silence is its plane's.
+  tick(h, 3 * TTL_MS);
+  assert.deepEqual([status(h, atlas.agentId), h.core.state.claims.size, eventsOfType(h.events, 'agent.stalled').length], ['stalled', 1, 1]);
+  tick(h, 6 * TTL_MS);
+  assert.equal(status(h, atlas.agentId), 'stalled', 'short of the plane-death bound');
+  tick(h, TTL_MS + 500);
+  assert.deepEqual([status(h, atlas.agentId), h.core.state.claims.size], ['expired', 0], 'past it the plane counts as dead');
+
+  // The plane relays (it is there) while its agent says nothing: the silence is the agent's own.
+  const g = makeHarness(shared);
+  const bolt = joinAgent(g, 'BOLT');
+  claimNow(g, bolt.caller, { patterns: ['src/**'] });
+  for (let t = 0; t < 2 * TTL_MS + 500; t += 500) {
+    g.clock.advance(500);
+    g.core.run(undefined, relayLiveness);
+    g.core.sweep();
+  }
+  assert.deepEqual([status(g, bolt.agentId), g.core.state.claims.size], ['expired', 0]);
+  assert.ok(eventsOfType(g.events, 'plane.heartbeat').length > 0, 'the plane said it was there');
 });
