@@ -1,3 +1,4 @@
+import { FINISHED_STATUSES, type WorkStatus } from '../../contracts/index.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectToPlane, readDiscovery } from '../client/connect.js';
@@ -64,19 +65,24 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const random = seededRandom(options.seed);
   const started = Date.now();
 
+  const sentBack = new Map<string, 'conflict' | 'red'>();
   const log = (callsign: string, message: string) => options.out(`${clock(started)}  ${callsign.padEnd(6)} ${message}`);
   const builders = PROFILES.filter((p) => p.role === 'builder').map((p) => p.callsign);
   const train = new TrainWatch(
     (callsign) => builders.includes(callsign.replace(/-\d+$/, '')),
     (itemId) => queue.holds(itemId),
     (message) => log('TRAIN', message),
-    // Sent back: its builder fixes what was planted in the rework.
-    (itemId) => plants.delete(itemId),
+    // Sent back: its builder fixes what was planted, on the new target, in the rework.
+    (itemId, cause) => {
+      plants.delete(itemId);
+      sentBack.set(itemId, cause);
+    },
   );
   const world: DemoWorld = {
     home: options.home,
     repo,
     plants,
+    sentBack,
     branches: new Map(),
     pace: options.pace,
     stats,
@@ -93,7 +99,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 
   const agents = PROFILES.map((profile) => new SimAgent(profile, world));
   try {
-    const build = `'${process.execPath.replace(/'/g, "'\\''")}' scripts/build.mjs`;
+    // A build takes a moment (at the demo's pace), so accepted items queue up and the train builds batches.
+    const build = `'${process.execPath.replace(/'/g, "'\\''")}' scripts/build.mjs ${Math.round(BUILD_MS / options.pace)}`;
     await operator.call('fleet_build_configure', { root: repo, command: build, timeoutSeconds: 60 });
     // The train lands every accepted item built on a branch of its own, a batch at a time, GREEN only.
     const { config } = await operator.call('fleet_integrate_configure', { root: repo, target: 'main', landOnAccept: true, buildCommand: build, timeoutSeconds: 60 });
@@ -130,6 +137,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   options.out(describeSummary(summary, options));
   return summary;
 }
+
+/** How long the sample project's build takes at pace 1. */
+const BUILD_MS = 2000;
 
 /** How long the demo waits on its way out for the train to finish what it holds (its builds take a moment). */
 const TRAIN_WAIT_MS = 15_000;
@@ -174,7 +184,7 @@ function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, po
 function describeSummary(summary: DemoSummary, options: DemoOptions): string {
   const { stats } = summary;
   const unfinished = Object.entries(summary.statuses)
-    .filter(([status]) => status !== 'done' && status !== 'rolled_back')
+    .filter(([status]) => !FINISHED_STATUSES.has(status as WorkStatus))
     .reduce((n, [, count]) => n + count, 0);
   const statuses = Object.entries(summary.statuses)
     .map(([status, count]) => `${count} ${status}`)
@@ -183,7 +193,7 @@ function describeSummary(summary: DemoSummary, options: DemoOptions): string {
     '',
     `Demo ended (${summary.stoppedBecause === 'duration' ? `after ${options.durationSeconds} s` : summary.stoppedBecause}).`,
     `  work: ${stats.pulled} pulled, ${stats.completed} completed by builders, ${stats.verified} verified (${stats.rework} sent back for rework), ${stats.accepted} accepted as done`,
-    `  train: ${summary.train.landed} landed on main, ${summary.train.conflictsForecast} conflicts forecast, ${summary.train.conflictsHit} sent back for a conflict, ${summary.train.redBuilds} RED builds bisected`,
+    `  train: ${summary.train.landed} landed on main, ${summary.train.conflictsForecast} conflicts forecast, ${summary.train.conflictsHit} sent back for a conflict, ${summary.train.redBuilds} RED builds (the culprit sent back)`,
     `  coordination: ${stats.handoffs} handoffs, ${stats.builds} builds requested`,
     `  tasks in the queue when it ended: ${statuses || 'none'}${unfinished > 0 ? ` (the ${unfinished} unfinished rolled back)` : ''}${stats.errors > 0 ? `\n  errors: ${stats.errors} (see above)` : ''}`,
   ].join('\n');

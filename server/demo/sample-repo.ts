@@ -25,8 +25,8 @@ const FILES: Record<string, string> = {
   'test/lexer.test.ts': '// lexer tests\n',
   'test/parser.test.ts': '// parser tests\n',
   'scripts/build.mjs': [
-    "// tiny-lang's build, as the demo's train runs it on each batch: it reads every source and test file",
-    '// and fails on a planted bug.',
+    "// tiny-lang's build, as the demo's train runs it on each batch: it takes the milliseconds it is given,",
+    '// reads every source and test file and fails on a planted bug.',
     "import { readdirSync, readFileSync, statSync } from 'node:fs';",
     "import { join } from 'node:path';",
     '',
@@ -43,6 +43,7 @@ const FILES: Record<string, string> = {
     '    }',
     '  }',
     '};',
+    'await new Promise((resolve) => setTimeout(resolve, Number(process.argv[2] ?? 0)));',
     "['src', 'test'].forEach(read);",
     'if (broken.length > 0) {',
     "  console.error(`tiny-lang: build RED, ${broken.length} error(s):\\n${broken.join('\\n')}`);",

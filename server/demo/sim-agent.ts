@@ -33,6 +33,8 @@ export interface DemoWorld {
   repo: string;
   /** The first wave's planted items still to be planted: removed once the train sends one back. */
   plants: Map<string, NonNullable<PlannedTask['plant']>>;
+  /** Items the train sent back, and why: their rework merges the new target (and fixes what was planted). */
+  sentBack: Map<string, 'conflict' | 'red'>;
   /** The branch each item is being built on, so a builder who accepts a handoff continues it. */
   branches: Map<string, string>;
   pace: number;
@@ -49,6 +51,8 @@ export interface DemoWorld {
 const BUILD_STEPS = 3;
 const HANDOFF_CHANCE = 0.2;
 const FAIL_CHANCE = 0.12;
+/** How long a builder sent back for a conflict looks for it in the forecast before merging the target. */
+const FORECAST_WAIT_MS = 5000;
 
 /**
  * One simulated agent with its own connection, behaving as the AGENTS.md block asks a real one
@@ -189,8 +193,27 @@ export class SimAgent {
     await git(this.worktree, 'clean', '-q', '-fd');
     await git(this.worktree, 'switch', '-q', '-C', branch, from ?? item.integration?.commit ?? 'main');
     this.world.branches.set(item.id, branch);
-    if (from === undefined && item.integration !== undefined) await this.mergeTarget(item);
+    const cause = from === undefined ? this.world.sentBack.get(item.id) : undefined;
+    if (cause !== undefined) {
+      this.world.sentBack.delete(item.id);
+      if (cause === 'conflict') await this.awaitForecast(branch);
+      await this.mergeTarget(item);
+    }
     return branch;
+  }
+
+  /** Sent back for a conflict: the builder looks at the forecast for its branch (bounded), as it names the files. */
+  private async awaitForecast(branch: string): Promise<void> {
+    const until = Date.now() + FORECAST_WAIT_MS;
+    while (Date.now() < until && !this.world.signal.aborted) {
+      const { conflicts } = await this.call('fleet_conflicts', { callsign: this.callsign });
+      const mine = conflicts.find((c) => c.branch?.endsWith(`/${branch}`));
+      if (mine) {
+        this.world.log(this.callsign, `the forecast agrees: ${branch} conflicts with ${mine.otherCallsign ?? 'main'} in ${mine.paths.join(', ')}`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 
   private async mergeTarget(item: WorkItem): Promise<void> {
@@ -324,7 +347,7 @@ export class SimAgent {
         decision: { disposition: 'accept', reasonCode: 'criteria-verified', refs: item.report?.artifactId !== undefined ? [item.report.artifactId] : [], note: `verified by ${item.verifier ?? 'a verifier'}` },
       });
       this.world.stats.accepted++;
-      this.world.log(this.callsign, `accepted ${item.id} "${item.title}": ${decided.item.status}`);
+      this.world.log(this.callsign, `accepted ${item.id} "${item.title}": ${decided.item.status}${decided.item.status === 'landing' ? ' (queued on the train)' : ''}`);
       if (this.world.stats.accepted % 3 === 0) {
         const build = await this.call('fleet_build_verify', { root: this.world.repo });
         this.world.stats.builds++;

@@ -23,7 +23,7 @@ export class TrainWatch {
     private readonly isDemoAgent: (callsign: string) => boolean,
     private readonly isDemoItem: (itemId: string) => boolean,
     private readonly log: (message: string) => void,
-    private readonly sentBack: (itemId: string) => void,
+    private readonly sentBack: (itemId: string, cause: 'conflict' | 'red') => void,
   ) {}
 
   /** Starts following from the plane's current sequence number. */
@@ -65,7 +65,7 @@ export class TrainWatch {
       return;
     }
     if (event.cause === 'conflict') this.stats.conflictsHit++;
-    if (event.status === 'returned') this.sentBack(event.itemId);
+    if (event.status === 'returned' && (event.cause === 'conflict' || event.cause === 'red')) this.sentBack(event.itemId, event.cause);
     this.log(`train: sent ${event.itemId} back (${event.cause ?? event.status}): ${event.reason ?? ''}`);
   }
 }
