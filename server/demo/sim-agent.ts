@@ -178,6 +178,8 @@ export class SimAgent {
     });
     this.current = undefined;
     this.world.stats.completed++;
+    // Its branch now waits for the train: the worktree leaves it, so only work in progress is forecast.
+    await git(this.worktree, 'switch', '-q', '--detach', 'main');
     this.world.log(this.callsign, `completed ${work.item.id} on ${this.world.branches.get(work.item.id)}: now ${done.item.status}, its claims held until it lands`);
   }
 

@@ -114,6 +114,8 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
       assert.ok(events.some((e) => e.type === 'integration.batch_ended' && e.red === true), `a RED build${context()}`);
       assert.ok(sentBack('red').some((id) => landedIds.has(id)), `the RED build's culprit was fixed and landed${context()}`);
       const train = /train: (\d+) landed on main, (\d+) conflicts forecast, (\d+) sent back for a conflict, (\d+) RED builds \(the culprit sent back\)/.exec(stdout);
+      // Its tasks accepted (landing or landed through the train), a wave's epic is done.
+      assert.ok(events.some((e) => e.type === 'work.transitioned' && e.status === 'done' && e.reason === 'all children done'), `a wave's epic was completed${context()}`);
       assert.ok(train !== null && Number(train[1]) >= 1 && Number(train[2]) >= 1 && Number(train[3]) >= 1 && Number(train[4]) >= 1, `the summary reports the train${context()}`);
 
       // On the way out the demo leaves nothing behind that a real agent could pull or trip over.
