@@ -27,7 +27,7 @@ const OTHER_FLEETS_ITEMS = 500;
  * or this long: its work lands through the train, a batch at a time, before the next wave's items
  * on the same files can start.
  */
-const RUN_MS = 60_000;
+const RUN_MS = 120_000;
 const wavesSeeded = (stdout: string) => Math.max(0, ...[...stdout.matchAll(/seeded wave (\d+)/g)].map((match) => Number(match[1])));
 
 /** Every item in the queue, page by page. */
@@ -43,7 +43,7 @@ async function allItems(client: PlaneClient): Promise<WorkItem[]> {
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  test(`fleet demo at a fast pace keeps at most ${DEMO_ITEMS_BOUND} items queued, and none after ${signal}`, { timeout: 120_000 }, async (t) => {
+  test(`fleet demo at a fast pace keeps at most ${DEMO_ITEMS_BOUND} items queued, and none after ${signal}`, { timeout: 200_000 }, async (t) => {
     const home = tempHome();
     const plane = await startPlaneProcess({ home });
     const operator = await plane.connectAsOperator();

@@ -38,7 +38,7 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
   });
 
   test('runs for its duration with no errors; pause and drain are obeyed; work reaches done', { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, [CLI, 'demo', '--duration', '30', '--pace', '4', '--seed', '42', '--keep'], {
+    const child = spawn(process.execPath, [CLI, 'demo', '--duration', '45', '--pace', '4', '--seed', '42', '--keep'], {
       env: { ...process.env, FLEET_HOME: home, FLEET_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -84,7 +84,7 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
       const code = await exited;
       assert.equal(code, 0, `the demo exited with ${code}${context()}`);
       assert.equal(stderr, '', 'no errors');
-      assert.match(stdout, /Demo ended \(after 30 s\)/);
+      assert.match(stdout, /Demo ended \(after 45 s\)/);
       assert.match(stdout, /noticed the fleet switch: pause \(test pause\)/);
       assert.match(stdout, /noticed the fleet switch: drain \(test drain\)/);
 
