@@ -1,4 +1,4 @@
-import { FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport, type WorkIntegration } from '../../contracts/index.js';
+import { ACCEPTED_STATUSES, FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport, type WorkIntegration } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator, actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
@@ -166,7 +166,8 @@ function completeParents(ctx: Ctx, item: WorkRecord): void {
   const parent = item.parent !== undefined ? ctx.state.work.get(item.parent) : undefined;
   if (!parent || parent.status === 'done') return;
   const children = [...ctx.state.work.values()].filter((w) => w.parent === parent.id);
-  if (!children.every((w) => w.status === 'done')) return;
+  // Accepted is enough: a child on the train (landing, landed) is done as far as its parent goes.
+  if (!children.every((w) => ACCEPTED_STATUSES.has(w.status))) return;
   ctx.emit({ type: 'work.transitioned', by: 'plane', itemId: parent.id, status: 'done', reason: 'all children done' });
   completeParents(ctx, parent);
 }

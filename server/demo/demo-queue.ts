@@ -1,6 +1,6 @@
 import { FINISHED_STATUSES } from '../../contracts/index.js';
 import type { PlaneClient } from '../client/plane-client.js';
-import { WAVE } from './work-plan.js';
+import { WAVE, type PlannedTask } from './work-plan.js';
 
 /** Waves with work left that the demo keeps in the queue: the one being built and one ahead of it. */
 export const OPEN_WAVES = 2;
@@ -25,7 +25,11 @@ export class DemoQueue {
   private readonly waves: Wave[] = [];
   private added = 0;
 
-  constructor(private readonly repo: string) {}
+  /** `plants`: the first wave's planted items by id, filled in as they are added (see PlannedTask.plant). */
+  constructor(
+    private readonly repo: string,
+    private readonly plants: Map<string, NonNullable<PlannedTask['plant']>>,
+  ) {}
 
   /**
    * Adds the next wave when fewer than OPEN_WAVES have work left (a wave is finished when its
@@ -62,6 +66,7 @@ export class DemoQueue {
         root: this.repo,
       });
       ids.set(task.key, added.item.id);
+      if (wave.number === 1 && task.plant) this.plants.set(added.item.id, task.plant);
       wave.ids.push(added.item.id);
     }
     return wave.number;
@@ -88,6 +93,11 @@ export class DemoQueue {
     }
     this.waves.length = 0;
     return statuses;
+  }
+
+  /** Whether `id` is one of the demo's items in the queue. */
+  holds(id: string): boolean {
+    return this.waves.some((wave) => wave.ids.includes(id));
   }
 
   private async isFinished(client: PlaneClient, wave: Wave): Promise<boolean> {

@@ -1,13 +1,16 @@
+import { FINISHED_STATUSES, type WorkStatus } from '../../contracts/index.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectToPlane, readDiscovery } from '../client/connect.js';
 import { defaultHome } from '../plane/config.js';
-import { CommitQueue, createSampleRepository, HERE_FOLDER } from './sample-repo.js';
+import { createSampleRepository, HERE_FOLDER } from './sample-repo.js';
 import { SimAgent, type AgentProfile, type DemoStats, type DemoWorld } from './sim-agent.js';
 import { DemoQueue, MAX_DEMO_ITEMS, OPEN_WAVES } from './demo-queue.js';
+import { TrainWatch, type TrainStats } from './train-watch.js';
+import type { PlannedTask } from './work-plan.js';
 import { seededRandom } from '../core/seeded-random.js';
 
-/** The demo fleet: three builders of different speeds, a verifier and an RTE. */
+/** The demo fleet: three builders of different speeds (each in a worktree of its own), a verifier and an RTE. */
 export const PROFILES: AgentProfile[] = [
   { callsign: 'ATLAS', role: 'builder', stepMs: 1200, speed: 'fast' },
   { callsign: 'BOLT', role: 'builder', stepMs: 2200, speed: 'steady' },
@@ -33,6 +36,7 @@ export interface DemoOptions {
 export interface DemoSummary {
   repo: string;
   stats: DemoStats;
+  train: TrainStats;
   /** The demo's tasks still in the queue when it ended, by status (before the unfinished ones were rolled back). */
   statuses: Record<string, number>;
   stoppedBecause: 'duration' | 'interrupted' | 'plane gone';
@@ -48,8 +52,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
   const repo = await createSampleRepository(options.here);
   const operator = await connectToPlane({ home: options.home, client: 'fleet-demo', credential: 'operator' });
-  const queue = new DemoQueue(repo);
-  const stats: DemoStats = { pulled: 0, completed: 0, verified: 0, rework: 0, accepted: 0, handoffs: 0, conflicts: 0, builds: 0, errors: 0 };
+  const plants = new Map<string, NonNullable<PlannedTask['plant']>>();
+  const queue = new DemoQueue(repo, plants);
+  const stats: DemoStats = { pulled: 0, completed: 0, verified: 0, rework: 0, accepted: 0, handoffs: 0, builds: 0, errors: 0 };
   const abort = new AbortController();
   let stoppedBecause: DemoSummary['stoppedBecause'] = 'duration';
   const stop = (why: DemoSummary['stoppedBecause']) => {
@@ -60,15 +65,30 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const random = seededRandom(options.seed);
   const started = Date.now();
 
+  const sentBack = new Map<string, 'conflict' | 'red'>();
+  const log = (callsign: string, message: string) => options.out(`${clock(started)}  ${callsign.padEnd(6)} ${message}`);
+  const builders = PROFILES.filter((p) => p.role === 'builder').map((p) => p.callsign);
+  const train = new TrainWatch(
+    (callsign) => builders.includes(callsign.replace(/-\d+$/, '')),
+    (itemId) => queue.holds(itemId),
+    (message) => log('TRAIN', message),
+    // Sent back: its builder fixes what was planted, on the new target, in the rework.
+    (itemId, cause) => {
+      plants.delete(itemId);
+      sentBack.set(itemId, cause);
+    },
+  );
   const world: DemoWorld = {
     home: options.home,
     repo,
-    commits: new CommitQueue(repo),
+    plants,
+    sentBack,
+    branches: new Map(),
     pace: options.pace,
     stats,
     signal: abort.signal,
     random,
-    log: (callsign, message) => options.out(`${clock(started)}  ${callsign.padEnd(6)} ${message}`),
+    log,
     error: (callsign, error) => {
       stats.errors++;
       options.err(`fleet demo: ${callsign}: ${error instanceof Error ? error.message : String(error)}`);
@@ -79,7 +99,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 
   const agents = PROFILES.map((profile) => new SimAgent(profile, world));
   try {
-    await operator.call('fleet_build_configure', { root: repo, command: 'echo "tiny-lang: $(git ls-files | wc -l) files build"', timeoutSeconds: 60 });
+    // A build takes a moment (at the demo's pace), so accepted items queue up and the train builds batches.
+    const build = `'${process.execPath.replace(/'/g, "'\\''")}' scripts/build.mjs ${Math.round(BUILD_MS / options.pace)}`;
+    await operator.call('fleet_build_configure', { root: repo, command: build, timeoutSeconds: 60 });
+    // The train lands every accepted item built on a branch of its own, a batch at a time, GREEN only.
+    const { config } = await operator.call('fleet_integrate_configure', { root: repo, target: 'main', landOnAccept: true, buildCommand: build, timeoutSeconds: 60 });
+    await train.start(operator, config.scope);
     await queue.addWave(operator);
     const status = await operator.call('fleet_status', {});
     banner(options, repo, planeWasRunning, status.plane.port, status.controlDetail.state);
@@ -104,12 +129,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   }
   // Assigned from callbacks: read it as the wider type.
   const why = stoppedBecause as DemoSummary['stoppedBecause'];
+  if (why !== 'plane gone') await trainDone(train, operator, repo);
   const statuses = why === 'plane gone' ? {} : await queue.windUp(operator, options.err);
   operator.close();
   if (!options.keepRepository) removeRepository(repo, options.here);
-  const summary: DemoSummary = { repo, stats, statuses, stoppedBecause: why };
+  const summary: DemoSummary = { repo, stats, train: train.stats, statuses, stoppedBecause: why };
   options.out(describeSummary(summary, options));
   return summary;
+}
+
+/** How long the sample project's build takes at pace 1. */
+const BUILD_MS = 2000;
+
+/** How long the demo waits on its way out for the train to finish what it holds (its builds take a moment). */
+const TRAIN_WAIT_MS = 15_000;
+
+/** Waits (bounded) until the train holds none of the demo's work: what it is landing lands, or is sent back and rolled back. */
+async function trainDone(train: TrainWatch, operator: Awaited<ReturnType<typeof connectToPlane>>, repo: string): Promise<void> {
+  const until = Date.now() + TRAIN_WAIT_MS;
+  while (Date.now() < until && (await train.busy(operator, repo))) await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
 function removeRepository(repo: string, here: string | undefined): void {
@@ -146,7 +184,7 @@ function banner(options: DemoOptions, repo: string, planeWasRunning: boolean, po
 function describeSummary(summary: DemoSummary, options: DemoOptions): string {
   const { stats } = summary;
   const unfinished = Object.entries(summary.statuses)
-    .filter(([status]) => status !== 'done' && status !== 'rolled_back')
+    .filter(([status]) => !FINISHED_STATUSES.has(status as WorkStatus))
     .reduce((n, [, count]) => n + count, 0);
   const statuses = Object.entries(summary.statuses)
     .map(([status, count]) => `${count} ${status}`)
@@ -155,7 +193,8 @@ function describeSummary(summary: DemoSummary, options: DemoOptions): string {
     '',
     `Demo ended (${summary.stoppedBecause === 'duration' ? `after ${options.durationSeconds} s` : summary.stoppedBecause}).`,
     `  work: ${stats.pulled} pulled, ${stats.completed} completed by builders, ${stats.verified} verified (${stats.rework} sent back for rework), ${stats.accepted} accepted as done`,
-    `  coordination: ${stats.handoffs} handoffs, ${stats.conflicts} claim conflicts met and worked around, ${stats.builds} builds requested`,
+    `  train: ${summary.train.landed} landed on main, ${summary.train.conflictsForecast} conflicts forecast, ${summary.train.conflictsHit} sent back for a conflict, ${summary.train.redBuilds} RED builds (the culprit sent back)`,
+    `  coordination: ${stats.handoffs} handoffs, ${stats.builds} builds requested`,
     `  tasks in the queue when it ended: ${statuses || 'none'}${unfinished > 0 ? ` (the ${unfinished} unfinished rolled back)` : ''}${stats.errors > 0 ? `\n  errors: ${stats.errors} (see above)` : ''}`,
   ].join('\n');
 }

@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/** A line a build breaker writes; the sample project's build fails while a source file holds it. */
+export const PLANTED_BUG = 'PLANTED BUG: the build fails while this line is here';
+
 /** A small TypeScript project the simulated fleet works on: a lexer, a parser, docs and tests. */
 const FILES: Record<string, string> = {
   'package.json': '{\n  "name": "tiny-lang",\n  "version": "0.0.1",\n  "private": true\n}\n',
@@ -21,7 +24,38 @@ const FILES: Record<string, string> = {
   'docs/api.md': '# API\n',
   'test/lexer.test.ts': '// lexer tests\n',
   'test/parser.test.ts': '// parser tests\n',
+  'scripts/build.mjs': [
+    "// tiny-lang's build, as the demo's train runs it on each batch: it takes the milliseconds it is given,",
+    '// reads every source and test file and fails on a planted bug.',
+    "import { readdirSync, readFileSync, statSync } from 'node:fs';",
+    "import { join } from 'node:path';",
+    '',
+    `const MARKER = ${JSON.stringify(PLANTED_BUG)};`,
+    'const broken = [];',
+    'let files = 0;',
+    'const read = (dir) => {',
+    '  for (const name of readdirSync(dir)) {',
+    '    const path = join(dir, name);',
+    '    if (statSync(path).isDirectory()) read(path);',
+    '    else {',
+    '      files++;',
+    "      readFileSync(path, 'utf8').split('\\n').forEach((line, i) => line.includes(MARKER) && broken.push(`${path}:${i + 1}: ${line.trim()}`));",
+    '    }',
+    '  }',
+    '};',
+    'await new Promise((resolve) => setTimeout(resolve, Number(process.argv[2] ?? 0)));',
+    "['src', 'test'].forEach(read);",
+    'if (broken.length > 0) {',
+    "  console.error(`tiny-lang: build RED, ${broken.length} error(s):\\n${broken.join('\\n')}`);",
+    '  process.exit(1);',
+    '}',
+    'console.log(`tiny-lang: ${files} files build GREEN`);',
+    '',
+  ].join('\n'),
 };
+
+/** Where the builders' worktrees go, inside the sample repository (excluded from its git status). */
+const WORKTREES_FOLDER = '.worktrees';
 
 /** Where `fleet demo --here` puts its repository: a folder of the open workspace, kept out of its git. */
 export const HERE_FOLDER = '.fleet-demo';
@@ -41,7 +75,21 @@ export async function createSampleRepository(inside?: string): Promise<string> {
   }
   await git(root, 'add', '-A');
   await git(root, 'commit', '-q', '-m', 'tiny-lang: initial import');
+  // The train moves `main` and never a branch checked out in a worktree: the checkout stays detached.
+  await git(root, 'checkout', '-q', '--detach');
+  appendFileSync(join(root, '.git', 'info', 'exclude'), `/${WORKTREES_FOLDER}/\n`);
   return root;
+}
+
+/**
+ * A worktree of the sample repository for one builder, on a detached `main` until its first item:
+ * inside the repository's folder, so removing the repository removes it too (and `--here` leaves
+ * nothing in the workspace's own repository: the worktree belongs to the sample one).
+ */
+export async function addWorktree(root: string, name: string): Promise<string> {
+  const path = join(root, WORKTREES_FOLDER, name.toLowerCase());
+  await git(root, 'worktree', 'add', '-q', '--detach', path, 'main');
+  return path;
 }
 
 async function hereFolder(workspace: string): Promise<string> {
@@ -58,21 +106,4 @@ async function hereFolder(workspace: string): Promise<string> {
 /** Git as the simulated agents use it; identity and hooks are fixed so the demo runs anywhere. */
 export function git(root: string, ...args: string[]): Promise<{ stdout: string }> {
   return run('git', ['-c', 'user.name=fleet-demo', '-c', 'user.email=demo@fleet.invalid', '-c', 'core.hooksPath=/dev/null', ...args], { cwd: root });
-}
-
-/** Commits are serialised: the simulated agents share one worktree and one index. */
-export class CommitQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly root: string) {}
-
-  commit(paths: string[], message: string): Promise<void> {
-    const next = this.tail.then(async () => {
-      await git(this.root, 'add', '--', ...paths);
-      const staged = (await git(this.root, 'diff', '--cached', '--name-only')).stdout.trim();
-      if (staged !== '') await git(this.root, 'commit', '-q', '-m', message);
-    });
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
 }

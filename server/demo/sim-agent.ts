@@ -1,10 +1,10 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ControlBrief, MethodName, Params, Result, WorkItem } from '../../contracts/index.js';
 import { connectToPlane } from '../client/connect.js';
 import { PlaneCallError, type PlaneClient } from '../client/plane-client.js';
-import type { CommitQueue } from './sample-repo.js';
-import { WAVE } from './work-plan.js';
+import { addWorktree, git, PLANTED_BUG } from './sample-repo.js';
+import { WAVE, type PlannedTask } from './work-plan.js';
 
 export type SimRole = 'builder' | 'verifier' | 'rte';
 
@@ -23,7 +23,6 @@ export interface DemoStats {
   rework: number;
   accepted: number;
   handoffs: number;
-  conflicts: number;
   builds: number;
   errors: number;
 }
@@ -32,7 +31,12 @@ export interface DemoStats {
 export interface DemoWorld {
   home: string;
   repo: string;
-  commits: CommitQueue;
+  /** The first wave's planted items still to be planted: removed once the train sends one back. */
+  plants: Map<string, NonNullable<PlannedTask['plant']>>;
+  /** Items the train sent back, and why: their rework merges the new target (and fixes what was planted). */
+  sentBack: Map<string, 'conflict' | 'red'>;
+  /** The branch each item is being built on, so a builder who accepts a handoff continues it. */
+  branches: Map<string, string>;
   pace: number;
   stats: DemoStats;
   signal: AbortSignal;
@@ -46,8 +50,9 @@ export interface DemoWorld {
 
 const BUILD_STEPS = 3;
 const HANDOFF_CHANCE = 0.2;
-const CONTEST_CHANCE = 0.25;
 const FAIL_CHANCE = 0.12;
+/** How long a builder sent back for a conflict looks for it in the forecast before merging the target. */
+const FORECAST_WAIT_MS = 5000;
 
 /**
  * One simulated agent with its own connection, behaving as the AGENTS.md block asks a real one
@@ -62,6 +67,8 @@ export class SimAgent {
   private current: { item: WorkItem; claimIds: string[]; progress: number } | undefined;
   private reportedNote: string | undefined;
   private leaseCheckedAt = 0;
+  /** Where this agent works: builders in a worktree of their own, the others in the sample repository's checkout. */
+  private worktree: string;
   callsign: string;
 
   constructor(
@@ -69,9 +76,11 @@ export class SimAgent {
     private readonly world: DemoWorld,
   ) {
     this.callsign = profile.callsign;
+    this.worktree = world.repo;
   }
 
   async start(): Promise<void> {
+    if (this.profile.role === 'builder') this.worktree = await addWorktree(this.world.repo, this.profile.callsign);
     this.client = await connectToPlane({ home: this.world.home, client: `fleet-demo-${this.profile.callsign}` });
     this.client.onClose(() => {
       if (!this.world.signal.aborted) this.world.planeGone();
@@ -122,7 +131,7 @@ export class SimAgent {
           callsign: this.token ? this.callsign : callsign,
           runtime: 'demo',
           role: this.profile.role,
-          worktree: this.world.repo,
+          worktree: this.worktree,
           ...(this.token && { sessionToken: this.token }),
         });
         this.callsign = joined.callsign;
@@ -148,7 +157,8 @@ export class SimAgent {
       if (!pulled.item) return this.idle('waiting for ready work');
       this.current = { item: pulled.item, claimIds: pulled.claims.map((c) => c.id), progress: 0 };
       this.world.stats.pulled++;
-      this.world.log(this.callsign, `pulled ${pulled.item.id} "${pulled.item.title}" and claimed ${pulled.claims.map((c) => c.pattern).join(', ') || 'nothing'}`);
+      const branch = await this.startBranch(pulled.item);
+      this.world.log(this.callsign, `pulled ${pulled.item.id} "${pulled.item.title}", claimed ${pulled.claims.map((c) => c.pattern).join(', ') || 'nothing'}, on branch ${branch}`);
       return;
     }
     const work = this.current;
@@ -156,49 +166,115 @@ export class SimAgent {
     await this.sleep(this.profile.stepMs);
     if (this.world.signal.aborted || this.control.state === 'pause' || this.control.state === 'stop') return;
     for (const path of work.item.paths) this.touch(path, `${work.item.title}: step ${work.progress + 1} by ${this.callsign}`);
+    if (work.progress === 0) this.plant(work.item);
     work.progress++;
-    if (this.world.random() < CONTEST_CHANCE) await this.noteInChangelog(work.item);
     if (work.progress === 1 && this.world.random() < HANDOFF_CHANCE && (await this.handOff(work))) return;
     if (work.progress < BUILD_STEPS) return;
-    await this.world.commits.commit(work.item.paths, `${work.item.title} (${this.callsign})`);
+    await this.commit(`${work.item.title} (${this.callsign})`);
     const done = await this.call('fleet_work_update', {
       id: work.item.id,
       action: 'complete',
-      artifact: { touchedFiles: work.item.paths, commands: [{ command: 'npm test', exitCode: 0 }], criteria: work.item.criteria, summary: `${work.item.title}, in ${BUILD_STEPS} steps` },
+      artifact: { touchedFiles: work.item.paths, commands: [{ command: 'node scripts/build.mjs', exitCode: 0 }], criteria: work.item.criteria, summary: `${work.item.title}, in ${BUILD_STEPS} steps` },
     });
     this.current = undefined;
     this.world.stats.completed++;
-    this.world.log(this.callsign, `completed ${work.item.id}: now ${done.item.status}, its claims released`);
+    // Its branch now waits for the train: the worktree leaves it, so only work in progress is forecast.
+    await git(this.worktree, 'switch', '-q', '--detach', 'main');
+    this.world.log(this.callsign, `completed ${work.item.id} on ${this.world.branches.get(work.item.id)}: now ${done.item.status}, its claims held until it lands`);
   }
 
-  /** A shared file everybody wants a line in: claimed briefly, so conflicts happen and are handled. */
-  private async noteInChangelog(item: WorkItem): Promise<void> {
-    const claim = await this.call('fleet_claim_path', { patterns: ['CHANGELOG.md'], ttlSeconds: 30, reason: `changelog line for ${item.id}`, root: this.world.repo });
-    if (!claim.granted) {
-      if (claim.refusedBy === 'conflict') {
-        this.world.stats.conflicts++;
-        this.world.log(this.callsign, `CHANGELOG.md is held by ${claim.conflicts.map((c) => c.holder).join(', ')}: skipping the changelog line for now`);
-      }
-      return;
+  /**
+   * A branch of its own for the item: from the target, or where the work stands (a handoff's
+   * branch; for rework, the commit it was completed at, with the target merged in: the rework is
+   * done on the new target). A planted item sent back by the train is fixed here.
+   */
+  private async startBranch(item: WorkItem, from?: string): Promise<string> {
+    const branch = `${this.callsign.toLowerCase()}/${item.id}${item.reworkRounds > 0 ? `-rework-${item.reworkRounds}` : ''}${from !== undefined ? '-handed-off' : ''}`;
+    // What an item abandoned here left (the fleet stopped, the operator took it back) is not this item's.
+    await git(this.worktree, 'reset', '-q', '--hard');
+    await git(this.worktree, 'clean', '-q', '-fd');
+    await git(this.worktree, 'switch', '-q', '-C', branch, from ?? item.integration?.commit ?? 'main');
+    this.world.branches.set(item.id, branch);
+    const cause = from === undefined ? this.world.sentBack.get(item.id) : undefined;
+    if (cause !== undefined) {
+      this.world.sentBack.delete(item.id);
+      if (cause === 'conflict') await this.awaitForecast(branch);
+      await this.mergeTarget(item);
     }
-    this.touch('CHANGELOG.md', `- ${item.title} (${this.callsign})`);
-    await this.sleep(this.profile.stepMs / 2);
-    await this.world.commits.commit(['CHANGELOG.md'], `changelog: ${item.title}`);
-    await this.call('fleet_release_path', { claimIds: claim.claims.map((c) => c.id) });
+    return branch;
   }
 
-  /** "My context is running out": the item and its claims go to another builder, who picks them up. */
+  /** Sent back for a conflict: the builder looks at the forecast for its branch (bounded), as it names the files. */
+  private async awaitForecast(branch: string): Promise<void> {
+    const until = Date.now() + FORECAST_WAIT_MS;
+    while (Date.now() < until && !this.world.signal.aborted) {
+      const { conflicts } = await this.call('fleet_conflicts', { callsign: this.callsign });
+      const mine = conflicts.find((c) => c.branch?.endsWith(`/${branch}`));
+      if (mine) {
+        this.world.log(this.callsign, `the forecast agrees: ${branch} conflicts with ${mine.otherCallsign ?? 'main'} in ${mine.paths.join(', ')}`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  private async mergeTarget(item: WorkItem): Promise<void> {
+    const merged = await git(this.worktree, 'merge', '-q', '--no-edit', 'main').then(
+      () => undefined,
+      async () => (await git(this.worktree, 'diff', '--name-only', '--diff-filter=U')).stdout.trim().split('\n'),
+    );
+    if (!this.world.plants.has(item.id)) this.unplant(item);
+    if (merged === undefined) return;
+    // The target's side wins where they meet; the item's own steps are redone on top of it.
+    await git(this.worktree, 'checkout', '-q', '--theirs', '--', ...merged);
+    await this.commit(`merge main into ${item.id}: ${merged.join(', ')} taken from main`);
+    this.world.log(this.callsign, `merged the new main into ${item.id}: the conflict in ${merged.join(', ')} resolved`);
+  }
+
+  /** The first wave's planted trouble, written at the item's first step until the train has sent it back. */
+  private plant(item: WorkItem): void {
+    const plant = this.world.plants.get(item.id);
+    if (plant === undefined) return;
+    if ('edits' in plant) {
+      this.touch(plant.edits, `${item.title}: ${this.callsign} also edits this file, outside the item's paths`);
+      this.world.log(this.callsign, `(planted) also edits ${plant.edits}, which another item of the wave changes: a conflict for the forecast and the train`);
+    } else {
+      this.touch(item.paths[0]!, PLANTED_BUG);
+      this.world.log(this.callsign, `(planted) writes a line into ${item.paths[0]} that makes the build RED`);
+    }
+  }
+
+  /** The fix of a planted build breaker: its line removed. */
+  private unplant(item: WorkItem): void {
+    for (const path of item.paths) {
+      const file = join(this.worktree, path);
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes(PLANTED_BUG)) continue;
+      writeFileSync(file, text.split('\n').filter((line) => !line.includes(PLANTED_BUG)).join('\n'));
+      this.world.log(this.callsign, `fixed ${path}: the line that broke the build is gone`);
+    }
+  }
+
+  private async commit(message: string): Promise<void> {
+    await git(this.worktree, 'add', '-A');
+    const staged = (await git(this.worktree, 'diff', '--cached', '--name-only')).stdout.trim();
+    if (staged !== '') await git(this.worktree, 'commit', '-q', '-m', message);
+  }
+
+  /** "My context is running out": the item, its branch and its claims go to another builder, who picks them up. */
   private async handOff(work: NonNullable<SimAgent['current']>): Promise<boolean> {
     const roster = await this.call('fleet_roster', {});
     const others = roster.agents.filter((a) => a.role === 'builder' && a.callsign !== this.callsign && a.status !== 'unknown');
     if (others.length === 0) return false;
     const to = others[Math.floor(this.world.random() * others.length)]!.callsign;
+    const branch = this.world.branches.get(work.item.id)!;
+    await this.commit(`${work.item.title}: step ${work.progress} of ${BUILD_STEPS} (work in progress, handed off)`);
     const sent = await this.call('fleet_agent_handoff', {
       to: { callsign: to },
-      summary: `${work.item.title}: step ${work.progress} of ${BUILD_STEPS} done; my context window is nearly full`,
-      context: `Touched ${work.item.paths.join(', ')}. Criteria: ${work.item.criteria.join('; ')}.`,
+      summary: `${work.item.title}: step ${work.progress} of ${BUILD_STEPS} done on ${branch}; my context window is nearly full`,
+      context: `Touched ${work.item.paths.join(', ')}, committed on ${branch}. Criteria: ${work.item.criteria.join('; ')}.`,
       filesTouched: work.item.paths,
-      nextSteps: [`finish the remaining ${BUILD_STEPS - work.progress} steps`, 'complete the item with the artifact'],
+      nextSteps: [`continue from ${branch}`, `finish the remaining ${BUILD_STEPS - work.progress} steps`, 'complete the item with the artifact'],
       claims: work.claimIds,
       workItem: work.item.id,
       ttlSeconds: 600,
@@ -218,8 +294,9 @@ export class SimAgent {
     const items = await this.call('fleet_work_list', { status: 'in_progress' });
     const item = items.items.find((i) => i.id === handoff.envelope.workItem);
     if (!item) return false;
-    // Handoffs happen after the first step: the recipient continues from the second.
+    // Handoffs happen after the first step: the recipient continues from the second, on the sender's branch.
     this.current = { item, claimIds: accepted.claims.map((c) => c.id), progress: 1 };
+    await this.startBranch(item, this.world.branches.get(item.id) ?? 'main');
     this.world.log(this.callsign, `accepted handoff ${handoff.id} from ${handoff.envelope.from}: continuing ${item.id} with ${accepted.claims.map((c) => c.pattern).join(', ')}`);
     return true;
   }
@@ -272,7 +349,7 @@ export class SimAgent {
         decision: { disposition: 'accept', reasonCode: 'criteria-verified', refs: item.report?.artifactId !== undefined ? [item.report.artifactId] : [], note: `verified by ${item.verifier ?? 'a verifier'}` },
       });
       this.world.stats.accepted++;
-      this.world.log(this.callsign, `accepted ${item.id} "${item.title}": ${decided.item.status}`);
+      this.world.log(this.callsign, `accepted ${item.id} "${item.title}": ${decided.item.status}${decided.item.status === 'landing' ? ' (queued on the train)' : ''}`);
       if (this.world.stats.accepted % 3 === 0) {
         const build = await this.call('fleet_build_verify', { root: this.world.repo });
         this.world.stats.builds++;
@@ -317,7 +394,7 @@ export class SimAgent {
   }
 
   private touch(path: string, line: string): void {
-    const file = join(this.world.repo, path);
+    const file = join(this.worktree, path);
     mkdirSync(dirname(file), { recursive: true });
     appendFileSync(file, path.endsWith('.md') ? `${line}\n` : `// ${line}\n`);
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import type { FleetEvent } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
@@ -9,21 +9,36 @@ import { connectAsOperatorTo, eventsOf, shutdownPlane, until } from './support.j
 const DEMO_AGENTS = ['ATLAS', 'BOLT', 'COMET', 'DELTA', 'ECHO'];
 const BUILDERS = ['ATLAS', 'BOLT', 'COMET'];
 
-/** A pull grants the item's paths; claims moved by an accepted handoff say where they came from. */
-const isPullGrant = (event: FleetEvent) => event.type === 'claim.granted' && event.reason?.startsWith('work ') === true && event.transferredFrom === undefined;
+/**
+ * A pull grants the item's paths; claims moved by an accepted handoff say where they came from, and
+ * those a completed item keeps until it lands say which item they are held for.
+ */
+const isPullGrant = (event: FleetEvent) => event.type === 'claim.granted' && event.reason?.startsWith('work ') === true && event.transferredFrom === undefined && event.heldFor === undefined;
+
+/** Whether `commit` is on the sample repository's `main` (the train's target). */
+const onMain = (repo: string, commit: string) => {
+  try {
+    execFileSync('git', ['-C', repo, 'merge-base', '--is-ancestor', commit, 'refs/heads/main']);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe('fleet demo: a simulated fleet runs unattended, obeys the switch and completes work', () => {
   const home = tempHome();
   let operator: PlaneClient | undefined;
+  let repo: string | undefined;
 
   after(async () => {
     operator?.close();
     await shutdownPlane(home);
     removeHome(home);
+    if (repo !== undefined) removeHome(repo);
   });
 
-  test('runs for its duration with no errors; pause and drain are obeyed; work reaches done', { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, [CLI, 'demo', '--duration', '30', '--pace', '4', '--seed', '42'], {
+  test('runs with no errors until Ctrl-C; pause and drain are obeyed; work reaches done and lands through the train', { timeout: 240_000 }, async () => {
+    const child = spawn(process.execPath, [CLI, 'demo', '--pace', '4', '--seed', '42', '--keep'], {
       env: { ...process.env, FLEET_HOME: home, FLEET_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -35,8 +50,9 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
     const context = () => `\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`;
 
     try {
-      await until(() => /accepted wk_\S+ ".*": done/.test(stdout), 30_000, `no work was accepted as done${context()}`);
+      await until(() => /accepted wk_\S+ ".*": (done|landing)/.test(stdout), 30_000, `no work was accepted as done${context()}`);
       assert.match(stdout, /In another terminal, watch and steer it:\n\s+fleet status --watch --home /);
+      repo = /repository {2}(\S+)/.exec(stdout)?.[1];
       operator = await connectAsOperatorTo(home);
       const roster = async () => (await operator!.call('fleet_roster', {})).agents.filter((a) => DEMO_AGENTS.includes(a.callsign));
 
@@ -65,10 +81,15 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
       assert.deepEqual(duringDrain.filter(isPullGrant), [], 'no work was pulled while draining');
       await operator.call('fleet_control_set', { state: 'run' });
 
+      // The planted conflict and RED build take their rounds (sent back, reworked, verified, landed): the demo runs until both are through, and a wave is.
+      const landedAfterSentBack = (cause: string) => [...stdout.matchAll(/train: sent (wk_\S+) back \((\w+)\)/g)].some((m) => m[2] === cause && stdout.includes(`train: landed ${m[1]} as`));
+      const epicDone = async () => (await eventsOf(home)).some((e) => e.type === 'work.transitioned' && e.status === 'done' && e.reason === 'all children done');
+      await until(async () => landedAfterSentBack('conflict') && landedAfterSentBack('red') && (await epicDone()), 180_000, 'the planted conflict and RED build were not reworked and landed, or no wave was completed');
+      child.kill('SIGINT');
       const code = await exited;
       assert.equal(code, 0, `the demo exited with ${code}${context()}`);
       assert.equal(stderr, '', 'no errors');
-      assert.match(stdout, /Demo ended \(after 30 s\)/);
+      assert.match(stdout, /Demo ended \(interrupted\)/);
       assert.match(stdout, /noticed the fleet switch: pause \(test pause\)/);
       assert.match(stdout, /noticed the fleet switch: drain \(test drain\)/);
 
@@ -79,6 +100,28 @@ describe('fleet demo: a simulated fleet runs unattended, obeys the switch and co
       const events = await eventsOf(home);
       assert.ok(events.some((e) => e.type === 'handoff.resolved' && e.status === 'accepted'), 'a handoff was made and accepted');
       assert.ok(events.some((e) => e.type === 'work.transitioned' && e.status === 'verified'), 'a verifier passed work');
+
+      // The builders worked on branches of their own, in worktrees of their own; the train landed their work.
+      const builderWorktrees = events.filter((e) => e.type === 'integration.write_set' && BUILDERS.includes(e.callsign)).map((e) => (e as { worktree: string }).worktree);
+      assert.ok(builderWorktrees.length > 0 && builderWorktrees.every((w) => w.startsWith(`${repo}/.worktrees/`)), `the builders' write-sets are of their worktrees: ${[...new Set(builderWorktrees)].join(', ')}`);
+      const landed = events.filter((e) => e.type === 'work.transitioned' && e.status === 'landed');
+      assert.ok(landed.length >= 1, `nothing landed${context()}`);
+      for (const event of landed) {
+        const commit = (event as { landedCommit?: string }).landedCommit;
+        assert.ok(commit !== undefined && onMain(repo!, commit), `${(event as { itemId: string }).itemId} landed as ${commit}, which is on the sample repository's main`);
+      }
+      assert.ok(events.some((e) => e.type === 'integration.forecast' && e.status === 'conflict'), `the forecast showed a conflict${context()}`);
+      // The planted conflict: the train sends one of the pair back; its builder merges the new main and it lands.
+      const landedIds = new Set(landed.map((e) => (e as { itemId: string }).itemId));
+      const sentBack = (cause: string) => events.filter((e) => e.type === 'integration.left' && e.status === 'returned' && e.cause === cause).map((e) => (e as { itemId: string }).itemId);
+      assert.ok(sentBack('conflict').some((id) => landedIds.has(id)), `an item the train sent back for a conflict was reworked and landed${context()}`);
+      // The planted RED build: the batch is RED, the culprit goes back, is fixed, and lands.
+      assert.ok(events.some((e) => e.type === 'integration.batch_ended' && e.red === true), `a RED build${context()}`);
+      assert.ok(sentBack('red').some((id) => landedIds.has(id)), `the RED build's culprit was fixed and landed${context()}`);
+      const train = /train: (\d+) landed on main, (\d+) conflicts forecast, (\d+) sent back for a conflict, (\d+) RED builds \(the culprit sent back\)/.exec(stdout);
+      // Its tasks accepted (landing or landed through the train), a wave's epic is done.
+      assert.ok(events.some((e) => e.type === 'work.transitioned' && e.status === 'done' && e.reason === 'all children done'), `a wave's epic was completed${context()}`);
+      assert.ok(train !== null && Number(train[1]) >= 1 && Number(train[2]) >= 1 && Number(train[3]) >= 1 && Number(train[4]) >= 1, `the summary reports the train${context()}`);
 
       // On the way out the demo leaves nothing behind that a real agent could pull or trip over.
       assert.deepEqual((await roster()).map((a) => a.callsign), [], 'every demo agent left');
