@@ -33,7 +33,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const ownership = new OwnershipCache(ctx);
   const violated = new ViolatedFiles(ctx);
   const forecast = new ForecastFiles(ctx);
-  const decorations = new FleetFileDecorations(ownership, violated, forecast, config);
+  const decorations = new FleetFileDecorations(ownership, violated, forecast, config, (id) => ctx.records?.workItem(id));
   const statusBar = new FleetStatusBar(ctx);
   const trees = new TreeCounter();
   const territory = new TerritoryView(ctx, config, trees);
