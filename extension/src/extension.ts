@@ -42,6 +42,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const notifications = new FleetNotifications(ctx, config);
   const digest = new DigestView(ctx);
   const attention = new AttentionView(ctx);
+  const work = new WorkView(ctx, trees);
   const mcp = registerMcpProvider(extension, config, ctx.log);
   const readonlyGuard = new ReadonlyGuard(ctx, config, ownership);
   let launcher: string | undefined;
@@ -58,7 +59,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     statusBar,
     new RosterView(ctx, config, trees),
     territory,
-    new WorkView(ctx, trees),
+    work,
     digest,
     attention,
     editorEdits,
@@ -112,6 +113,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidNotify: notifications.onDidNotify,
     codexHooks: () => ctx.codexHooks,
     onDidChangeCodexHooks: ctx.onDidChangeCodexHooks,
+    workRows: (depth) => work.rows(depth),
+    onDidRepaintWork: work.onDidRepaint,
     attention: () => attention.list,
     onDidChangeAttention: attention.onDidChange,
     digest: () => digest.shown,

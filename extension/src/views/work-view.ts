@@ -64,6 +64,16 @@ interface SectionMoreNode {
   readonly hidden: number;
 }
 
+/** A row as the Work view gives it to VS Code, with the rows under it (for the API and the tests). */
+export interface WorkRow {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: string;
+  children: WorkRow[];
+}
+
 type WorkNode = StatusNode | ItemNode | MoreNode | DetailNode | TrainNode | SectionNode | EntryNode | LogNode | SectionMoreNode;
 
 /**
@@ -99,6 +109,9 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string; 
 export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<WorkNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly repainted = new vscode.EventEmitter<void>();
+  /** After each repaint VS Code was asked for. */
+  readonly onDidRepaint = this.repainted.event;
   private readonly view: vscode.TreeView<WorkNode>;
   private readonly subscriptions: vscode.Disposable[];
   private readonly trains = new Map<string, WorkspaceTrain>();
@@ -212,6 +225,25 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     if (rows?.length === 0) return;
     this.counter.refreshed('work', rows);
     this.changed.fire(rows);
+    this.repainted.fire();
+  }
+
+  /** What the view shows, `depth` levels down, as VS Code would build it. */
+  rows(depth: number, parent?: WorkNode): WorkRow[] {
+    return this.getChildren(parent).map((node) => {
+      const item = this.getTreeItem(node);
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      const tooltip = typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value;
+      const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+      return {
+        id: item.id ?? '',
+        label,
+        ...(typeof item.description === 'string' && { description: item.description }),
+        ...(tooltip !== undefined && { tooltip }),
+        ...(icon !== undefined && { icon }),
+        children: depth > 1 ? this.rows(depth - 1, node) : [],
+      };
+    });
   }
 
   getChildren(element?: WorkNode): WorkNode[] {
@@ -307,7 +339,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     const train = this.trains.get(node.scope);
     const several = this.trainNodes.size > 1;
     if (node.kind === 'train') {
-      const target = train?.target ?? 'the default branch';
+      const target = train?.target ?? train?.entries[0]?.target ?? 'the default branch';
       const item = new vscode.TreeItem(`Train → ${target}${several ? ` (${node.scope})` : ''}`, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `train:${node.scope}`;
       item.description = train ? trainSummary(train) : '';
@@ -373,6 +405,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     if (this.following) void this.ctx.request('fleet/followTrainLog', { follow: false }).catch(() => undefined);
     this.view.dispose();
     this.changed.dispose();
+    this.repainted.dispose();
   }
 }
 
