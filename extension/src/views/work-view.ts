@@ -94,7 +94,7 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string; 
   { status: 'rework', label: 'Rework', icon: 'debug-restart', color: 'list.warningForeground' },
   { status: 'in_progress', label: 'In progress', icon: 'sync' },
   { status: 'ready', label: 'Ready to pull', icon: 'circle-large-outline' },
-  { status: 'landing', label: 'Landing', icon: 'git-pull-request-go', tooltip: 'Accepted work on the train: merged onto the target with its batch, built, and landed only if GREEN (the Train lists the batch building now).' },
+  { status: 'landing', label: 'Landing', icon: 'arrow-circle-down', tooltip: 'Accepted work on the train: merged onto the target with its batch, built, and landed only if GREEN (the Train lists the batch building now).' },
   { status: 'done', label: 'Done', icon: 'check', color: 'charts.green' },
   { status: 'landed', label: 'Landed', icon: 'git-merge', color: 'charts.green', tooltip: 'Landed on the target: each as the merge commit shown, built GREEN by the plane.' },
   { status: 'rolled_back', label: 'Rolled back', icon: 'discard' },
@@ -157,6 +157,8 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
 
   /** The trains with something to show, in a stable order. */
   private shownTrains(): TrainNode[] {
+    // With the plane away what the train did last is no news: the view shows it again once connected.
+    if (!this.ctx.connected) return [];
     return [...this.trainNodes.values()].filter((node) => (this.trains.get(node.scope)?.entries.length ?? 0) > 0).sort((a, b) => a.scope.localeCompare(b.scope));
   }
 
@@ -343,7 +345,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       const item = new vscode.TreeItem(`Train → ${target}${several ? ` (${node.scope})` : ''}`, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `train:${node.scope}`;
       item.description = train ? trainSummary(train) : '';
-      item.iconPath = new vscode.ThemeIcon('git-pull-request-go');
+      item.iconPath = new vscode.ThemeIcon('git-pull-request');
       item.tooltip = `The integration train of ${node.scope}: accepted branches merged onto ${target} a batch at a time, built, and landed only GREEN (fleet integrate status).`;
       return item;
     }
@@ -382,6 +384,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     item.id = entryRowId(node);
     item.description = entryDescription(entry, work?.assignee);
     item.contextValue = `train.${entry.status}`;
+    item.iconPath = ENTRY_ICONS[entry.status];
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`${label} — ${entry.status} on the train\n\n`);
     tooltip.appendText(`Branch ${entry.branch} at ${entry.commit.slice(0, 12)} → ${entry.target}, queued by ${entry.queuedBy} ${since(entry.queuedAt)}\n\n`);
@@ -408,6 +411,15 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     this.repainted.dispose();
   }
 }
+
+/** A train entry's icon by where it is: on a branch still, merged, or out. */
+const ENTRY_ICONS: Record<TrainEntry['status'], vscode.ThemeIcon> = {
+  queued: new vscode.ThemeIcon('git-branch'),
+  building: new vscode.ThemeIcon('git-branch'),
+  landed: new vscode.ThemeIcon('git-commit', new vscode.ThemeColor('charts.green')),
+  returned: new vscode.ThemeIcon('debug-restart', new vscode.ThemeColor('list.warningForeground')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+};
 
 /** What a train entry's row says after its name: the merge commit once landed, why it left, else its branch at the pinned commit. */
 function entryDescription(entry: TrainEntry, assignee: string | undefined): string {

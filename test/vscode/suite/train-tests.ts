@@ -5,70 +5,31 @@
 // with its merge commit; an item the train cannot land (the target checked out in a worktree) is
 // in the "Failed to land" group and in Needs You, whose action opens the reason.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkItem } from '../../../contracts/index.js';
-import { connectToPlane } from '../../../server/client/connect.js';
-import type { PlaneClient } from '../../../server/client/plane-client.js';
 import type { WorkRow } from '../../../extension/src/views/work-view.js';
+import { git, TrainFleet } from '../support/train-fleet.js';
 import type { Fixture } from './fixture.js';
 import { test } from './runner.js';
 import { when } from './waits.js';
 
-const CRITERIA = ['it works'];
-
 export function trainTests(fx: () => Fixture): void {
-  let operator: PlaneClient;
-  let verifier: PlaneClient;
-  const clients: PlaneClient[] = [];
-  const trees = mkdtempSync(join(tmpdir(), 'fleet-train-trees-'));
-  /** The build waits for this file: the batch stays "building" until the test creates it. */
-  const gate = join(trees, 'gate');
+  let fleet: TrainFleet;
   const items: Record<string, string> = {};
-
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Fleet Test', '-c', 'user.email=fleet@example.invalid', ...args], { cwd, encoding: 'utf8' }).trim();
-  const item = async (id: string): Promise<WorkItem> => (await operator.call('fleet_work_list', { id })).items[0]!;
-  /** The Work view's rows, three levels down, once `check` holds (re-checked after each repaint and train change). */
-  const rows = <T>(check: (rows: WorkRow[]) => T | undefined | false, what: string, timeoutMs = 30_000) => {
-    const api = fx().api;
-    return when(api.onDidRepaintWork, () => check(api.workRows(4)), what, timeoutMs);
-  };
+  const item = async (id: string): Promise<WorkItem> => (await fleet.operator.call('fleet_work_list', { id })).items[0]!;
+  /** The Work view's rows, four levels down, once `check` holds (re-checked after each repaint). */
+  const rows = <T>(check: (rows: WorkRow[]) => T | undefined | false, what: string, timeoutMs = 30_000) => when(fx().api.onDidRepaintWork, () => check(fx().api.workRows(4)), what, timeoutMs);
   const section = (all: WorkRow[], label: string) => all.find((row) => row.id.startsWith('train:'))?.children.find((row) => row.label === label);
-
-  /** A builder on a worktree and branch of its own completes an item changing `files`; a verifier passes it; the operator accepts it. */
-  async function acceptedItem(callsign: string, title: string, files: Record<string, string>): Promise<string> {
-    const branch = `${callsign.toLowerCase()}-work`;
-    const worktree = join(trees, branch);
-    git(fx().workspace, 'worktree', 'add', '-q', '-b', branch, worktree, 'main');
-    const builder = await connectToPlane({ home: fx().home, client: `vscode-test-${callsign}`, autoStart: false });
-    clients.push(builder);
-    await builder.call('fleet_agent_join', { callsign, runtime: 'claude-code', role: 'builder', worktree });
-    const { item: added } = await operator.call('fleet_work_add', { title, paths: Object.keys(files), criteria: CRITERIA, root: fx().workspace });
-    assert.equal((await builder.call('fleet_work_pull', {})).item?.id, added.id);
-    for (const [path, content] of Object.entries(files)) writeFileSync(join(worktree, path), content);
-    git(worktree, 'add', '-A');
-    git(worktree, 'commit', '-q', '-m', title);
-    await builder.call('fleet_work_update', { id: added.id, action: 'complete', artifact: { touchedFiles: Object.keys(files), commands: [{ command: 'npm test', exitCode: 0 }], criteria: CRITERIA } });
-    assert.equal((await verifier.call('fleet_work_pull', {})).item?.id, added.id);
-    await verifier.call('fleet_work_update', { id: added.id, action: 'verify', report: { verdicts: CRITERIA.map((criterion) => ({ criterion, verdict: 'pass' as const, evidence: 'npm test: 3 passing' })) } });
-    await operator.call('fleet_work_update', { id: added.id, action: 'decide', decision: { disposition: 'accept', reasonCode: 'verified', refs: [], note: 'the verifier passed it' } });
-    return added.id;
-  }
 
   test('the plane, a verifier, and the workspace checked out on a branch of its own (so the train may move main)', async () => {
     await fx().state((s) => s.connection.status === 'connected', 'the extension to reach (start) the plane');
-    git(fx().workspace, 'checkout', '-q', '-b', 'operator');
-    operator = await connectToPlane({ home: fx().home, client: 'vscode-test-operator', autoStart: false, credential: 'operator' });
-    verifier = await connectToPlane({ home: fx().home, client: 'vscode-test-verifier', autoStart: false });
-    clients.push(operator, verifier);
-    await verifier.call('fleet_agent_join', { callsign: 'VESTA', runtime: 'codex', role: 'verifier' });
+    fleet = await TrainFleet.open(fx().home, fx().workspace);
   });
 
   test('a file held for an accepted item until it lands has its own Explorer badge, naming the item and its branch', async () => {
-    items.parser = await acceptedItem('BOREAS', 'Parse empty input', { 'src/b.ts': 'export const b = 20;\n' });
+    items.parser = await fleet.acceptedItem('BOREAS', 'Parse empty input', { 'src/b.ts': 'export const b = 20;\n' });
     const decoration = await fx().decoration('src/b.ts', (d) => d?.badge === '⤓', 'src/b.ts marked as awaiting landing');
     assert.match(decoration?.tooltip ?? '', new RegExp(`awaiting landing: item ${items.parser} \\(Parse empty input\\), branch boreas-work`));
     assert.notEqual(decoration?.badge, '⇄', "not the forecast's mark");
@@ -77,11 +38,12 @@ export function trainTests(fx: () => Fixture): void {
   });
 
   test('the Work view: the batch building with its build output, an item queued behind it; then both landed with their merge commits', async () => {
-    items.docs = await acceptedItem('BOLT', 'Document the parser', { 'docs/guide.md': '# Guide\n\nThe parser.\n' });
+    items.docs = await fleet.acceptedItem('BOLT', 'Document the parser', { 'docs/guide.md': '# Guide\n\nThe parser.\n' });
     // One item a batch, a build that prints and then waits for the gate: the first builds while the second waits.
-    await operator.call('fleet_integrate_configure', { root: fx().workspace, batchSize: 1, buildCommand: `echo "compiling the parser"; while [ ! -e '${gate}' ]; do sleep 0.1; done; echo "all tests pass"` });
+    const gate = join(fleet.trees, 'gate');
+    await fleet.operator.call('fleet_integrate_configure', { root: fx().workspace, batchSize: 1, buildCommand: fleet.gatedBuild(gate) });
     await vscode.commands.executeCommand('fleet.work.focus');
-    await operator.call('fleet_land', { ids: [items.parser!, items.docs!], root: fx().workspace });
+    await fleet.operator.call('fleet_land', { ids: [items.parser!, items.docs!], root: fx().workspace });
     const train = await rows((all) => {
       const building = section(all, 'Building now');
       const queued = section(all, 'Queued to land');
@@ -118,11 +80,11 @@ export function trainTests(fx: () => Fixture): void {
   });
 
   test('an item the train cannot land (main checked out in a worktree) is in "Failed to land" and in Needs You; Show Reason opens why', async () => {
-    const checkedOut = join(trees, 'main-checkout');
+    const checkedOut = join(fleet.trees, 'main-checkout');
     git(fx().workspace, 'worktree', 'add', '-q', checkedOut, 'main');
     try {
-      items.lexer = await acceptedItem('CYRUS', 'Tokenize numbers', { 'src/c.ts': 'export const c = 30;\n' });
-      await operator.call('fleet_land', { ids: [items.lexer], root: fx().workspace });
+      items.lexer = await fleet.acceptedItem('CYRUS', 'Tokenize numbers', { 'src/c.ts': 'export const c = 30;\n' });
+      await fleet.operator.call('fleet_land', { ids: [items.lexer], root: fx().workspace });
       const entry = await when(fx().api.onDidChangeAttention, () => fx().api.attention().find((e) => e.itemId === items.lexer && e.kind === 'landing'), 'Tokenize numbers in Needs You as could not land', 30_000);
       const failed = await item(items.lexer);
       assert.equal(failed.status, 'land_failed');
@@ -140,8 +102,7 @@ export function trainTests(fx: () => Fixture): void {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     } finally {
       git(fx().workspace, 'worktree', 'remove', '--force', checkedOut);
-      for (const client of clients) client.close();
-      if (existsSync(trees)) rmSync(trees, { recursive: true, force: true });
+      fleet.close();
     }
   });
 }
