@@ -354,7 +354,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       const count = train ? sectionEntries(train, node.section).length : 0;
       const item = new vscode.TreeItem(look.label, node.section === 'landed' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
       item.id = `train:${node.scope}:${node.section}`;
-      item.description = node.section === 'building' && train?.batch ? `${count} · since ${since(train.batch.since)}` : String(count);
+      item.description = node.section === 'building' && train?.batch ? `${count} · started ${since(train.batch.since)}` : String(count);
       item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
       item.tooltip = look.tooltip;
       return item;
