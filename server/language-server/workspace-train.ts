@@ -21,6 +21,8 @@ export class WorkspaceTrain {
   /** What each scope's train last told the editor, as JSON: the same again is not sent. */
   private readonly sent = new Map<string, string>();
   private readonly building = new Set<string>();
+  /** Reads one after the other: an older read never lands after a newer one. */
+  private reading: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly scopes: WorkspaceScopes,
@@ -42,7 +44,13 @@ export class WorkspaceTrain {
     this.schedulePoll();
   }
 
-  async load(client: PlaneClient): Promise<void> {
+  load(client: PlaneClient): Promise<void> {
+    const read = this.reading.then(() => this.read(client));
+    this.reading = read.catch(() => undefined);
+    return read;
+  }
+
+  private async read(client: PlaneClient): Promise<void> {
     this.client = client;
     for (const scope of this.scopes.folderScopes()) {
       const status = await client.call('fleet_integrate_status', { scope: scope.id });
