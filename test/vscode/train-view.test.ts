@@ -13,6 +13,7 @@ import { runFromPalette, setColorTheme } from './support/command-palette.js';
 import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { runInHostPhase } from './support/in-host-phase.js';
 import { git, TrainFleet } from './support/train-fleet.js';
+import { clickInWebview, webviewText } from './support/webview-frame.js';
 
 const EXPECTED_TESTS = 4;
 
@@ -96,6 +97,16 @@ for (const id of selectedEngineIds()) {
       await page.mouse.move(900, 700); // no tooltip over the view
       await page.screenshot({ path: join(shots, 'train-dark.png') });
       assert.ok(await sidebar.getByText(/[0-9a-f]{10} · boreas-work/).first().isVisible(), 'the landed row shows its merge commit');
+
+      // The digest opens with what the train did, graded by the plane's own builds, before what needs you.
+      assert.equal(await runFromPalette(page, 'Fleet: Open Digest in Editor'), 'Fleet: Open Digest in Editor');
+      // The live digest ("Now"): the catch-up holds only what happened since this window last showed one.
+      await webviewText(page, '#digest', 'Now');
+      await clickInWebview(page, '#digest', 'button.tab', 'Now');
+      const digest = await webviewText(page, '#digest', 'Train: 2 landed');
+      const train = digest.indexOf('Train: 2 landed (each built GREEN by the plane) · 0 RED build(s) · 0 conflict(s) sent back · 1 could not land');
+      assert.ok(train >= 0 && train < digest.toUpperCase().indexOf('WHAT NEEDS YOU'), `the train's line leads the summary:\n${digest.slice(0, 800)}`);
+      assert.match(digest, /1 item\(s\) the train could not land/);
       passed = true;
     });
   });
