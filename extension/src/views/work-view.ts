@@ -434,8 +434,12 @@ function entryDetails(entry: TrainEntry): WorkDetail[] {
   return entry.status !== 'queued' && entry.status !== 'building' && entry.logTail ? [{ label: 'Build output', description: logLines(entry.logTail).at(-1) ?? '', children: logLines(entry.logTail).map((line) => ({ label: line })) }] : [];
 }
 
+/**
+ * One id per item on a train, whichever section lists it: an item moving from queued to building
+ * keeps its row (VS Code may still ask about the row it showed, and a train's subtree is rebuilt whole).
+ */
 function entryRowId(node: EntryNode): string {
-  return `train:${node.scope}:${node.entry.status}:${node.entry.itemId}`;
+  return `train:${node.scope}:entry:${node.entry.itemId}`;
 }
 
 /** Unique across the tree even while VS Code still holds a moved item under its old group (it refreshes the two groups one after the other). */
