@@ -4,6 +4,7 @@ import { violationSchema } from './violations.js';
 import { forecastConflictSchema, writeSetSchema } from './integration.js';
 import { agentSchema, callsignSchema, claimExpirySchema, claimModeSchema, claimSchema, controlSchema, controlStateSchema } from './records.js';
 import { storeHealthSchema } from './store-health.js';
+import { trainEntrySchema } from './train.js';
 import { sentDecisionSchema, workItemSchema, workStatusSchema } from './work.js';
 import { sentClarificationAnswerSchema } from './work-protocol.js';
 
@@ -32,6 +33,8 @@ export const ownershipHolderSchema = z.object({
   mine: z.boolean(),
   /** The holder's mark, unique among live agents (see agent-marks.ts). */
   mark: z.string().min(1).max(2).optional(),
+  /** The work item a claim is held for until its branch lands (expiresWith "landing"). */
+  heldFor: z.string().optional(),
 });
 export type OwnershipHolder = z.infer<typeof ownershipHolderSchema>;
 
@@ -163,6 +166,8 @@ export const lspRequests = {
     ]),
     result: z.object({ id: z.string(), status: workStatusSchema }),
   },
+  /** Whether the editor shows the train now: while it does and a batch builds, the build's output is read every few seconds. */
+  'fleet/followTrainLog': { params: z.object({ follow: z.boolean() }), result: z.object({}) },
   /** Reconnects now; `start` also starts a plane when none is running. */
   'fleet/reconnect': { params: z.object({ start: z.boolean() }), result: z.object({}) },
 } as const;
@@ -216,6 +221,21 @@ const workspaceWriteSetSchema = writeSetSchema.extend({ scope: z.string().option
 export type WorkspaceWriteSet = z.infer<typeof workspaceWriteSetSchema>;
 export type WorkspaceForecastConflict = z.infer<typeof workspaceForecastConflictSchema>;
 
+/** The most train entries one notification carries: the queue's oldest, then what left it, newest first. */
+export const MAX_TRAIN_ENTRIES = 1000;
+
+/** One repository's train as `fleet_integrate_status` tells it (DESIGN §14), for the Work view. */
+export const workspaceTrainSchema = z.object({
+  scope: z.string(),
+  /** The branch it lands on, when configured (else the repository's default branch). */
+  target: z.string().optional(),
+  batch: z.object({ itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), since: isoTime, logTail: z.string().optional() }).optional(),
+  entries: z.array(trainEntrySchema).max(MAX_TRAIN_ENTRIES),
+  /** Entries the plane holds beyond those carried. */
+  omitted: z.number().int().nonnegative(),
+});
+export type WorkspaceTrain = z.infer<typeof workspaceTrainSchema>;
+
 export const lspNotifications = {
   'fleet/didChangeState': fleetViewStateSchema,
   'fleet/didChangeFleet': fleetChangesSchema,
@@ -231,6 +251,8 @@ export const lspNotifications = {
   'fleet/didChangeCodexHooks': z.object({ repositories: z.array(codexRepositoryHooksSchema).max(1000) }),
   /** Live write-sets and the merge conflicts forecast in this workspace's repositories (DESIGN §14), after each change. */
   'fleet/didChangeForecast': z.object({ writeSets: z.array(workspaceWriteSetSchema), conflicts: z.array(workspaceForecastConflictSchema) }),
+  /** A repository's train of this workspace, after each change to it (and its running build's output while followed). */
+  'fleet/didChangeTrain': workspaceTrainSchema,
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

@@ -40,7 +40,7 @@
   }
 
   function quiet(digest) {
-    return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && (digest.waitingForPerson || []).length === 0;
+    return digest.eventCount === 0 && !trainText(digest) && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && (digest.waitingForPerson || []).length === 0;
   }
 
   function tab(label, active, message) {
@@ -105,8 +105,17 @@
    * What the window comes to, before any list: what needs the person (each with a count), then a
    * line of counts of what happened. A catch-up after a long absence reads in five seconds.
    */
+  /** What the train did, graded by the plane's own builds (null when it did nothing): the first line of a morning report. */
+  function trainText(digest) {
+    const train = digest.integration || { landed: [], redBuilds: 0, conflicts: 0, failed: [] };
+    if (train.landed.length + train.redBuilds + train.conflicts + train.failed.length === 0) return null;
+    return `Train: ${train.landed.length} landed (each built GREEN by the plane) · ${train.redBuilds} RED build(s) · ${train.conflicts} conflict(s) sent back · ${train.failed.length} could not land`;
+  }
+
   function renderSummary(model, digest) {
     const box = el('section', 'summary');
+    const train = trainText(digest);
+    if (train) box.append(el('p', digest.integration.failed.length + digest.integration.redBuilds > 0 ? 'train warning' : 'train ok', train));
     const verified = digest.awaitingDecision.filter((pending) => pending.status !== 'escalated').length;
     const red = digest.builds.filter((build) => build.status === 'red').length;
     const needs = [
@@ -115,6 +124,7 @@
       [verified, 'verified item(s) to accept or send back'],
       [(digest.waitingForPerson || []).length, 'agent(s) waiting for a person'],
       [red, 'red build(s)'],
+      [(digest.integration || { failed: [] }).failed.length, 'item(s) the train could not land'],
       [digest.staleAgents.length, 'agent(s) gone silent'],
       [digest.unacknowledgedViolations, 'territory violation(s) not acknowledged'],
     ].filter(([count]) => count > 0);
@@ -184,6 +194,8 @@
         ...section('Stale agents', digest.staleAgents, (callsign) => el('li', 'warning', `${callsign}: no heartbeat within the agent TTL`)),
         ...section('Expired claims', digest.claims.released.filter((claim) => claim.reason === 'expired' || claim.reason === 'process_exited'), (claim) => el('li', '', `${claim.holder}: ${claim.pattern}`)),
         ...section('Work completed', digest.workCompleted, (work) => el('li', '', `${work.by}: ${work.title}`)),
+        ...section('Landed by the train', digest.integration ? digest.integration.landed : [], (landed) => el('li', 'ok', `${landed.title} by ${landed.by} as ${landed.commit.slice(0, 10)}`)),
+        ...section('Could not land', digest.integration ? digest.integration.failed : [], (failed) => el('li', 'warning', `${failed.id}: ${failed.reason}`)),
         ...section('Budgets spent', digest.budgetsSpent, (budget) => el('li', '', `${budget.title}: rework ${budget.reworkRounds}/${budget.reworkLimit}, clarification ${budget.clarificationRounds}/${budget.clarificationLimit}`)),
         ...section('Agents', digest.agents, renderAgent),
         ...section('Fleet switch', digest.controlChanges, (change) => el('li', '', `${new Date(change.at).toLocaleTimeString()}: ${WORDS[change.state]} by ${change.by}${change.reason ? ` — “${change.reason}”` : ''}`)),

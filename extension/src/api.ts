@@ -9,6 +9,7 @@ import type { AttentionEntry } from './attention/attention-entries.js';
 import type { DigestModel } from './views/digest-view.js';
 import type { TerritoryRow } from './views/territory-view.js';
 import type { TreeName, TreeWork } from './views/tree-counter.js';
+import type { WorkRow } from './views/work-view.js';
 
 /**
  * What `activate` returns: a read-only window on the extension for other extensions and for the
@@ -49,6 +50,10 @@ export interface FleetApi {
   /** The fleet's Codex hooks of the workspace's repositories and Codex's trust in them, as the language server last told. */
   codexHooks(): readonly CodexRepositoryHooks[];
   readonly onDidChangeCodexHooks: vscode.Event<readonly CodexRepositoryHooks[]>;
+  /** The Work view's rows `depth` levels down (the Train, the status groups, …), as VS Code gets them. */
+  workRows(depth: number): WorkRow[];
+  /** After each repaint of the Work view. */
+  readonly onDidRepaintWork: vscode.Event<void>;
   /** What waits for the operator, as the Needs You view lists it (its length is the badge and the status bar's count). */
   attention(): readonly AttentionEntry[];
   readonly onDidChangeAttention: vscode.Event<readonly AttentionEntry[]>;

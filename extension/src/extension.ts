@@ -33,7 +33,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const ownership = new OwnershipCache(ctx);
   const violated = new ViolatedFiles(ctx);
   const forecast = new ForecastFiles(ctx);
-  const decorations = new FleetFileDecorations(ownership, violated, forecast, config);
+  const decorations = new FleetFileDecorations(ownership, violated, forecast, config, (id) => ctx.records?.workItem(id));
   const statusBar = new FleetStatusBar(ctx);
   const trees = new TreeCounter();
   const territory = new TerritoryView(ctx, config, trees);
@@ -42,6 +42,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
   const notifications = new FleetNotifications(ctx, config);
   const digest = new DigestView(ctx);
   const attention = new AttentionView(ctx);
+  const work = new WorkView(ctx, trees);
   const mcp = registerMcpProvider(extension, config, ctx.log);
   const readonlyGuard = new ReadonlyGuard(ctx, config, ownership);
   let launcher: string | undefined;
@@ -58,7 +59,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     statusBar,
     new RosterView(ctx, config, trees),
     territory,
-    new WorkView(ctx, trees),
+    work,
     digest,
     attention,
     editorEdits,
@@ -114,6 +115,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     onDidNotify: notifications.onDidNotify,
     codexHooks: () => ctx.codexHooks,
     onDidChangeCodexHooks: ctx.onDidChangeCodexHooks,
+    workRows: (depth) => work.rows(depth),
+    onDidRepaintWork: work.onDidRepaint,
     attention: () => attention.list,
     onDidChangeAttention: attention.onDidChange,
     digest: () => digest.shown,

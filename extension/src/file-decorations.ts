@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { UNKNOWN_WRITER, type ForecastConflict, type Violation } from '../../contracts/index.js';
+import { UNKNOWN_WRITER, type ForecastConflict, type Violation, type WorkItem } from '../../contracts/index.js';
 import type { Ownership } from '../../contracts/lsp.js';
 import type { FleetConfig } from './config.js';
 import type { OwnershipCache } from './ownership-cache.js';
@@ -14,6 +14,9 @@ const VIOLATED_BADGE = '⚠';
 const FORECAST_COLOR = 'fleet.forecastConflict';
 /** Two branches meeting: a file a merge of live work would conflict in. */
 const FORECAST_BADGE = '⇄';
+const AWAITING_LANDING_COLOR = 'fleet.awaitingLanding';
+/** Work coming down onto the target: a file held for an item until its branch lands. */
+const AWAITING_LANDING_BADGE = '⤓';
 
 /**
  * Explorer badges: the holder's two-letter mark (unique among live agents) in a colour that tells
@@ -34,6 +37,7 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
     private readonly violated: ViolatedFiles,
     private readonly forecast: ForecastFiles,
     private readonly config: FleetConfig,
+    private readonly workItem: (id: string) => WorkItem | undefined,
   ) {
     this.subscriptions = [
       ownership.onDidChange((uris) => this.changed.fire(uris)),
@@ -56,6 +60,7 @@ export class FleetFileDecorations implements vscode.FileDecorationProvider, vsco
   }
 
   private decorate(uri: vscode.Uri, ownership: Ownership | null): vscode.FileDecoration | undefined {
+    if (ownership?.holders.every((holder) => holder.heldFor !== undefined)) return awaitingLandingDecoration(ownership, this.workItem);
     if (ownership) return decorationFor(ownership, (callsign) => this.config.agentColor(callsign));
     const inside = this.ownership.heldInside(uri);
     if (inside === 0) return undefined;
@@ -109,4 +114,19 @@ export function forecastDecoration(conflicts: readonly ForecastConflict[], owner
   const lines = conflicts.map((c) => `${side(c.callsign, c.branch)} with ${c.otherCallsign === undefined ? `the target ${c.otherBranch}` : side(c.otherCallsign, c.otherBranch)}`);
   const tooltip = [`Fleet: merging would conflict in this file (forecast)`, ...lines, ...(ownership ? [ownership.summary] : [])].join('\n');
   return new vscode.FileDecoration(FORECAST_BADGE, tooltip, new vscode.ThemeColor(FORECAST_COLOR));
+}
+
+/**
+ * A file held for completed work until its branch lands (claims with `heldFor`, DESIGN §14): its
+ * own badge, the tooltip naming the item and its branch.
+ */
+export function awaitingLandingDecoration(ownership: Ownership, workItem: (id: string) => WorkItem | undefined): vscode.FileDecoration {
+  const items = [...new Set(ownership.holders.map((holder) => holder.heldFor!))].map((id) => {
+    const item = workItem(id);
+    const branch = item?.integration?.branch ?? 'unknown';
+    return `awaiting landing: item ${id}${item ? ` (${item.title})` : ''}, branch ${branch}`;
+  });
+  const decoration = new vscode.FileDecoration(AWAITING_LANDING_BADGE, [...items.map((line) => `Fleet: ${line}`), ownership.summary].join('\n'), new vscode.ThemeColor(AWAITING_LANDING_COLOR));
+  decoration.propagate = false;
+  return decoration;
 }

@@ -12,6 +12,7 @@ import {
   type LspRequestParams,
   type LspRequestResult,
   type OwnershipEntry,
+  type WorkspaceTrain,
   type WorkspaceViolation,
 } from '../../contracts/lsp.js';
 import type { Control, ControlState, Digest } from '../../contracts/index.js';
@@ -67,6 +68,10 @@ export class FleetContext implements vscode.Disposable {
   private readonly forecastChanged = new vscode.EventEmitter<LspNotificationParams<'fleet/didChangeForecast'>>();
   /** Live write-sets and the merge conflicts forecast in this workspace, after each change (DESIGN §14). */
   readonly onDidChangeForecast = this.forecastChanged.event;
+  private readonly trainChanged = new vscode.EventEmitter<WorkspaceTrain>();
+  /** A repository's train of this workspace, after each change to it (DESIGN §14). */
+  readonly onDidChangeTrain = this.trainChanged.event;
+  private readonly trainsByScope = new Map<string, WorkspaceTrain>();
   private readonly codexHooksChanged = new vscode.EventEmitter<CodexRepositoryHooks[]>();
   /** The fleet's Codex hooks of this workspace's repositories and their trust, after each change. */
   readonly onDidChangeCodexHooks = this.codexHooksChanged.event;
@@ -84,6 +89,11 @@ export class FleetContext implements vscode.Disposable {
 
   get state(): FleetViewState | undefined {
     return this.current?.view;
+  }
+
+  /** The trains of this workspace's repositories, as the language server last told each. */
+  get trains(): Iterable<WorkspaceTrain> {
+    return this.trainsByScope.values();
   }
 
   get codexHooks(): readonly CodexRepositoryHooks[] {
@@ -135,6 +145,10 @@ export class FleetContext implements vscode.Disposable {
       this.onNotification(client, 'fleet/didSeeViolation', (seen) => this.violationSeen.fire(seen)),
       this.onNotification(client, 'fleet/didChangeViolations', ({ violations }) => this.violationsChanged.fire(violations)),
       this.onNotification(client, 'fleet/didChangeForecast', (forecast) => this.forecastChanged.fire(forecast)),
+      this.onNotification(client, 'fleet/didChangeTrain', (train) => {
+        this.trainsByScope.set(train.scope, train);
+        this.trainChanged.fire(train);
+      }),
       this.onNotification(client, 'fleet/didChangeCodexHooks', ({ repositories }) => {
         this.codexRepositories = repositories;
         this.codexHooksChanged.fire(repositories);
@@ -201,6 +215,7 @@ export class FleetContext implements vscode.Disposable {
     this.violationSeen.dispose();
     this.violationsChanged.dispose();
     this.forecastChanged.dispose();
+    this.trainChanged.dispose();
     this.codexHooksChanged.dispose();
     this.serverStarted.dispose();
     this.log.dispose();

@@ -24,6 +24,8 @@ export function renderDigestMarkdown(digest: Digest): string {
     return `Fleet digest — ${digest.generatedAt}: nothing happened since event ${digest.fromSeq - 1} and nothing waits for you. ${switchLine}; ${plural(digest.agents.length, 'agent')} on the roster.\n`;
   }
   const lines = [`# Fleet digest — ${digest.generatedAt}`, '', `${switchLine}. Events ${digest.fromSeq}–${digest.toSeq}.${digest.blockers.length === 0 ? ' No blockers.' : ''}`, ''];
+  const train = trainHeadline(digest);
+  if (train) lines.push(train, '');
   const section = (title: string, items: string[]) => {
     if (items.length > 0) lines.push(`## ${title}`, '', ...items.map((i) => `- ${i}`), '');
   };
@@ -65,6 +67,16 @@ export function renderDigestMarkdown(digest: Digest): string {
   section('Claims acquired', digest.claims.acquired.map((c) => `${c.holder}: ${c.pattern}${c.reason ? ` — ${c.reason}` : ''}`));
   section('Claims released', digest.claims.released.map((c) => `${c.holder}: ${c.pattern} — ${c.reason}${c.note ? ` (${c.note})` : ''}`));
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/**
+ * What the train did, graded by the plane's own builds, for the first lines of a digest (a morning
+ * report over the night): nothing landed unbuilt, so "landed" means built GREEN.
+ */
+export function trainHeadline(digest: Digest): string | undefined {
+  const { landed, redBuilds, conflicts, failed } = digest.integration;
+  if (landed.length + redBuilds + conflicts + failed.length === 0) return undefined;
+  return `**Train: ${landed.length} landed** (each built GREEN by the plane), ${plural(redBuilds, 'RED build')}, ${plural(conflicts, 'conflict')} sent back, ${failed.length} could not land.`;
 }
 
 /** What got done, per agent: "ATLAS: parser (w-1), lexer (w-2)". */

@@ -9,6 +9,7 @@ import { listPublishedDigests } from './published-digest.js';
 import type { OperatorSession } from './operator-session.js';
 import type { FileOwnership } from './ownership.js';
 import type { WorkspaceScopes } from './workspace-scopes.js';
+import type { WorkspaceTrain } from './workspace-train.js';
 
 /** What the custom requests work with; the server provides it. */
 export interface FleetServices {
@@ -16,6 +17,7 @@ export interface FleetServices {
   readonly mirror: FleetMirror;
   readonly scopes: WorkspaceScopes;
   readonly operator: OperatorSession;
+  readonly train: WorkspaceTrain;
   viewState(): FleetViewState;
   /** The file's ownership now; the server keeps the extension informed about it from here on. */
   watchOwnership(uri: string): FileOwnership;
@@ -124,6 +126,11 @@ export function registerCustomRequests(connection: Connection, services: FleetSe
     const client = services.operator.current?.client ?? services.observer();
     const { item } = await client.call('fleet_work_update', update);
     return { id: item.id, status: item.status };
+  });
+
+  handle(connection, 'fleet/followTrainLog', ({ follow }) => {
+    services.train.follow(follow);
+    return {};
   });
 
   handle(connection, 'fleet/reconnect', async ({ start }) => {

@@ -21,6 +21,7 @@ import { WatchedFiles } from './watched-files.js';
 import { WorkspaceScopes, type FileLocation } from './workspace-scopes.js';
 import { WorkspaceViolations } from './workspace-violations.js';
 import { WorkspaceForecast } from './workspace-forecast.js';
+import { WorkspaceTrain } from './workspace-train.js';
 
 
 /**
@@ -36,6 +37,7 @@ export class FleetLanguageServer implements FleetServices {
   readonly mirror = new FleetMirror();
   private readonly violations = new WorkspaceViolations();
   private readonly forecast = new WorkspaceForecast(this.scopes, (params) => this.notify('fleet/didChangeForecast', params), (message) => this.log(message));
+  readonly train = new WorkspaceTrain(this.scopes, (train) => this.notify('fleet/didChangeTrain', train), (message) => this.log(message));
   private readonly codexHooks = new CodexHooksWatch(
     () => this.scopes.folderScopes().map((scope) => scope.worktree),
     (repositories) => this.notify('fleet/didChangeCodexHooks', { repositories }),
@@ -114,6 +116,7 @@ export class FleetLanguageServer implements FleetServices {
     await this.load(client);
     await this.loadViolations(client);
     await this.forecast.load(client);
+    await this.train.load(client);
     if (operatorCallsign && !this.operator.current) await this.operator.join(operatorCallsign).catch((error: Error) => this.log(`joining as ${operatorCallsign} failed: ${error.message}`));
     else await this.operator.rejoin();
   }
@@ -129,6 +132,7 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
     if (event.type === 'integration.forecast' || event.type === 'integration.write_set') this.forecast.changed(this.link.current);
+    if (event.type === 'integration.queued' || event.type === 'integration.batch' || event.type === 'integration.batch_ended' || event.type === 'integration.left' || event.type === 'integration.configured') this.train.changed(this.link.current);
     if (this.held) return void this.held.push(event);
     // Scope ids renamed under the claims (an older plane's store migrated): start from the whole state again.
     if (event.type === 'scopes.migrated' && this.link.current) return void this.load(this.link.current).catch((error: Error) => this.log(`reloading after scopes.migrated failed: ${error.message}`));
@@ -159,6 +163,7 @@ export class FleetLanguageServer implements FleetServices {
       await this.load(client);
       await this.loadViolations(client);
       await this.forecast.load(client);
+      await this.train.load(client);
     } catch (error) {
       this.log(`reloading after a gap failed: ${String(error)}`);
     }
@@ -346,6 +351,7 @@ export class FleetLanguageServer implements FleetServices {
     this.scheduler.dispose();
     this.codexHooks.dispose();
     this.forecast.dispose();
+    this.train.dispose();
     this.operator?.dispose();
     this.link?.dispose();
   }

@@ -51,6 +51,7 @@ export function ownershipFrom(covering: readonly Claim[], path: string, operator
       ...(claim.reason !== undefined && { reason: claim.reason }),
       mine: operatorAgentId !== undefined && claim.agentId === operatorAgentId,
       mark: markOf(claim.agentId) ?? callsignMark(claim.holder),
+      ...(claim.heldFor !== undefined && { heldFor: claim.heldFor }),
     }));
   const agents = new Set(holders.map((holder) => holder.agentId));
   const others = holders.filter((holder) => !holder.mine);

@@ -16,7 +16,7 @@ import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Wor
 import { runFromPalette, setColorTheme } from './support/command-palette.js';
 import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { runInHostPhase } from './support/in-host-phase.js';
-import { webviewText } from './support/webview-frame.js';
+import { clickInWebview, webviewText } from './support/webview-frame.js';
 
 const EXPECTED_TESTS = 5;
 const CRITERIA = ['the parser tests pass', 'empty input is an error'];
@@ -187,17 +187,6 @@ async function busyOperatorQueue(home: string, workspace: string, clients: Plane
   assert.equal((await builder.call('fleet_work_pull', {})).item?.id, asked);
   await builder.call('fleet_work_update', { id: asked, action: 'clarify', question: 'Which parser do we keep?', context: 'the grammar grows every release', confidence: 'low', options: ['keep the hand-written parser', 'rewrite it with a PEG grammar'] });
   await builder.call('fleet_hook_waiting', { callsign: 'NOVA', hook: 'claude-notification', reason: 'permission', message: 'Claude needs your permission to use Bash', tool: 'Bash' });
-}
-
-/** Clicks the `button` whose text is `label` in the webview frame that holds `selector`. */
-async function clickInWebview(page: Page, selector: string, button: string, label: string): Promise<void> {
-  for (const frame of page.frames()) {
-    const target = frame.locator(`${selector} ${button}`, { hasText: label }).first();
-    if (!(await target.isVisible().catch(() => false))) continue; // the folded Digest view's frame, or another webview
-    await target.click();
-    return;
-  }
-  throw new Error(`no webview on screen shows ${selector} ${button} "${label}"`);
 }
 
 /** Drags a sash from (x, y) by (dx, dy), as a person resizes a part of the workbench. */

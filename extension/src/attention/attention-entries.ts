@@ -7,7 +7,7 @@ import type { FleetChanges, FleetViewState, ViewAgent } from '../../../contracts
  * send it back), a question put to the operator by callsign, an agent whose runtime waits for a
  * person. No vscode here: the view, the status bar and the tests share it.
  */
-export type AttentionKind = 'question' | 'escalated' | 'decision' | 'clarification' | 'waiting';
+export type AttentionKind = 'question' | 'escalated' | 'landing' | 'decision' | 'clarification' | 'waiting';
 
 export interface AttentionDetail {
   label: string;
@@ -26,10 +26,12 @@ export interface AttentionEntry {
   agentId?: string;
   /** The question to answer (question and clarification entries). */
   question?: ClarificationRequest;
+  /** Why it could not land, or why its revert could not (landing entries): Show Reason opens it. */
+  reason?: string;
   details: AttentionDetail[];
 }
 
-const ORDER: Record<AttentionKind, number> = { question: 0, escalated: 1, decision: 2, clarification: 3, waiting: 4 };
+const ORDER: Record<AttentionKind, number> = { question: 0, escalated: 1, landing: 2, decision: 3, clarification: 4, waiting: 5 };
 const WAIT_WORDS = { permission: 'asks permission', input: 'waits for your input', question: 'asks you a question' } as const;
 
 /** The entries kept up to date from the state and its changes: work proportional to what changed. */
@@ -82,6 +84,8 @@ export class AttentionEntries {
 /** The entry a work item makes, if it waits for the operator. */
 export function workEntry(item: WorkItem, operator: string | undefined): AttentionEntry | undefined {
   const base = { key: `work:${item.id}`, label: item.title, since: item.updatedAt, itemId: item.id };
+  const landing = landingEntry(item);
+  if (landing) return { ...base, ...landing };
   if (item.status === 'escalated') {
     const escalation = item.escalation;
     const question = escalation?.question;
@@ -103,6 +107,22 @@ export function workEntry(item: WorkItem, operator: string | undefined): Attenti
   }
   const asked = operator !== undefined ? item.clarifications.find((round) => !round.response && round.request.to === operator)?.request : undefined;
   if (asked) return { ...base, kind: 'clarification', description: `${asked.askedBy} asks you: ${asked.question}`, question: asked, details: questionDetails(asked) };
+  return undefined;
+}
+
+/**
+ * Work the train could not land (land_failed), or whose rollback it could not land: a revert that
+ * conflicts with later landings or breaks the build escalates to the operator (DESIGN §14).
+ */
+function landingEntry(item: WorkItem): Pick<AttentionEntry, 'kind' | 'description' | 'reason' | 'details'> | undefined {
+  const reason = item.statusReason ?? 'no reason recorded';
+  const where = item.integration ? [{ label: 'Branch', description: `${item.integration.branch} at ${item.integration.commit.slice(0, 12)} → ${item.integration.target}` }] : [];
+  if (item.status === 'land_failed') {
+    return { kind: 'landing', description: `could not land: ${reason}`, reason, details: [...where, { label: 'Show Reason', description: 'opens why, then land it again (fleet land) or send it back' }] };
+  }
+  if (item.status === 'escalated' && item.escalation === undefined && item.decision?.disposition === 'rollback' && item.landedCommit !== undefined) {
+    return { kind: 'landing', description: `its revert could not land: ${reason}`, reason, details: [...where, { label: 'Landed as', description: item.landedCommit }, { label: 'Show Reason', description: 'opens why; nothing was rewritten: revert it by hand or decide again' }] };
+  }
   return undefined;
 }
 

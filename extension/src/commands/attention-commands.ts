@@ -76,6 +76,10 @@ export function registerAttentionCommands(ctx: FleetContext, view: AttentionView
       if (rationale === undefined) return;
       await update({ id: entry.itemId!, action: 'answer', requestId: question.id, chosen, rationale, updatedConstraints: [] }, `Answered ${question.askedBy}`);
     }),
+    act('fleet.attention.showReason', 'Fleet: Show Why It Could Not Land', ['landing'], async (entry) => {
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: landingReport(ctx, entry) });
+      await vscode.window.showTextDocument(document, { preview: true });
+    }),
     act('fleet.attention.release', 'Fleet: Release Claims', ['waiting', 'question', 'escalated'], async (entry, arg) => {
       const agentId = entry.agentId ?? agentIdOf(ctx, workOf(ctx, entry).assignee);
       const claims = (ctx.state?.claims ?? []).filter((claim) => claim.agentId === agentId);
@@ -124,6 +128,15 @@ function workOf(ctx: FleetContext, entry: AttentionEntry): WorkItem {
   const item = entry.itemId !== undefined ? ctx.records?.workItem(entry.itemId) : undefined;
   if (!item) throw new Error(`${entry.label} is no work item the window knows now`);
   return item;
+}
+
+/** Why the train could not land an item (or its revert), with the build's output it left with. */
+function landingReport(ctx: FleetContext, entry: AttentionEntry): string {
+  const onTrain = [...ctx.trains].flatMap((train) => train.entries).find((e) => e.itemId === entry.itemId && e.reason !== undefined);
+  const lines = [`# ${entry.label} (${entry.itemId ?? ''})`, '', entry.description, '', `Reason: ${entry.reason ?? onTrain?.reason ?? 'none recorded'}`, ''];
+  for (const detail of entry.details) lines.push(`- ${detail.label}: ${detail.description ?? ''}`);
+  if (onTrain?.logTail) lines.push('', "## The build's output (its tail)", '', '```text', onTrain.logTail, '```');
+  return `${lines.join('\n')}\n`;
 }
 
 function agentIdOf(ctx: FleetContext, callsign: string | undefined): string | undefined {

@@ -9,6 +9,7 @@ export type AttentionNode = { kind: 'entry'; entry: AttentionEntry } | { kind: '
 const LOOK: Record<AttentionKind, { icon: string; color?: string; what: string }> = {
   question: { icon: 'question', color: 'list.errorForeground', what: 'Escalated question: answer it' },
   escalated: { icon: 'report', color: 'list.errorForeground', what: 'Escalated: decide it' },
+  landing: { icon: 'git-pull-request-closed', color: 'list.errorForeground', what: 'The train could not land it: read why' },
   decision: { icon: 'pass', color: 'charts.green', what: 'Verified: accept it or send it back' },
   clarification: { icon: 'comment-discussion', color: 'list.warningForeground', what: 'Asked of you: answer it' },
   waiting: { icon: 'bell-dot', color: 'list.warningForeground', what: 'Its runtime waits for a person' },
@@ -116,6 +117,7 @@ export function summarize(list: readonly AttentionEntry[]): string {
   const words: Record<AttentionKind, [string, string]> = {
     question: ['question', 'questions'],
     escalated: ['escalation', 'escalations'],
+    landing: ['could not land', 'could not land'],
     decision: ['to accept', 'to accept'],
     clarification: ['asked of you', 'asked of you'],
     waiting: ['agent waiting', 'agents waiting'],

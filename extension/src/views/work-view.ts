@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { WorkItem, WorkStatus } from '../../../contracts/index.js';
-import type { FleetChanges } from '../../../contracts/lsp.js';
+import type { TrainEntry } from '../../../contracts/index.js';
+import type { FleetChanges, WorkspaceTrain } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
 import { readableReason } from '../../../contracts/reason-text.js';
 import { RefreshThrottle } from './refresh-throttle.js';
 import type { TreeCounter } from './tree-counter.js';
 import { since } from './relative-time.js';
 import { workDetails, type WorkDetail } from './work-details.js';
+import { logLines, sectionEntries, shortCommit, TRAIN_SECTIONS, trainSummary, type TrainSectionName } from './train-sections.js';
 
 interface StatusNode {
   readonly kind: 'status';
@@ -35,7 +37,44 @@ interface DetailNode {
   readonly detail: WorkDetail;
 }
 
-type WorkNode = StatusNode | ItemNode | MoreNode | DetailNode;
+/** A repository's train (DESIGN §14): its sections under it. */
+interface TrainNode {
+  readonly kind: 'train';
+  readonly scope: string;
+}
+interface SectionNode {
+  readonly kind: 'section';
+  readonly scope: string;
+  readonly section: TrainSectionName;
+}
+interface EntryNode {
+  readonly kind: 'entry';
+  readonly scope: string;
+  readonly entry: TrainEntry;
+}
+/** The running build's output under "Building now": its last lines as rows. */
+interface LogNode {
+  readonly kind: 'log';
+  readonly scope: string;
+}
+interface SectionMoreNode {
+  readonly kind: 'sectionMore';
+  readonly scope: string;
+  readonly section: TrainSectionName;
+  readonly hidden: number;
+}
+
+/** A row as the Work view gives it to VS Code, with the rows under it (for the API and the tests). */
+export interface WorkRow {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: string;
+  children: WorkRow[];
+}
+
+type WorkNode = StatusNode | ItemNode | MoreNode | DetailNode | TrainNode | SectionNode | EntryNode | LogNode | SectionMoreNode;
 
 /**
  * Item rows a group lists at most, the oldest first; one "… and N more" row stands for the rest.
@@ -46,15 +85,18 @@ export const GROUP_ROWS = 100;
 const REFRESH_INTERVAL_MS = 1000;
 
 /** Statuses in the order a person reads the queue: what needs attention first. */
-const ORDER: { status: WorkStatus; label: string; icon: string; color?: string }[] = [
+const ORDER: { status: WorkStatus; label: string; icon: string; color?: string; tooltip?: string }[] = [
   { status: 'escalated', label: 'Escalated', icon: 'report', color: 'list.errorForeground' },
+  { status: 'land_failed', label: 'Failed to land', icon: 'git-pull-request-closed', color: 'list.errorForeground', tooltip: 'Accepted work the train could not land and no rework fixes (the target checked out in a worktree, the remote refused): Needs You has the reason.' },
   { status: 'blocked', label: 'Blocked', icon: 'error', color: 'list.warningForeground' },
   { status: 'review', label: 'Waiting for verification', icon: 'eye' },
   { status: 'verified', label: 'Verified, waiting for a decision', icon: 'pass' },
   { status: 'rework', label: 'Rework', icon: 'debug-restart', color: 'list.warningForeground' },
   { status: 'in_progress', label: 'In progress', icon: 'sync' },
   { status: 'ready', label: 'Ready to pull', icon: 'circle-large-outline' },
+  { status: 'landing', label: 'Landing', icon: 'arrow-circle-down', tooltip: 'Accepted work on the train: merged onto the target with its batch, built, and landed only if GREEN (the Train lists the batch building now).' },
   { status: 'done', label: 'Done', icon: 'check', color: 'charts.green' },
+  { status: 'landed', label: 'Landed', icon: 'git-merge', color: 'charts.green', tooltip: 'Landed on the target: each as the merge commit shown, built GREEN by the plane.' },
   { status: 'rolled_back', label: 'Rolled back', icon: 'discard' },
 ];
 
@@ -67,8 +109,15 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string }
 export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<WorkNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly repainted = new vscode.EventEmitter<void>();
+  /** After each repaint VS Code was asked for. */
+  readonly onDidRepaint = this.repainted.event;
   private readonly view: vscode.TreeView<WorkNode>;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly trains = new Map<string, WorkspaceTrain>();
+  /** One node per repository's train, kept so a change refreshes just it. */
+  private readonly trainNodes = new Map<string, TrainNode>();
+  private following = false;
   private readonly groups = new Map<WorkStatus, StatusNode>(ORDER.map(({ status }) => [status, { kind: 'status', status, items: new Map(), more: { kind: 'more', status }, shown: new Set() }]));
   private readonly items = new Map<string, ItemNode>();
   private readonly throttle = new RefreshThrottle<WorkNode>((rows) => this.refresh(rows), REFRESH_INTERVAL_MS);
@@ -80,8 +129,37 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     private readonly counter: TreeCounter,
   ) {
     this.view = vscode.window.createTreeView('fleet.work', { treeDataProvider: this, showCollapseAll: true });
-    this.subscription = ctx.onDidChangeFleet((changes) => this.update(changes));
+    this.subscriptions = [
+      ctx.onDidChangeFleet((changes) => this.update(changes)),
+      ctx.onDidChangeTrain((train) => this.trainChanged(train)),
+      // The build's output is read only while someone looks at it.
+      this.view.onDidChangeVisibility(() => this.followLog()),
+    ];
+    for (const train of ctx.trains) this.trains.set(train.scope, train);
     this.update('all');
+    this.followLog();
+  }
+
+  private trainChanged(train: WorkspaceTrain): void {
+    this.trains.set(train.scope, train);
+    const node = this.trainNodes.get(train.scope) ?? { kind: 'train', scope: train.scope };
+    this.trainNodes.set(train.scope, node);
+    this.followLog();
+    this.throttle.request(new Set([node]));
+  }
+
+  private followLog(): void {
+    const follow = this.view.visible && [...this.trains.values()].some((train) => train.batch !== undefined);
+    if (follow === this.following) return;
+    this.following = follow;
+    void this.ctx.request('fleet/followTrainLog', { follow }).catch(() => (this.following = false));
+  }
+
+  /** The trains with something to show, in a stable order. */
+  private shownTrains(): TrainNode[] {
+    // With the plane away what the train did last is no news: the view shows it again once connected.
+    if (!this.ctx.connected) return [];
+    return [...this.trainNodes.values()].filter((node) => (this.trains.get(node.scope)?.entries.length ?? 0) > 0).sort((a, b) => a.scope.localeCompare(b.scope));
   }
 
   private update(changes: FleetChanges | 'all'): void {
@@ -128,12 +206,13 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   }
 
   private shownGroups(): string {
-    return ORDER.filter(({ status }) => this.groups.get(status)!.items.size > 0).map(({ status }) => status).join();
+    const trains = this.shownTrains().map((node) => `train:${node.scope}`);
+    return [...trains, ...ORDER.filter(({ status }) => this.groups.get(status)!.items.size > 0).map(({ status }) => status)].join();
   }
 
   private badge(): void {
-    const attention = this.groups.get('blocked')!.items.size + this.groups.get('escalated')!.items.size;
-    this.view.badge = attention > 0 ? { value: attention, tooltip: `${attention} work item(s) blocked or escalated` } : undefined;
+    const attention = this.groups.get('blocked')!.items.size + this.groups.get('escalated')!.items.size + this.groups.get('land_failed')!.items.size;
+    this.view.badge = attention > 0 ? { value: attention, tooltip: `${attention} work item(s) blocked, escalated or failed to land` } : undefined;
   }
 
   /** Every refresh goes through here, so the counter sees what each change cost. */
@@ -148,10 +227,30 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     if (rows?.length === 0) return;
     this.counter.refreshed('work', rows);
     this.changed.fire(rows);
+    this.repainted.fire();
+  }
+
+  /** What the view shows, `depth` levels down, as VS Code would build it. */
+  rows(depth: number, parent?: WorkNode): WorkRow[] {
+    return this.getChildren(parent).map((node) => {
+      const item = this.getTreeItem(node);
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      const tooltip = typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value;
+      const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+      return {
+        id: item.id ?? '',
+        label,
+        ...(typeof item.description === 'string' && { description: item.description }),
+        ...(tooltip !== undefined && { tooltip }),
+        ...(icon !== undefined && { icon }),
+        children: depth > 1 ? this.rows(depth - 1, node) : [],
+      };
+    });
   }
 
   getChildren(element?: WorkNode): WorkNode[] {
-    if (!element) return ORDER.map(({ status }) => this.groups.get(status)!).filter((group) => group.items.size > 0);
+    if (!element) return [...this.shownTrains(), ...ORDER.map(({ status }) => this.groups.get(status)!).filter((group) => group.items.size > 0)];
+    if (element.kind === 'train' || element.kind === 'section' || element.kind === 'entry' || element.kind === 'log' || element.kind === 'sectionMore') return this.trainChildren(element);
     if (element.kind === 'status') {
       const rows: WorkNode[] = [];
       for (const node of element.items.values()) {
@@ -166,6 +265,26 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     return details.map((detail, index) => ({ kind: 'detail' as const, id: `${parent}/${index}`, detail }));
   }
 
+  private trainChildren(element: TrainNode | SectionNode | EntryNode | LogNode | SectionMoreNode): WorkNode[] {
+    const train = this.trains.get(element.scope);
+    if (!train) return [];
+    if (element.kind === 'train') {
+      return TRAIN_SECTIONS.filter(({ name }) => sectionEntries(train, name).length > 0).map(({ name }) => ({ kind: 'section', scope: element.scope, section: name }));
+    }
+    if (element.kind === 'section') {
+      const entries = sectionEntries(train, element.section);
+      const rows: WorkNode[] = entries.slice(0, GROUP_ROWS).map((entry) => ({ kind: 'entry', scope: element.scope, entry }));
+      if (entries.length > GROUP_ROWS) rows.push({ kind: 'sectionMore', scope: element.scope, section: element.section, hidden: entries.length - GROUP_ROWS });
+      if (element.section === 'building' && train.batch?.logTail) rows.push({ kind: 'log', scope: element.scope });
+      return rows;
+    }
+    if (element.kind === 'log') {
+      return logLines(train.batch?.logTail).map((line, index) => ({ kind: 'detail', id: `train:${element.scope}:log/${index}`, detail: { label: line } }));
+    }
+    if (element.kind === 'entry') return entryDetails(element.entry).map((detail, index) => ({ kind: 'detail', id: `${entryRowId(element)}/${index}`, detail }));
+    return [];
+  }
+
   private detailsOf(id: string): WorkDetail[] {
     const work = this.work(id);
     return work ? workDetails(work) : [];
@@ -177,13 +296,15 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
 
   getTreeItem(node: WorkNode): vscode.TreeItem {
     this.counter.count('work');
+    if (node.kind === 'train' || node.kind === 'section' || node.kind === 'entry' || node.kind === 'log' || node.kind === 'sectionMore') return this.trainItem(node);
     if (node.kind === 'status') {
       const look = ORDER.find((entry) => entry.status === node.status)!;
-      const collapsed = node.status === 'done' || node.status === 'rolled_back';
+      const collapsed = node.status === 'done' || node.status === 'rolled_back' || node.status === 'landed' || node.status === 'landing';
       const item = new vscode.TreeItem(look.label, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
       item.id = `status:${node.status}`;
       item.description = String(node.items.size);
       item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+      if (look.tooltip) item.tooltip = look.tooltip;
       return item;
     }
     if (node.kind === 'detail') {
@@ -200,7 +321,9 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     const item = new vscode.TreeItem(work.title, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = itemRowId(node);
     const blockers = work.blockedBy.map((id) => this.work(id)?.title ?? 'an item no longer listed');
-    item.description = [work.assignee, blockers.length > 0 ? `waiting on ${blockers.length}` : undefined, since(work.updatedAt), work.kind].filter(Boolean).join(' · ');
+    // Landed: the merge commit; failed to land: why.
+    const landing = work.status === 'landed' && work.landedCommit ? shortCommit(work.landedCommit) : work.status === 'land_failed' ? work.statusReason : undefined;
+    item.description = [landing, work.assignee, blockers.length > 0 ? `waiting on ${blockers.length}` : undefined, since(work.updatedAt), work.kind].filter(Boolean).join(' · ');
     item.contextValue = `work.${work.status}`;
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`${work.title} — ${work.status}${work.statusReason ? `: ${readableReason(work.statusReason)}` : ''}\n\n`);
@@ -208,7 +331,65 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     if (blockers.length > 0) tooltip.appendText(`Waiting on: ${blockers.join('; ')}\n\n`);
     if (work.paths.length > 0) tooltip.appendText(`Paths: ${work.paths.join(', ')}\n\n`);
     if (work.criteria.length > 0) tooltip.appendText(`Criteria: ${work.criteria.join('; ')}\n\n`);
+    if (work.landedCommit) tooltip.appendText(`Landed as ${work.landedCommit}${work.integration ? ` on ${work.integration.target} from ${work.integration.branch}` : ''}\n\n`);
     if (work.decision) tooltip.appendText(`Decision: ${work.decision.disposition} (${work.decision.reasonCode})`);
+    item.tooltip = tooltip;
+    return item;
+  }
+
+  private trainItem(node: TrainNode | SectionNode | EntryNode | LogNode | SectionMoreNode): vscode.TreeItem {
+    const train = this.trains.get(node.scope);
+    const several = this.trainNodes.size > 1;
+    if (node.kind === 'train') {
+      const target = train?.target ?? train?.entries[0]?.target ?? 'the default branch';
+      const item = new vscode.TreeItem(`Train → ${target}${several ? ` (${node.scope})` : ''}`, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `train:${node.scope}`;
+      item.description = train ? trainSummary(train) : '';
+      item.iconPath = new vscode.ThemeIcon('git-pull-request');
+      item.tooltip = `The integration train of ${node.scope}: accepted branches merged onto ${target} a batch at a time, built, and landed only GREEN (fleet integrate status).`;
+      return item;
+    }
+    if (node.kind === 'section') {
+      const look = TRAIN_SECTIONS.find(({ name }) => name === node.section)!;
+      const count = train ? sectionEntries(train, node.section).length : 0;
+      const item = new vscode.TreeItem(look.label, node.section === 'landed' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `train:${node.scope}:${node.section}`;
+      item.description = node.section === 'building' && train?.batch ? `${count} · started ${since(train.batch.since)}` : String(count);
+      item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+      item.tooltip = look.tooltip;
+      return item;
+    }
+    if (node.kind === 'log') {
+      const lines = logLines(train?.batch?.logTail);
+      const item = new vscode.TreeItem('Build output', lines.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `train:${node.scope}:log`;
+      item.description = lines.at(-1);
+      item.iconPath = new vscode.ThemeIcon('output');
+      const tooltip = new vscode.MarkdownString();
+      tooltip.appendText(`The running build's output so far (its last ${lines.length} lines here), read every few seconds while this view shows:\n\n`);
+      tooltip.appendCodeblock(train?.batch?.logTail ?? '', 'text');
+      item.tooltip = tooltip;
+      return item;
+    }
+    if (node.kind === 'sectionMore') {
+      const item = new vscode.TreeItem(`… and ${node.hidden.toLocaleString('en-US')} more`, vscode.TreeItemCollapsibleState.None);
+      item.id = `train:${node.scope}:${node.section}:more`;
+      item.tooltip = `The view lists ${GROUP_ROWS}; \`fleet integrate status\` lists them all.`;
+      return item;
+    }
+    const { entry } = node;
+    const work = this.work(entry.itemId);
+    const label = entry.revert !== undefined ? `Revert of ${work?.title ?? entry.itemId}` : (work?.title ?? entry.branch);
+    const item = new vscode.TreeItem(label, entryDetails(entry).length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = entryRowId(node);
+    item.description = entryDescription(entry, work?.assignee);
+    item.contextValue = `train.${entry.status}`;
+    item.iconPath = ENTRY_ICONS[entry.status];
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendText(`${label} — ${entry.status} on the train\n\n`);
+    tooltip.appendText(`Branch ${entry.branch} at ${entry.commit.slice(0, 12)} → ${entry.target}, queued by ${entry.queuedBy} ${since(entry.queuedAt)}\n\n`);
+    if (entry.landedCommit) tooltip.appendText(`${entry.revert !== undefined ? 'Reverted' : 'Landed'} as ${entry.landedCommit}\n\n`);
+    if (entry.reason) tooltip.appendText(`Why: ${entry.reason}\n\n`);
     item.tooltip = tooltip;
     return item;
   }
@@ -223,10 +404,42 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
 
   dispose(): void {
     this.throttle.dispose();
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    if (this.following) void this.ctx.request('fleet/followTrainLog', { follow: false }).catch(() => undefined);
     this.view.dispose();
     this.changed.dispose();
+    this.repainted.dispose();
   }
+}
+
+/** A train entry's icon by where it is: on a branch still, merged, or out. */
+const ENTRY_ICONS: Record<TrainEntry['status'], vscode.ThemeIcon> = {
+  queued: new vscode.ThemeIcon('git-branch'),
+  building: new vscode.ThemeIcon('git-branch'),
+  landed: new vscode.ThemeIcon('git-commit', new vscode.ThemeColor('charts.green')),
+  returned: new vscode.ThemeIcon('debug-restart', new vscode.ThemeColor('list.warningForeground')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+};
+
+/** What a train entry's row says after its name: the merge commit once landed, why it left, else its branch at the pinned commit. */
+function entryDescription(entry: TrainEntry, assignee: string | undefined): string {
+  const by = assignee ? ` · ${assignee}` : '';
+  if (entry.status === 'landed') return `${entry.landedCommit ? shortCommit(entry.landedCommit) : 'landed'} · ${entry.branch}${by}`;
+  if (entry.status === 'returned' || entry.status === 'failed') return `${entry.status === 'failed' ? 'failed' : 'sent back'}: ${entry.reason ?? 'no reason recorded'}`;
+  return `${entry.branch} @ ${shortCommit(entry.commit)}${by}`;
+}
+
+/** Under a train entry: the build's log tail it left with. */
+function entryDetails(entry: TrainEntry): WorkDetail[] {
+  return entry.status !== 'queued' && entry.status !== 'building' && entry.logTail ? [{ label: 'Build output', description: logLines(entry.logTail).at(-1) ?? '', children: logLines(entry.logTail).map((line) => ({ label: line })) }] : [];
+}
+
+/**
+ * One id per item on a train, whichever section lists it: an item moving from queued to building
+ * keeps its row (VS Code may still ask about the row it showed, and a train's subtree is rebuilt whole).
+ */
+function entryRowId(node: EntryNode): string {
+  return `train:${node.scope}:entry:${node.entry.itemId}`;
 }
 
 /** Unique across the tree even while VS Code still holds a moved item under its old group (it refreshes the two groups one after the other). */

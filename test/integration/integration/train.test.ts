@@ -74,6 +74,9 @@ test('train: a RED batch is bisected: the culprit goes back to its builder as re
   assert.ok(digest.integration.landed.every((l) => typeof l.acceptToLandedMs === 'number' && l.acceptToLandedMs >= 0));
   assert.match(markdown, /## Landed by the train/);
   assert.match(markdown, /3 RED builds/);
+  // A morning report says it first: before any section, how many landed (built GREEN) and how many builds were RED.
+  const opening = markdown.slice(0, markdown.indexOf('\n## '));
+  assert.match(opening, /Train: 2 landed\*\* \(each built GREEN by the plane\), 3 RED builds, 0 conflicts sent back, 0 could not land/);
 });
 
 test('train: a textual conflict returns the item to its builder naming the files and the other branch', async (t) => {

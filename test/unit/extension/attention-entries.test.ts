@@ -74,3 +74,26 @@ test('a change touches the entries it names: an answered question leaves, a wait
   assert.equal(entries.apply(changes({ removedWork: ['w-9'] })), true, 'a removed item waits for nobody');
   assert.equal(entries.count, 0);
 });
+
+test('work the train could not land, and a rollback whose revert could not land, are listed with the reason; landed work and other escalations are not', () => {
+  const integration = { branch: 'bolt-work', commit: 'c'.repeat(40), target: 'main', repository: '/r/.git' };
+  const rollback = { disposition: 'rollback', reasonCode: 'broke-the-build', refs: [] } as unknown as WorkItem['decision'];
+  const entries = new AttentionEntries();
+  entries.replace(
+    state(
+      [
+        item('w-1', 'land_failed', { statusReason: 'the target main is checked out in the worktree /x', integration }),
+        item('w-2', 'escalated', { statusReason: 'the revert conflicts in src/a.ts with later landings', decision: rollback, landedCommit: 'd'.repeat(40), integration }),
+        item('w-3', 'landed', { landedCommit: 'e'.repeat(40), integration }),
+        item('w-4', 'escalated', { updatedAt: at(2), escalation: { budget: 'rework', spent: 3, limit: 3, by: 'VESTA' } }),
+      ],
+      [],
+    ),
+  );
+  assert.deepEqual(entries.list.map((e) => [e.itemId, e.kind]), [['w-4', 'escalated'], ['w-1', 'landing'], ['w-2', 'landing']]);
+  const [, failed, revert] = entries.list;
+  assert.equal(failed!.description, 'could not land: the target main is checked out in the worktree /x');
+  assert.equal(failed!.reason, 'the target main is checked out in the worktree /x');
+  assert.equal(revert!.description, 'its revert could not land: the revert conflicts in src/a.ts with later landings');
+  assert.ok(revert!.details.some((d) => d.label === 'Landed as' && d.description === 'd'.repeat(40)));
+});

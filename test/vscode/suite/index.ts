@@ -4,7 +4,8 @@
 // under a live fleet (marks, shared claims, roll-up, per-event work) in a window of its own;
 // "editor" what the editor must never cost an agent (reloads, Revert, the plane down); "codexHooks"
 // Codex's trust in the fleet's hooks, said in the editor; "attention" what waits for the operator
-// (Needs You) and its actions; "integration" write-sets and the conflict forecast in the Explorer and Territory.
+// (Needs You) and its actions; "integration" write-sets and the conflict forecast in the Explorer and Territory;
+// "train" the integration train in the Work view, the Explorer and Needs You.
 import { attentionTests } from './attention-tests.js';
 import { codexHookTests } from './codex-hook-tests.js';
 import { controlTests } from './control-tests.js';
@@ -20,6 +21,7 @@ import { liveTests } from './live-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
 import { territoryTests } from './territory-tests.js';
+import { trainTests } from './train-tests.js';
 import { TestAgent } from './test-agent.js';
 import { violationTests } from './violation-tests.js';
 
@@ -41,6 +43,8 @@ export async function run(): Promise<void> {
     attentionTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'integration') {
     integrationTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'train') {
+    trainTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {

@@ -20,3 +20,14 @@ export async function webviewText(page: Page, selector: string, expected: string
   }
   throw new Error(`no webview ${selector} showed "${expected}" within ${timeoutMs} ms; last seen:\n${last}`);
 }
+
+/** Clicks the `button` whose text is `label` in the webview frame that holds `selector`. */
+export async function clickInWebview(page: Page, selector: string, button: string, label: string): Promise<void> {
+  for (const frame of page.frames()) {
+    const target = frame.locator(`${selector} ${button}`, { hasText: label }).first();
+    if (!(await target.isVisible().catch(() => false))) continue; // the folded Digest view's frame, or another webview
+    await target.click();
+    return;
+  }
+  throw new Error(`no webview on screen shows ${selector} ${button} "${label}"`);
+}

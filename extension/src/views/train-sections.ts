@@ -1,0 +1,53 @@
+import type { TrainEntry } from '../../../contracts/index.js';
+import type { WorkspaceTrain } from '../../../contracts/lsp.js';
+
+/** The parts of a train the Work view lists, in the order a person reads them. */
+export type TrainSectionName = 'building' | 'queued' | 'landed' | 'sentBack';
+
+export const TRAIN_SECTIONS: { name: TrainSectionName; label: string; icon: string; color?: string; tooltip: string }[] = [
+  { name: 'building', label: 'Building now', icon: 'sync~spin', tooltip: 'The batch merged onto the target and building: it lands only if the build is GREEN.' },
+  { name: 'queued', label: 'Queued to land', icon: 'list-ordered', tooltip: 'Accepted work waiting for the next batch, pinned at the commit that was verified, oldest first.' },
+  { name: 'landed', label: 'Landed', icon: 'git-merge', color: 'charts.green', tooltip: 'Landed on the target, each as one merge commit the plane built GREEN; newest first.' },
+  { name: 'sentBack', label: 'Sent back or failed', icon: 'error', color: 'list.errorForeground', tooltip: 'Left the train without landing: a conflict or a RED build sent it back to its builder, a moved branch to review, or it could not land at all; newest first.' },
+];
+
+/** Lines of the running build's output the view lists (the tooltip has the whole tail). */
+export const LOG_LINES = 20;
+
+/** The entries of one section: the plane's order (queued oldest first, the rest newest first). */
+export function sectionEntries(train: WorkspaceTrain, section: TrainSectionName): TrainEntry[] {
+  return train.entries.filter((entry) => sectionOf(entry) === section);
+}
+
+function sectionOf(entry: TrainEntry): TrainSectionName {
+  switch (entry.status) {
+    case 'building':
+      return 'building';
+    case 'queued':
+      return 'queued';
+    case 'landed':
+      return 'landed';
+    default:
+      return 'sentBack';
+  }
+}
+
+/** "1 building · 3 queued · 2 landed · 1 sent back". */
+export function trainSummary(train: WorkspaceTrain): string {
+  const count = (section: TrainSectionName) => sectionEntries(train, section).length;
+  const parts = [
+    [count('building'), 'building'],
+    [count('queued'), 'queued'],
+    [count('landed'), 'landed'],
+    [count('sentBack'), 'sent back'],
+  ] as const;
+  return parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`).join(' · ') || 'empty';
+}
+
+/** The running build's last lines, for rows under "Building now". */
+export function logLines(logTail: string | undefined): string[] {
+  if (!logTail) return [];
+  return logTail.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '').slice(-LOG_LINES);
+}
+
+export const shortCommit = (commit: string): string => commit.slice(0, 10);

@@ -1,0 +1,108 @@
+// The train in the editor (issue 24 item 5): agents on worktrees and branches of their own in the
+// workspace's repository, their accepted work landed by the plane's real train (real git merges,
+// a real build command): the Explorer marks the files held until their item lands; the Work view's
+// Train lists the batch building with its build's output, what is queued behind it, what landed
+// with its merge commit; an item the train cannot land (the target checked out in a worktree) is
+// in the "Failed to land" group and in Needs You, whose action opens the reason.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { WorkItem } from '../../../contracts/index.js';
+import type { WorkRow } from '../../../extension/src/views/work-view.js';
+import { git, TrainFleet } from '../support/train-fleet.js';
+import type { Fixture } from './fixture.js';
+import { test } from './runner.js';
+import { when } from './waits.js';
+
+export function trainTests(fx: () => Fixture): void {
+  let fleet: TrainFleet;
+  const items: Record<string, string> = {};
+  const item = async (id: string): Promise<WorkItem> => (await fleet.operator.call('fleet_work_list', { id })).items[0]!;
+  /** The Work view's rows, four levels down, once `check` holds (re-checked after each repaint). */
+  const rows = <T>(check: (rows: WorkRow[]) => T | undefined | false, what: string, timeoutMs = 30_000) => when(fx().api.onDidRepaintWork, () => check(fx().api.workRows(4)), what, timeoutMs);
+  const section = (all: WorkRow[], label: string) => all.find((row) => row.id.startsWith('train:'))?.children.find((row) => row.label === label);
+
+  test('the plane, a verifier, and the workspace checked out on a branch of its own (so the train may move main)', async () => {
+    await fx().state((s) => s.connection.status === 'connected', 'the extension to reach (start) the plane');
+    fleet = await TrainFleet.open(fx().home, fx().workspace);
+  });
+
+  test('a file held for an accepted item until it lands has its own Explorer badge, naming the item and its branch', async () => {
+    items.parser = await fleet.acceptedItem('BOREAS', 'Parse empty input', { 'src/b.ts': 'export const b = 20;\n' });
+    const decoration = await fx().decoration('src/b.ts', (d) => d?.badge === '⤓', 'src/b.ts marked as awaiting landing');
+    assert.match(decoration?.tooltip ?? '', new RegExp(`awaiting landing: item ${items.parser} \\(Parse empty input\\), branch boreas-work`));
+    assert.notEqual(decoration?.badge, '⇄', "not the forecast's mark");
+    const untouched = await fx().api.fileDecoration(fx().uri('src/c.ts'));
+    assert.equal(untouched?.badge, undefined, 'a file nobody holds has no mark');
+  });
+
+  test('the Work view: the batch building with its build output, an item queued behind it; then both landed with their merge commits', async () => {
+    items.docs = await fleet.acceptedItem('BOLT', 'Document the parser', { 'docs/guide.md': '# Guide\n\nThe parser.\n' });
+    // One item a batch, a build that prints and then waits for the gate: the first builds while the second waits.
+    const gate = join(fleet.trees, 'gate');
+    await fleet.operator.call('fleet_integrate_configure', { root: fx().workspace, batchSize: 1, buildCommand: fleet.gatedBuild(gate) });
+    await vscode.commands.executeCommand('fleet.work.focus');
+    await fleet.operator.call('fleet_land', { ids: [items.parser!, items.docs!], root: fx().workspace });
+    const train = await rows((all) => {
+      const building = section(all, 'Building now');
+      const queued = section(all, 'Queued to land');
+      const output = building?.children.find((row) => row.label === 'Build output');
+      return building?.children.some((row) => row.label === 'Parse empty input') && queued?.children.some((row) => row.label === 'Document the parser') && output?.children.some((row) => row.label === 'compiling the parser') && all;
+    }, 'the Train: Parse empty input building (its output shown), Document the parser queued');
+    const head = train.find((row) => row.id.startsWith('train:'))!;
+    assert.equal(head.label, 'Train → main');
+    assert.equal(head.description, '1 building · 1 queued');
+    const queuedRow = section(train, 'Queued to land')!.children.find((row) => row.label === 'Document the parser')!;
+    assert.match(queuedRow.description ?? '', /^bolt-work @ [0-9a-f]{10}/);
+    const landingGroup = train.find((row) => row.id === 'status:landing');
+    assert.equal(landingGroup?.label, 'Landing', 'the landing status has a group of its own');
+    assert.equal(landingGroup?.description, '2');
+
+    writeFileSync(gate, '');
+    const landed = await rows((all) => {
+      const rowsLanded = section(all, 'Landed')?.children ?? [];
+      return rowsLanded.length === 2 && all;
+    }, 'both items in the Train under Landed');
+    for (const id of [items.parser!, items.docs!]) {
+      const done = await item(id);
+      assert.equal(done.status, 'landed');
+      const commit = done.landedCommit!;
+      assert.equal(git(fx().workspace, 'rev-parse', `${commit}^2`), done.integration!.commit, 'the merge commit of exactly the commit queued');
+      const row = section(landed, 'Landed')!.children.find((r) => r.label === done.title)!;
+      assert.equal(row.description?.split(' · ')[0], commit.slice(0, 10), 'the landed row shows its merge commit');
+      const statusRow = landed.find((r) => r.id === 'status:landed')!.children.find((r) => r.label === done.title)!;
+      assert.ok(statusRow.description?.startsWith(commit.slice(0, 10)), `the Landed group's row leads with the merge commit: ${statusRow.description}`);
+    }
+    assert.equal(landed.find((r) => r.id === 'status:landed')?.icon, 'git-merge');
+    // Landed: its held claim ended, and with it the mark.
+    await fx().decoration('src/b.ts', (d) => d?.badge !== '⤓', 'the awaiting-landing mark gone once landed');
+  });
+
+  test('an item the train cannot land (main checked out in a worktree) is in "Failed to land" and in Needs You; Show Reason opens why', async () => {
+    const checkedOut = join(fleet.trees, 'main-checkout');
+    git(fx().workspace, 'worktree', 'add', '-q', checkedOut, 'main');
+    try {
+      items.lexer = await fleet.acceptedItem('CYRUS', 'Tokenize numbers', { 'src/c.ts': 'export const c = 30;\n' });
+      await fleet.operator.call('fleet_land', { ids: [items.lexer], root: fx().workspace });
+      const entry = await when(fx().api.onDidChangeAttention, () => fx().api.attention().find((e) => e.itemId === items.lexer && e.kind === 'landing'), 'Tokenize numbers in Needs You as could not land', 30_000);
+      const failed = await item(items.lexer);
+      assert.equal(failed.status, 'land_failed');
+      assert.equal(entry.description, `could not land: ${failed.statusReason}`);
+      assert.match(failed.statusReason ?? '', /checked out/);
+      const group = await rows((all) => all.find((row) => row.id === 'status:land_failed' && row.children.some((r) => r.label === 'Tokenize numbers')), 'the Failed to land group');
+      assert.equal(group.label, 'Failed to land');
+      assert.equal(group.icon, 'git-pull-request-closed');
+      const sentBack = await rows((all) => section(all, 'Sent back or failed')?.children.find((r) => r.label === 'Tokenize numbers'), 'the Train lists it under Sent back or failed');
+      assert.match(sentBack.description ?? '', /^failed: .*checked out/);
+
+      await vscode.commands.executeCommand('fleet.attention.showReason', { itemId: items.lexer });
+      const shown = await when(vscode.window.onDidChangeActiveTextEditor, () => vscode.window.activeTextEditor?.document.getText().includes(failed.statusReason!) && vscode.window.activeTextEditor.document, 'the reason opened in an editor');
+      assert.match(shown.getText(), /# Tokenize numbers/);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      git(fx().workspace, 'worktree', 'remove', '--force', checkedOut);
+      fleet.close();
+    }
+  });
+}
