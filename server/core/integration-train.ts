@@ -135,6 +135,15 @@ export function returnToReview(ctx: Ctx, itemId: string, reason: string): void {
   if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'review', verifier: null, reason });
 }
 
+/**
+ * A decision (rework, rollback, escalate) on an item that is on the train: it does not land. A queued
+ * entry leaves now; a building one leaves too, and the runner drops it before the batch lands.
+ */
+export function takeOffTrain(ctx: Ctx, itemId: string, by: string, reason: string): void {
+  const entry = ctx.state.train.get(itemId);
+  if (entry?.status === 'queued' || entry?.status === 'building') ctx.emit({ type: 'integration.left', by, itemId, status: 'returned', reason });
+}
+
 /** No rework fixes it (the target is checked out in a worktree, the remote refused): `land_failed`. */
 export function failLanding(ctx: Ctx, itemId: string, reason: string): void {
   ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'failed', reason });

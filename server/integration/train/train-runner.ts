@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
 import { holdPlaneLease } from '../../core/leases.js';
-import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork } from '../../core/integration-train.js';
+import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork, takeOffTrain } from '../../core/integration-train.js';
 import type { TrainBatchRecord, TrainRecord } from '../../core/state.js';
 import { DEFAULT_BUILD_TIMEOUT_S } from '../../core/build-gate.js';
 import type { Journal } from '../../plane/persistence/journal.js';
@@ -119,7 +119,10 @@ export class TrainRunner {
     const resumed = this.core.state.trainBatches.get(scope);
     if (resumed) await this.resume(resumed);
     for (let batch = nextBatch(this.core.state, scope); batch.length > 0 && !this.stopping; batch = nextBatch(this.core.state, scope)) {
+      const before = this.core.state.seq;
       await this.landBatch(batch);
+      // A pass that recorded nothing would only repeat itself: wait for the next kick instead of spinning.
+      if (this.core.state.seq === before) return;
     }
   }
 
@@ -182,6 +185,11 @@ export class TrainRunner {
   /** An entry whose branch moved goes back to review; one already on the target is done. */
   private async precheck(entry: TrainRecord, track: Track, base: string): Promise<'live' | 'settled'> {
     if (entry.revert !== undefined) return 'live';
+    const status = this.core.state.work.get(entry.itemId)?.status;
+    if (status !== undefined && status !== 'landing') {
+      this.record((ctx) => takeOffTrain(ctx, entry.itemId, 'plane', `${entry.itemId} is ${status}, no longer landing: it does not land`));
+      return 'settled';
+    }
     if (!(await isBranchName(track.repository, entry.branch))) {
       this.record((ctx) => failLanding(ctx, entry.itemId, `"${entry.branch}" is not a valid branch name`));
       return 'settled';
@@ -225,6 +233,8 @@ export class TrainRunner {
     this.liveLogs.delete(track.scope);
     if (this.stopping) return; // killed by the plane stopping: the batch is resumed (rebuilt) at the next start
     if (outcome.exitCode === 0 && !outcome.timedOut) {
+      // An entry that left the train during the build (landed by hand, a decision) must not land with it: build again without it.
+      if (merged.some((e) => this.core.state.train.get(e.itemId)?.status !== 'building')) return this.requeue(track, 'an item left the train during the build');
       this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip }));
       await this.durable();
       await this.finishGreen(track, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, at: 0 });

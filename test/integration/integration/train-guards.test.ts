@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { git } from '../../support/git-repo.js';
 import { expectCallError } from '../../support/orchestration-plane.js';
-import { acceptedItems, statusOf, trainRepo } from '../../support/train-repo.js';
+import { acceptedItems, eventually, statusOf, trainRepo } from '../../support/train-repo.js';
 
 const FILES = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' };
+
+/** A build command whose first run waits until `go()`; later runs pass at once. */
+function heldFirstBuild(trees: string) {
+  const started = join(trees, 'first-started');
+  const go = join(trees, 'go');
+  return {
+    command: `if [ ! -e ${started} ]; then touch ${started}; while [ ! -e ${go} ]; do sleep 0.1; done; fi; true`,
+    started: () => existsSync(started),
+    go: () => writeFileSync(go, ''),
+  };
+}
 
 test('land --done --commit: only a commit on the target that contains the item is taken, stored as its full id (a rollback reverts exactly it)', async (t) => {
   const fleet = await trainRepo(t, FILES);
@@ -23,4 +36,42 @@ test('land --done --commit: only a commit on the target that contains the item i
   const item = await statusOf(fleet, id);
   assert.equal(item.status, 'landed');
   assert.equal(item.landedCommit, merge);
+});
+
+test('an item landed by hand while its batch builds stays off the train; the batch is built again without it and the next item lands', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [
+    { callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } },
+    { callsign: 'CLEO', files: { 'src/c.ts': 'c\n' } },
+  ]);
+  const build = heldFirstBuild(fleet.trees);
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: build.command, batchSize: 1 });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(20_000, async () => assert.ok(build.started()));
+  await operator.call('fleet_land', { ids: [items[0]!.id], done: true });
+  await operator.call('fleet_land', { ids: [items[1]!.id], root: fleet.repo });
+  build.go();
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[1]!.id)).status, 'landed'));
+  const entries = (await operator.call('fleet_integrate_status', { root: fleet.repo })).entries;
+  assert.equal(entries.find((e) => e.itemId === items[0]!.id)?.status, 'landed', 'the entry landed by hand never went back to the queue');
+  assert.equal(git(fleet.repo, 'ls-tree', '--name-only', 'main', 'src/b.ts'), '', 'the item landed by hand was not merged by the train');
+});
+
+test('a rollback decided while the item is on the train takes it off: its build does not land it', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [{ callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } }]);
+  const build = heldFirstBuild(fleet.trees);
+  const before = git(fleet.repo, 'rev-parse', 'main');
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: build.command });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(20_000, async () => assert.ok(build.started()));
+  await operator.call('fleet_work_update', { id: items[0]!.id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'regression', refs: [], note: 'not this' } });
+  build.go();
+  await eventually(30_000, async () => {
+    const status = await operator.call('fleet_integrate_status', { root: fleet.repo });
+    assert.equal(status.batch, undefined);
+    assert.notEqual(status.entries.find((e) => e.itemId === items[0]!.id)?.status, 'building');
+  });
+  assert.equal((await statusOf(fleet, items[0]!.id)).status, 'rolled_back');
+  assert.equal(git(fleet.repo, 'rev-parse', 'main'), before, `nothing of a rolled-back item lands: ${git(fleet.repo, 'log', '--format=%s', `${before}..main`)}`);
 });
