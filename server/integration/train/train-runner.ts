@@ -163,7 +163,8 @@ export class TrainRunner {
       this.record((ctx) => same.forEach((e) => failLanding(ctx, e.itemId, track)));
       return;
     }
-    const holders = track.remote === undefined ? await worktreesOn(track.repository, track.targetRef) : [];
+    // Only a push lands without the local branch: otherwise moving it is the landing.
+    const holders = track.remote === undefined || !track.push ? await worktreesOn(track.repository, track.targetRef) : [];
     if (holders.length > 0) {
       const reason = `the target ${track.target} is checked out in the worktree ${holders[0]}: the train never moves a branch under a worktree (its files would no longer match its HEAD); check out another branch there, or configure a remote to land by push (fleet integrate configure --remote NAME --push)`;
       this.record((ctx) => same.forEach((e) => failLanding(ctx, e.itemId, reason)));
@@ -287,6 +288,7 @@ export class TrainRunner {
    * out; without one, a compare-and-swap from the base it was built on.
    */
   private async finishGreen(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
+    if (track.remote !== undefined && !track.push) return this.finishLocally(track, batch);
     if (track.remote !== undefined) {
       const pushed = track.push ? await pushTo(track.repository, track.remote, batch.tip, track.target) : { ok: true, message: '' };
       if (!pushed.ok) {
@@ -309,6 +311,26 @@ export class TrainRunner {
       return this.requeue(track, `${track.target} moved during the build`);
     }
     await this.recordLandedBatch(track, batch);
+  }
+
+  /**
+   * A remote without --push: the batch was built on the remote's head and lands on the local branch,
+   * which must move (a fast-forward by compare-and-swap, nobody having it checked out) or nothing landed.
+   */
+  private async finishLocally(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
+    const local = await resolveCommit(track.repository, track.targetRef);
+    const holders = await worktreesOn(track.repository, track.targetRef);
+    const moved =
+      holders.length === 0 &&
+      local !== undefined &&
+      (local === batch.tip || ((await isAncestor(track.repository, local, batch.tip)) && (await compareAndSwap(track.repository, track.targetRef, batch.tip, local, `fleet train: land ${batch.itemIds.join(' ')}`))));
+    if (moved) return this.recordLandedBatch(track, batch);
+    const why = holders.length > 0 ? `it is checked out in the worktree ${holders[0]}` : local === undefined ? 'it does not exist locally' : `it has commits that ${track.remote}/${track.target} has not (or it moved during the build)`;
+    const reason = `built GREEN on ${track.remote}/${track.target}, but without --push the train lands by moving the local ${track.target}, and ${why}: nothing landed; configure --push, or bring the local ${track.target} level with ${track.remote} and land again`;
+    this.record((ctx) => {
+      for (const id of batch.itemIds) failLanding(ctx, id, reason);
+      endBatch(ctx, track.scope);
+    });
   }
 
   private requeue(track: Track, why: string): void {

@@ -75,3 +75,27 @@ test('a rollback decided while the item is on the train takes it off: its build 
   assert.equal((await statusOf(fleet, items[0]!.id)).status, 'rolled_back');
   assert.equal(git(fleet.repo, 'rev-parse', 'main'), before, `nothing of a rolled-back item lands: ${git(fleet.repo, 'log', '--format=%s', `${before}..main`)}`);
 });
+
+test('with a remote and no --push the local branch must move: checked out, the items are land_failed (nothing moved); free, it moves and they land', async (t) => {
+  const fleet = await trainRepo(t, FILES, { remote: true });
+  const { operator, items } = await acceptedItems(fleet, [
+    { callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } },
+    { callsign: 'CLEO', files: { 'src/c.ts': 'c\n' } },
+  ]);
+  const before = git(fleet.repo, 'rev-parse', 'main');
+  git(fleet.repo, 'checkout', '-q', 'main');
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, remote: 'origin', buildCommand: 'true' });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'land_failed'));
+  assert.match((await statusOf(fleet, items[0]!.id)).statusReason ?? '', /checked out in the worktree/);
+  assert.equal(git(fleet.repo, 'rev-parse', 'main'), before);
+  assert.equal(git(fleet.remote, 'rev-parse', 'main'), before);
+
+  git(fleet.repo, 'checkout', '-q', 'operator');
+  await operator.call('fleet_land', { ids: [items[1]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[1]!.id)).status, 'landed'));
+  const landed = (await statusOf(fleet, items[1]!.id)).landedCommit!;
+  assert.equal(git(fleet.repo, 'rev-parse', 'main'), landed, 'the local branch is where it landed');
+  assert.equal(git(fleet.repo, 'rev-parse', `${landed}^2`), items[1]!.commit);
+  assert.equal(git(fleet.remote, 'rev-parse', 'main'), before, 'without --push the remote is not touched');
+});
