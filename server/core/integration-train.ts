@@ -1,4 +1,4 @@
-import { ACCEPTED_STATUSES, FleetError, type TrainEntry } from '../../contracts/index.js';
+import { ACCEPTED_STATUSES, FleetError, type TrainEntry, type WorkIntegration } from '../../contracts/index.js';
 import { actorName, isRteOrOperator } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { integrationConfigOf } from './integration-config.js';
@@ -50,7 +50,13 @@ export function requireLandable(state: State, itemId: string): WorkRecord {
   if (item.integration === undefined || item.scope === undefined) {
     throw new FleetError('INVALID_STATE', `${itemId} was not built on a branch of its own (its builder completed it in a shared checkout, or outside git): there is no branch to land; land the branch by name instead`);
   }
+  if (nothingCommitted(item.integration)) throw new FleetError('INVALID_STATE', `${itemId} was completed with nothing committed on ${item.integration.branch} beyond ${item.integration.target} (its work was only edits in the worktree): there is nothing to land; the builder commits and completes again`);
   return item;
+}
+
+/** Completed at the branch's merge-base with the target: its work was never committed, so nothing of it can land (nor count as landed). */
+export function nothingCommitted(integration: WorkIntegration | undefined): boolean {
+  return integration !== undefined && integration.commit === integration.base;
 }
 
 /** What landing an item queues: its branch at the commit it was completed (and verified) at. */
@@ -87,7 +93,7 @@ export function escalateRevert(ctx: Ctx, itemId: string, reason: string, logTail
 
 /** With land-on-accept configured, an accepted item built on its own branch goes straight to the train. */
 export function landOnAccept(ctx: Ctx, item: WorkRecord, by: string): void {
-  if (item.scope === undefined || item.integration === undefined || !integrationConfigOf(ctx.state, item.scope).landOnAccept) return;
+  if (item.scope === undefined || item.integration === undefined || nothingCommitted(item.integration) || !integrationConfigOf(ctx.state, item.scope).landOnAccept) return;
   enqueue(ctx, by, landingOf(item));
 }
 

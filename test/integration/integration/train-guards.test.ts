@@ -99,3 +99,22 @@ test('with a remote and no --push the local branch must move: checked out, the i
   assert.equal(git(fleet.repo, 'rev-parse', `${landed}^2`), items[1]!.commit);
   assert.equal(git(fleet.remote, 'rev-parse', 'main'), before, 'without --push the remote is not touched');
 });
+
+test('an item completed with only uncommitted edits is warned at complete, never counts as landed, its claims stay held', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const operator = await fleet.operator();
+  const bolt = await fleet.agent('BOLT', 'bolt-work');
+  const { item } = await operator.call('fleet_work_add', { title: 'change a', paths: ['src/a.ts'], criteria: ['it works'], root: fleet.repo });
+  await bolt.client.call('fleet_work_pull', {});
+  writeFileSync(join(bolt.worktree, 'src/a.ts'), 'export const a = 2;\n'); // edited, never committed
+  const completed = await bolt.client.call('fleet_work_update', { id: item.id, action: 'complete', artifact: { touchedFiles: ['src/a.ts'], commands: [], criteria: ['it works'] } });
+  assert.match(completed.warning ?? '', /nothing is committed on bolt-work/);
+  // A committed item merged by hand is seen landed by the same watch that would (wrongly) land the first.
+  const { items } = await acceptedItems(fleet, [{ callsign: 'CLEO', files: { 'src/c.ts': 'c\n' } }]);
+  const merge = git(fleet.repo, 'commit-tree', '-p', 'main', '-p', items[0]!.commit, '-m', 'merge cleo by hand', `${items[0]!.commit}^{tree}`);
+  git(fleet.repo, 'update-ref', 'refs/heads/main', merge);
+  await eventually(20_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'landed'));
+  const first = await statusOf(fleet, item.id);
+  assert.equal(first.landedCommit, undefined, 'nothing of it is on main');
+  assert.ok((await operator.call('fleet_claims', { root: fleet.repo })).claims.some((c) => c.heldFor === item.id), 'its claims stay held');
+});
