@@ -93,6 +93,11 @@ export async function worktreesOn(repository: string, ref: string): Promise<stri
   return found;
 }
 
+/** Whether `remote` is a remote configured in the repository (a mistyped one would stop every landing). */
+export async function hasRemote(repository: string, remote: string): Promise<boolean> {
+  return (await runGit(repository, ['remote', 'get-url', '--', remote], quick)).code === 0;
+}
+
 /**
  * The URL of a configured remote. Fetch and push go to the URL, not the remote's name: by name git
  * also updates the user's refs/remotes/* on the side, and those are not the train's to move.

@@ -216,10 +216,16 @@ export class TrainRunner {
     await prepareScratch(track.repository, track.scratch, base);
     const merged: TrainRecord[] = [];
     for (const entry of entries) {
-      const result =
-        entry.revert !== undefined
-          ? await revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
-          : await mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`);
+      const result = await (entry.revert !== undefined
+        ? revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
+        : mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`)
+      ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (result instanceof Error) {
+        // git refused this entry (unrelated histories, a timeout): it leaves the train with git's word, and the rest is merged again from scratch.
+        const reason = `git could not ${entry.revert !== undefined ? `revert ${entry.revert.slice(0, 12)}` : `merge ${entry.branch}`} onto ${track.target}: ${result.message.slice(0, 1000)}`;
+        this.record((ctx) => (entry.revert !== undefined ? escalateRevert(ctx, entry.itemId, reason) : failLanding(ctx, entry.itemId, reason)));
+        return;
+      }
       if (result.merged) merged.push(entry);
       else if (entry.revert !== undefined) this.revertConflicted(entry, track, result.conflicts);
       else await this.conflicted(track, entry, base, merged, result.conflicts);

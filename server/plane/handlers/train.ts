@@ -4,7 +4,7 @@ import { landingOf, markLanded, queueLanding, requireLandable, trainEntryView } 
 import { iso } from '../../core/views.js';
 import { resolveCommit } from '../../integration/git/refs.js';
 import { targetBranch } from '../../integration/train/branch-of-its-own.js';
-import { isAncestor, isBranchName } from '../../integration/train/train-git.js';
+import { hasRemote, isAncestor, isBranchName } from '../../integration/train/train-git.js';
 import type { Scope } from '../repository/scope-resolver.js';
 import type { HandlerTable } from './handler.js';
 
@@ -18,6 +18,9 @@ export const trainHandlers = {
     const repository = 'gitDir' in scope ? (scope as Scope).gitDir : undefined;
     if (settings.target !== undefined && !(await isBranchName(repository ?? process.cwd(), settings.target))) {
       throw new FleetError('INVALID_PARAMS', `target "${settings.target}" is not a branch name git accepts (git check-ref-format): name a branch such as main`, { target: settings.target });
+    }
+    if (settings.remote !== undefined && (repository === undefined || !(await hasRemote(repository, settings.remote)))) {
+      throw new FleetError('INVALID_PARAMS', `no remote "${settings.remote}" in this repository: name one that git remote -v lists`, { remote: settings.remote });
     }
     const config = core.run(session.caller, (ctx) => configureIntegration(ctx, session.caller, scope.id, settings));
     train.kick();

@@ -118,3 +118,24 @@ test('an item completed with only uncommitted edits is warned at complete, never
   assert.equal(first.landedCommit, undefined, 'nothing of it is on main');
   assert.ok((await operator.call('fleet_claims', { root: fleet.repo })).claims.some((c) => c.heldFor === item.id), 'its claims stay held');
 });
+
+test('a branch git refuses to merge (unrelated history) leaves the train land_failed with git\'s message; the items after it land', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [{ callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } }]);
+  git(fleet.repo, 'checkout', '-q', '--orphan', 'orphan');
+  git(fleet.repo, 'commit', '-q', '-m', 'a history of its own');
+  git(fleet.repo, 'checkout', '-q', 'operator');
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: 'true' });
+  const { entries } = await operator.call('fleet_land', { branch: 'orphan', root: fleet.repo });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'landed'));
+  const orphan = (await operator.call('fleet_integrate_status', { root: fleet.repo })).entries.find((e) => e.itemId === entries[0]!.itemId);
+  assert.equal(orphan?.status, 'failed');
+  assert.match(orphan?.reason ?? '', /unrelated histories/);
+});
+
+test('configure refuses a remote the repository does not have', async (t) => {
+  const fleet = await trainRepo(t, FILES, { remote: true });
+  const operator = await fleet.operator();
+  assert.match((await expectCallError(operator.call('fleet_integrate_configure', { root: fleet.repo, remote: 'orign', push: true }), 'INVALID_PARAMS')).message, /no remote "orign"/);
+});
