@@ -175,7 +175,7 @@ export const integratorLease = (scope: string): string => `integration/${scope}/
 
 /** Records a batch merged onto `base` and building; with `tip`, built GREEN and about to move the target. */
 export function recordBatch(ctx: Ctx, batch: Omit<TrainBatchRecord, 'at'>): void {
-  ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }) });
+  ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }), ...(batch.merges !== undefined && { merges: batch.merges }) });
 }
 
 /** The batch is over; `red`: its build failed (the digest counts RED trains). */

@@ -37,12 +37,17 @@ export async function prepareScratch(repository: string, path: string, base: str
   await gitOutput(path, ['clean', '-fdq'], heavy);
 }
 
-export type MergeResult = { merged: true; commit: string } | { merged: false; conflicts: string[] };
+/** `already`: the merge left HEAD where it was (the commit is already in it): nothing of its own to land. */
+export type MergeResult = { merged: true; commit: string } | { merged: false; conflicts: string[] } | { merged: false; already: true };
 
 /** Merges `commit` into the scratch worktree's HEAD as a merge commit of its own (`--no-ff`): one revert undoes it. */
 export async function mergeInto(scratch: string, commit: string, message: string): Promise<MergeResult> {
+  const before = await headOf(scratch);
   const run = await runGit(scratch, [...TRAIN_GIT, 'merge', '--no-ff', '--no-edit', '-m', message, '--end-of-options', commit], heavy);
-  if (run.code === 0) return { merged: true, commit: await headOf(scratch) };
+  if (run.code === 0) {
+    const after = await headOf(scratch);
+    return after === before ? { merged: false, already: true } : { merged: true, commit: after };
+  }
   const conflicted = await runGit(scratch, ['diff', '--name-only', '-z', '--diff-filter=U'], heavy);
   await runGit(scratch, ['merge', '--abort'], quick);
   const conflicts = nulFields(conflicted.stdout);

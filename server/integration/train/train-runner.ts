@@ -215,6 +215,7 @@ export class TrainRunner {
     if (base === undefined) return;
     await prepareScratch(track.repository, track.scratch, base);
     const merged: TrainRecord[] = [];
+    const merges: string[] = [];
     for (const entry of entries) {
       const result = await (entry.revert !== undefined
         ? revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
@@ -226,7 +227,10 @@ export class TrainRunner {
         this.record((ctx) => (entry.revert !== undefined ? escalateRevert(ctx, entry.itemId, reason) : failLanding(ctx, entry.itemId, reason)));
         return;
       }
-      if (result.merged) merged.push(entry);
+      if (result.merged) {
+        merged.push(entry);
+        merges.push(result.commit);
+      } else if ('already' in result) continue; // brought in by an earlier entry: the next batch finds it on the target
       else if (entry.revert !== undefined) this.revertConflicted(entry, track, result.conflicts);
       else await this.conflicted(track, entry, base, merged, result.conflicts);
     }
@@ -242,9 +246,9 @@ export class TrainRunner {
     if (outcome.exitCode === 0 && !outcome.timedOut) {
       // An entry that left the train during the build (landed by hand, a decision) must not land with it: build again without it.
       if (merged.some((e) => this.core.state.train.get(e.itemId)?.status !== 'building')) return this.requeue(track, 'an item left the train during the build');
-      this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip }));
+      this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges }));
       await this.durable();
-      await this.finishGreen(track, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, at: 0 });
+      await this.finishGreen(track, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges, at: 0 });
       return;
     }
     const tail = outcome.log.slice(-LOG_TAIL_CHARS);
@@ -349,7 +353,7 @@ export class TrainRunner {
     const chain = nulFields((await gitOutput(track.repository, ['rev-list', '-z', '--first-parent', '--reverse', `${batch.base}..${batch.tip}`], { timeoutMs: GIT_LIMITS.quickMs, maxOutputBytes: GIT_LIMITS.quickBytes })).stdout).flatMap((s) => s.split('\n')).filter(Boolean);
     this.record((ctx) => {
       batch.itemIds.forEach((id, i) => {
-        const landedAs = chain[i] ?? batch.tip;
+        const landedAs = batch.merges?.[i] ?? chain[i] ?? batch.tip;
         if (this.core.state.train.get(id)?.revert !== undefined) recordReverted(ctx, id, landedAs);
         else recordLanded(ctx, id, landedAs, 'plane');
       });

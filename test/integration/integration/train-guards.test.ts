@@ -139,3 +139,27 @@ test('configure refuses a remote the repository does not have', async (t) => {
   const operator = await fleet.operator();
   assert.match((await expectCallError(operator.call('fleet_integrate_configure', { root: fleet.repo, remote: 'orign', push: true }), 'INVALID_PARAMS')).message, /no remote "orign"/);
 });
+
+test('a commit already merged by an earlier entry of the batch is taken out of it; each item lands as its own merge commit', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [
+    { callsign: 'WREN', files: { 'src/w.ts': 'w\n' } },
+    { callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } },
+    { callsign: 'CLEO', files: { 'src/c.ts': 'c\n' } },
+  ]);
+  const build = heldFirstBuild(fleet.trees);
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: build.command });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(20_000, async () => assert.ok(build.started()));
+  // BOLT's branch by name, then BOLT's item at the same commit, then CLEO: one batch once the first build ends.
+  await operator.call('fleet_land', { branch: items[1]!.branch, root: fleet.repo });
+  await operator.call('fleet_land', { ids: [items[1]!.id, items[2]!.id], root: fleet.repo });
+  build.go();
+  await eventually(30_000, async () => {
+    for (const item of items) assert.equal((await statusOf(fleet, item.id)).status, 'landed');
+  });
+  const cleo = (await statusOf(fleet, items[2]!.id)).landedCommit!;
+  assert.equal(git(fleet.repo, 'rev-parse', `${cleo}^2`), items[2]!.commit, "CLEO's landing is CLEO's merge, not another item's");
+  const bolt = (await statusOf(fleet, items[1]!.id)).landedCommit!;
+  assert.ok(bolt === items[1]!.commit || git(fleet.repo, 'rev-parse', `${bolt}^2`) === items[1]!.commit, "BOLT's landing brings BOLT's commit");
+});
