@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { git } from '../../support/git-repo.js';
@@ -162,4 +162,16 @@ test('a commit already merged by an earlier entry of the batch is taken out of i
   assert.equal(git(fleet.repo, 'rev-parse', `${cleo}^2`), items[2]!.commit, "CLEO's landing is CLEO's merge, not another item's");
   const bolt = (await statusOf(fleet, items[1]!.id)).landedCommit!;
   assert.ok(bolt === items[1]!.commit || git(fleet.repo, 'rev-parse', `${bolt}^2`) === items[1]!.commit, "BOLT's landing brings BOLT's commit");
+});
+
+test('a build whose detached grandchild keeps its output open is over when its shell exits: the item lands', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [{ callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } }]);
+  const pidFile = join(fleet.trees, 'grandchild.pid');
+  t.after(() => {
+    if (existsSync(pidFile)) try { process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL'); } catch { /* already gone */ }
+  });
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 120' & true` });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'landed'));
 });
