@@ -206,7 +206,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
    * The train's progress, recorded before each irreversible step so a restart resumes it: a batch
    * merged onto `base` and building (tip absent), or built GREEN at `tip` and about to move the target.
    */
-  z.object({ ...base, type: z.literal('integration.batch'), scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional() }),
+  z.object({ ...base, type: z.literal('integration.batch'), scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), /** Each item's own merge (or revert) commit, in itemIds' order. */ merges: z.array(z.string()).optional() }),
   /** The batch is over (landed, or its items went back to the queue or their builders). */
   z.object({ ...base, type: z.literal('integration.batch_ended'), scope: z.string(), /** Its build was RED (then bisected). */ red: z.boolean().optional() }),
   /** An item left the train: landed (with its merge commit), returned to its builder (rework), or failed for a reason no rework fixes. */

@@ -97,6 +97,8 @@ export const workIntegrationSchema = z.object({
   repository: z.string(),
   /** The paths changed merge-base..commit plus uncommitted ones at completion; absent when too many to list. */
   writeSet: z.array(z.string()).optional(),
+  /** The merge-base of the branch and the target at completion: a commit equal to it means nothing was committed to land. */
+  base: z.string().optional(),
 });
 export type WorkIntegration = z.infer<typeof workIntegrationSchema>;
 

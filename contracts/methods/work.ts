@@ -60,7 +60,7 @@ export const workUpdate = defineMethod({
     z.strictObject({ id: idParam, action: z.literal('clarify'), ...sentClarificationAskSchema.shape }),
     z.strictObject({ id: idParam, action: z.literal('answer'), ...sentClarificationAnswerSchema.shape }),
   ]),
-  result: withControl({ item: itemRef, clarificationId: z.string().optional() }),
+  result: withControl({ item: itemRef, clarificationId: z.string().optional(), /** complete: what the builder should know (nothing committed to land). */ warning: z.string().optional() }),
   access: 'anyone',
   mutates: true,
   mcpTool: true,

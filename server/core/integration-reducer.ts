@@ -31,10 +31,11 @@ export function applyTrainEvent(state: State, event: TrainEvent): void {
       state.train.set(event.itemId, { itemId: event.itemId, scope: event.scope, branch: event.branch, commit: event.commit, target: event.target, repository: event.repository, ...(event.revert !== undefined && { revert: event.revert }), status: 'queued', queuedBy: event.by ?? 'unknown', queuedAt: event.at });
       return;
     case 'integration.batch':
-      state.trainBatches.set(event.scope, { scope: event.scope, itemIds: event.itemIds, base: event.base, ...(event.tip !== undefined && { tip: event.tip }), at: event.at });
+      state.trainBatches.set(event.scope, { scope: event.scope, itemIds: event.itemIds, base: event.base, ...(event.tip !== undefined && { tip: event.tip }), ...(event.merges !== undefined && { merges: event.merges }), at: event.at });
+      // Only entries still on the train build: one that left meanwhile (landed by hand, decided) stays off.
       for (const id of event.itemIds) {
         const entry = state.train.get(id);
-        if (entry) entry.status = 'building';
+        if (entry?.status === 'queued' || entry?.status === 'building') entry.status = 'building';
       }
       return;
     case 'integration.batch_ended': {

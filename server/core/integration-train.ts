@@ -1,4 +1,4 @@
-import { ACCEPTED_STATUSES, FleetError, type TrainEntry } from '../../contracts/index.js';
+import { ACCEPTED_STATUSES, FleetError, type TrainEntry, type WorkIntegration } from '../../contracts/index.js';
 import { actorName, isRteOrOperator } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import { integrationConfigOf } from './integration-config.js';
@@ -50,7 +50,13 @@ export function requireLandable(state: State, itemId: string): WorkRecord {
   if (item.integration === undefined || item.scope === undefined) {
     throw new FleetError('INVALID_STATE', `${itemId} was not built on a branch of its own (its builder completed it in a shared checkout, or outside git): there is no branch to land; land the branch by name instead`);
   }
+  if (nothingCommitted(item.integration)) throw new FleetError('INVALID_STATE', `${itemId} was completed with nothing committed on ${item.integration.branch} beyond ${item.integration.target} (its work was only edits in the worktree): there is nothing to land; the builder commits and completes again`);
   return item;
+}
+
+/** Completed at the branch's merge-base with the target: its work was never committed, so nothing of it can land (nor count as landed). */
+export function nothingCommitted(integration: WorkIntegration | undefined): boolean {
+  return integration !== undefined && integration.commit === integration.base;
 }
 
 /** What landing an item queues: its branch at the commit it was completed (and verified) at. */
@@ -87,7 +93,7 @@ export function escalateRevert(ctx: Ctx, itemId: string, reason: string, logTail
 
 /** With land-on-accept configured, an accepted item built on its own branch goes straight to the train. */
 export function landOnAccept(ctx: Ctx, item: WorkRecord, by: string): void {
-  if (item.scope === undefined || item.integration === undefined || !integrationConfigOf(ctx.state, item.scope).landOnAccept) return;
+  if (item.scope === undefined || item.integration === undefined || nothingCommitted(item.integration) || !integrationConfigOf(ctx.state, item.scope).landOnAccept) return;
   enqueue(ctx, by, landingOf(item));
 }
 
@@ -135,6 +141,15 @@ export function returnToReview(ctx: Ctx, itemId: string, reason: string): void {
   if (ctx.state.work.has(itemId)) ctx.emit({ type: 'work.transitioned', by: 'plane', itemId, status: 'review', verifier: null, reason });
 }
 
+/**
+ * A decision (rework, rollback, escalate) on an item that is on the train: it does not land. A queued
+ * entry leaves now; a building one leaves too, and the runner drops it before the batch lands.
+ */
+export function takeOffTrain(ctx: Ctx, itemId: string, by: string, reason: string): void {
+  const entry = ctx.state.train.get(itemId);
+  if (entry?.status === 'queued' || entry?.status === 'building') ctx.emit({ type: 'integration.left', by, itemId, status: 'returned', reason });
+}
+
 /** No rework fixes it (the target is checked out in a worktree, the remote refused): `land_failed`. */
 export function failLanding(ctx: Ctx, itemId: string, reason: string): void {
   ctx.emit({ type: 'integration.left', by: 'plane', itemId, status: 'failed', reason });
@@ -160,7 +175,7 @@ export const integratorLease = (scope: string): string => `integration/${scope}/
 
 /** Records a batch merged onto `base` and building; with `tip`, built GREEN and about to move the target. */
 export function recordBatch(ctx: Ctx, batch: Omit<TrainBatchRecord, 'at'>): void {
-  ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }) });
+  ctx.emit({ type: 'integration.batch', by: 'plane', scope: batch.scope, itemIds: batch.itemIds, base: batch.base, ...(batch.tip !== undefined && { tip: batch.tip }), ...(batch.merges !== undefined && { merges: batch.merges }) });
 }
 
 /** The batch is over; `red`: its build failed (the digest counts RED trains). */

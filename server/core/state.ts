@@ -126,7 +126,7 @@ export const trainRecordSchema = trainEntrySchema.extend({ queuedAt: z.number(),
 export type TrainRecord = z.infer<typeof trainRecordSchema>;
 
 /** The batch a scope's train is working on (integration-train.ts): building, or GREEN at `tip` and moving the target. */
-export const trainBatchRecordSchema = z.object({ scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), at: z.number() });
+export const trainBatchRecordSchema = z.object({ scope: z.string(), itemIds: z.array(z.string()), base: z.string(), tip: z.string().optional(), merges: z.array(z.string()).optional(), at: z.number() });
 export type TrainBatchRecord = z.infer<typeof trainBatchRecordSchema>;
 
 export const stateSchema = z.object({

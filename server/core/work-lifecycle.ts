@@ -5,7 +5,7 @@ import type { WorkRecord } from './orchestration-records.js';
 import { callsignOf } from './views.js';
 import { escalateWork, spentBudget } from './work-budgets.js';
 import { releaseAtOf } from './integration-config.js';
-import { landOnAccept, queueRevert, revertsOnTrain } from './integration-train.js';
+import { landOnAccept, queueRevert, revertsOnTrain, takeOffTrain } from './integration-train.js';
 import { freeBuilder, holdItemClaims, releaseHeldClaims, releaseItemClaims } from './work-claims.js';
 import { answerClarification, askClarification, type ClarificationAnswer, type ClarificationAsk } from './work-clarification.js';
 import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './work-plan.js';
@@ -126,6 +126,7 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
   requireCitations(ctx, caller, item, decision);
   const rework = decision.disposition === 'rework' ? reworkRound(ctx, caller, item, by) : {};
   if (rework === undefined) return;
+  const onTrain = item.status === 'landing'; // read before the transition below changes the record
   const sealed = seal(ctx, 'OrchestratorDecision', { ...decision, ...(rollbackRef !== undefined && { rollbackRef }) }, { workItem: item.id, producer: producerOf(ctx, caller), sourceRefs: [...decision.refs, rollbackRef] });
   ctx.emit({
     type: 'work.transitioned',
@@ -138,6 +139,7 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     ...(item.escalation !== undefined && decision.disposition !== 'escalate' && { escalation: null }),
     ...freeBuilder(ctx, item, by),
   });
+  if (onTrain) takeOffTrain(ctx, item.id, by, `${decision.disposition} decided while it was on the train: it does not land`);
   // Rolled back: nothing of it will land, so its territory goes back to the fleet.
   if (decision.disposition === 'rollback') releaseHeldClaims(ctx, item.id, by, `${item.id} rolled back`);
   if (revert) queueRevert(ctx, item, by);

@@ -39,7 +39,7 @@ export async function branchOfItsOwn(worktree: string, repository: string, confi
     const edited = snapshot?.dirty ? await changedPaths(worktree, head, snapshot.commit, MAX_WRITE_SET_PATHS) : { paths: [], truncated: false };
     const paths = new Set([...(committed?.paths ?? []), ...edited.paths]);
     const listed = committed !== undefined && !committed.truncated && !edited.truncated && paths.size <= MAX_WRITE_SET_PATHS;
-    return { branch: shortBranch(branchRef), commit: head, target, repository, ...(listed && { writeSet: [...paths].sort() }) };
+    return { branch: shortBranch(branchRef), commit: head, target, repository, ...(listed && { writeSet: [...paths].sort() }), ...(base !== undefined && { base }) };
   } catch {
     // git could not answer in time: the item is treated as a shared checkout's (claims released at complete).
     return undefined;

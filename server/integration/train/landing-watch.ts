@@ -1,5 +1,5 @@
 import type { FleetCore } from '../../core/fleet-core.js';
-import { recordLanded } from '../../core/integration-train.js';
+import { nothingCommitted, recordLanded } from '../../core/integration-train.js';
 import type { WorkRecord } from '../../core/orchestration-records.js';
 import { mergeBase, resolveCommit } from '../git/refs.js';
 import { isAncestor, isBranchName } from './train-git.js';
@@ -51,7 +51,7 @@ export class LandingWatch {
   }
 
   private waiting(): WorkRecord[] {
-    return [...this.core.state.work.values()].filter((w) => w.integration !== undefined && w.landedCommit === undefined && (WAITING.has(w.status) || this.core.indexes.claimsHeldFor.has(w.id)));
+    return [...this.core.state.work.values()].filter((w) => w.integration !== undefined && !nothingCommitted(w.integration) && w.landedCommit === undefined && (WAITING.has(w.status) || this.core.indexes.claimsHeldFor.has(w.id)));
   }
 
   /** The target commit that carries the item's work, if it landed. */

@@ -37,12 +37,17 @@ export async function prepareScratch(repository: string, path: string, base: str
   await gitOutput(path, ['clean', '-fdq'], heavy);
 }
 
-export type MergeResult = { merged: true; commit: string } | { merged: false; conflicts: string[] };
+/** `already`: the merge left HEAD where it was (the commit is already in it): nothing of its own to land. */
+export type MergeResult = { merged: true; commit: string } | { merged: false; conflicts: string[] } | { merged: false; already: true };
 
 /** Merges `commit` into the scratch worktree's HEAD as a merge commit of its own (`--no-ff`): one revert undoes it. */
 export async function mergeInto(scratch: string, commit: string, message: string): Promise<MergeResult> {
-  const run = await runGit(scratch, [...TRAIN_GIT, 'merge', '--no-ff', '--no-edit', '-m', message, commit], heavy);
-  if (run.code === 0) return { merged: true, commit: await headOf(scratch) };
+  const before = await headOf(scratch);
+  const run = await runGit(scratch, [...TRAIN_GIT, 'merge', '--no-ff', '--no-edit', '-m', message, '--end-of-options', commit], heavy);
+  if (run.code === 0) {
+    const after = await headOf(scratch);
+    return after === before ? { merged: false, already: true } : { merged: true, commit: after };
+  }
   const conflicted = await runGit(scratch, ['diff', '--name-only', '-z', '--diff-filter=U'], heavy);
   await runGit(scratch, ['merge', '--abort'], quick);
   const conflicts = nulFields(conflicted.stdout);
@@ -52,8 +57,8 @@ export async function mergeInto(scratch: string, commit: string, message: string
 
 /** Reverts `landed` (a merge commit: against its first parent, the mainline) as a commit of its own. */
 export async function revertInto(scratch: string, landed: string, message: string): Promise<MergeResult> {
-  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', landed], quick)).stdout.toString().trim().split(' ').length - 1;
-  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), landed], heavy);
+  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', '--end-of-options', landed], quick)).stdout.toString().trim().split(' ').length - 1;
+  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), '--end-of-options', landed], heavy);
   if (run.code === 0) {
     await gitOutput(scratch, [...TRAIN_GIT, 'commit', '--amend', '-q', '-m', message], heavy);
     return { merged: true, commit: await headOf(scratch) };
@@ -77,7 +82,7 @@ export async function compareAndSwap(repository: string, ref: string, next: stri
 
 /** Whether `ancestor` is reachable from `descendant`. */
 export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
-  const run = await runGit(cwd, ['merge-base', '--is-ancestor', ancestor, descendant], quick);
+  const run = await runGit(cwd, ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant], quick);
   return run.code === 0;
 }
 
@@ -91,6 +96,11 @@ export async function worktreesOn(repository: string, ref: string): Promise<stri
     else if (field === `branch ${ref}` && current !== undefined) found.push(current);
   }
   return found;
+}
+
+/** Whether `remote` is a remote configured in the repository (a mistyped one would stop every landing). */
+export async function hasRemote(repository: string, remote: string): Promise<boolean> {
+  return (await runGit(repository, ['remote', 'get-url', '--', remote], quick)).code === 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
 import { holdPlaneLease } from '../../core/leases.js';
-import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork } from '../../core/integration-train.js';
+import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork, takeOffTrain } from '../../core/integration-train.js';
 import type { TrainBatchRecord, TrainRecord } from '../../core/state.js';
 import { DEFAULT_BUILD_TIMEOUT_S } from '../../core/build-gate.js';
 import type { Journal } from '../../plane/persistence/journal.js';
@@ -119,7 +119,10 @@ export class TrainRunner {
     const resumed = this.core.state.trainBatches.get(scope);
     if (resumed) await this.resume(resumed);
     for (let batch = nextBatch(this.core.state, scope); batch.length > 0 && !this.stopping; batch = nextBatch(this.core.state, scope)) {
+      const before = this.core.state.seq;
       await this.landBatch(batch);
+      // A pass that recorded nothing would only repeat itself: wait for the next kick instead of spinning.
+      if (this.core.state.seq === before) return;
     }
   }
 
@@ -160,7 +163,8 @@ export class TrainRunner {
       this.record((ctx) => same.forEach((e) => failLanding(ctx, e.itemId, track)));
       return;
     }
-    const holders = track.remote === undefined ? await worktreesOn(track.repository, track.targetRef) : [];
+    // Only a push lands without the local branch: otherwise moving it is the landing.
+    const holders = track.remote === undefined || !track.push ? await worktreesOn(track.repository, track.targetRef) : [];
     if (holders.length > 0) {
       const reason = `the target ${track.target} is checked out in the worktree ${holders[0]}: the train never moves a branch under a worktree (its files would no longer match its HEAD); check out another branch there, or configure a remote to land by push (fleet integrate configure --remote NAME --push)`;
       this.record((ctx) => same.forEach((e) => failLanding(ctx, e.itemId, reason)));
@@ -182,6 +186,11 @@ export class TrainRunner {
   /** An entry whose branch moved goes back to review; one already on the target is done. */
   private async precheck(entry: TrainRecord, track: Track, base: string): Promise<'live' | 'settled'> {
     if (entry.revert !== undefined) return 'live';
+    const status = this.core.state.work.get(entry.itemId)?.status;
+    if (status !== undefined && status !== 'landing') {
+      this.record((ctx) => takeOffTrain(ctx, entry.itemId, 'plane', `${entry.itemId} is ${status}, no longer landing: it does not land`));
+      return 'settled';
+    }
     if (!(await isBranchName(track.repository, entry.branch))) {
       this.record((ctx) => failLanding(ctx, entry.itemId, `"${entry.branch}" is not a valid branch name`));
       return 'settled';
@@ -206,12 +215,22 @@ export class TrainRunner {
     if (base === undefined) return;
     await prepareScratch(track.repository, track.scratch, base);
     const merged: TrainRecord[] = [];
+    const merges: string[] = [];
     for (const entry of entries) {
-      const result =
-        entry.revert !== undefined
-          ? await revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
-          : await mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`);
-      if (result.merged) merged.push(entry);
+      const result = await (entry.revert !== undefined
+        ? revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
+        : mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`)
+      ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (result instanceof Error) {
+        // git refused this entry (unrelated histories, a timeout): it leaves the train with git's word, and the rest is merged again from scratch.
+        const reason = `git could not ${entry.revert !== undefined ? `revert ${entry.revert.slice(0, 12)}` : `merge ${entry.branch}`} onto ${track.target}: ${result.message.slice(0, 1000)}`;
+        this.record((ctx) => (entry.revert !== undefined ? escalateRevert(ctx, entry.itemId, reason) : failLanding(ctx, entry.itemId, reason)));
+        return;
+      }
+      if (result.merged) {
+        merged.push(entry);
+        merges.push(result.commit);
+      } else if ('already' in result) continue; // brought in by an earlier entry: the next batch finds it on the target
       else if (entry.revert !== undefined) this.revertConflicted(entry, track, result.conflicts);
       else await this.conflicted(track, entry, base, merged, result.conflicts);
     }
@@ -225,9 +244,11 @@ export class TrainRunner {
     this.liveLogs.delete(track.scope);
     if (this.stopping) return; // killed by the plane stopping: the batch is resumed (rebuilt) at the next start
     if (outcome.exitCode === 0 && !outcome.timedOut) {
-      this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip }));
+      // An entry that left the train during the build (landed by hand, a decision) must not land with it: build again without it.
+      if (merged.some((e) => this.core.state.train.get(e.itemId)?.status !== 'building')) return this.requeue(track, 'an item left the train during the build');
+      this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges }));
       await this.durable();
-      await this.finishGreen(track, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, at: 0 });
+      await this.finishGreen(track, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges, at: 0 });
       return;
     }
     const tail = outcome.log.slice(-LOG_TAIL_CHARS);
@@ -277,6 +298,7 @@ export class TrainRunner {
    * out; without one, a compare-and-swap from the base it was built on.
    */
   private async finishGreen(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
+    if (track.remote !== undefined && !track.push) return this.finishLocally(track, batch);
     if (track.remote !== undefined) {
       const pushed = track.push ? await pushTo(track.repository, track.remote, batch.tip, track.target) : { ok: true, message: '' };
       if (!pushed.ok) {
@@ -301,6 +323,26 @@ export class TrainRunner {
     await this.recordLandedBatch(track, batch);
   }
 
+  /**
+   * A remote without --push: the batch was built on the remote's head and lands on the local branch,
+   * which must move (a fast-forward by compare-and-swap, nobody having it checked out) or nothing landed.
+   */
+  private async finishLocally(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
+    const local = await resolveCommit(track.repository, track.targetRef);
+    const holders = await worktreesOn(track.repository, track.targetRef);
+    const moved =
+      holders.length === 0 &&
+      local !== undefined &&
+      (local === batch.tip || ((await isAncestor(track.repository, local, batch.tip)) && (await compareAndSwap(track.repository, track.targetRef, batch.tip, local, `fleet train: land ${batch.itemIds.join(' ')}`))));
+    if (moved) return this.recordLandedBatch(track, batch);
+    const why = holders.length > 0 ? `it is checked out in the worktree ${holders[0]}` : local === undefined ? 'it does not exist locally' : `it has commits that ${track.remote}/${track.target} has not (or it moved during the build)`;
+    const reason = `built GREEN on ${track.remote}/${track.target}, but without --push the train lands by moving the local ${track.target}, and ${why}: nothing landed; configure --push, or bring the local ${track.target} level with ${track.remote} and land again`;
+    this.record((ctx) => {
+      for (const id of batch.itemIds) failLanding(ctx, id, reason);
+      endBatch(ctx, track.scope);
+    });
+  }
+
   private requeue(track: Track, why: string): void {
     this.log(`train ${track.target}: ${why}; the batch is built again on the new head (nothing unbuilt lands)`);
     this.record((ctx) => endBatch(ctx, track.scope));
@@ -311,7 +353,7 @@ export class TrainRunner {
     const chain = nulFields((await gitOutput(track.repository, ['rev-list', '-z', '--first-parent', '--reverse', `${batch.base}..${batch.tip}`], { timeoutMs: GIT_LIMITS.quickMs, maxOutputBytes: GIT_LIMITS.quickBytes })).stdout).flatMap((s) => s.split('\n')).filter(Boolean);
     this.record((ctx) => {
       batch.itemIds.forEach((id, i) => {
-        const landedAs = chain[i] ?? batch.tip;
+        const landedAs = batch.merges?.[i] ?? chain[i] ?? batch.tip;
         if (this.core.state.train.get(id)?.revert !== undefined) recordReverted(ctx, id, landedAs);
         else recordLanded(ctx, id, landedAs, 'plane');
       });

@@ -11,6 +11,9 @@ export interface CommandOutcome {
   timedOut: boolean;
 }
 
+/** How long the output pipes may stay open after the build's shell exited (a detached grandchild holding them). */
+const PIPE_DRAIN_MS = 1_000;
+
 /**
  * Runs a build command in `cwd` in a process group of its own, killed whole at the timeout, keeping
  * only the output's tail. `onStart` receives the way to kill it early (the plane stopping); `onOutput`
@@ -46,11 +49,21 @@ export function runBuildCommand(
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
+    let settled = false;
+    let drain: NodeJS.Timeout | undefined;
     const finish = (exitCode: number | null, extra = '') => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
+      child.stdout.destroy();
+      child.stderr.destroy();
       resolve({ exitCode, durationMs: Math.round(performance.now() - started), log: output + extra, timedOut });
     };
+    const ended = (code: number | null) => finish(code, timedOut ? `\ntimed out after ${timeoutMs / 1000} s` : '');
     child.once('error', (error) => finish(null, `\ncould not start the build: ${error.message}`));
-    child.once('close', (code) => finish(code, timedOut ? `\ntimed out after ${timeoutMs / 1000} s` : ''));
+    child.once('close', ended);
+    // A process that left the group (setsid) may keep the pipes open forever: the build is over when its shell exits.
+    child.once('exit', (code) => (drain = setTimeout(() => ended(code), PIPE_DRAIN_MS)));
   });
 }

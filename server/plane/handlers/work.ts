@@ -3,6 +3,7 @@ import type { Caller } from '../../core/context.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
 import { workView } from '../../core/orchestration-views.js';
+import { nothingCommitted } from '../../core/integration-train.js';
 import { branchOfItsOwn } from '../../integration/train/branch-of-its-own.js';
 import type { ScopeResolver } from '../repository/scope-resolver.js';
 import { updateWork } from '../../core/work-lifecycle.js';
@@ -58,7 +59,8 @@ export const workHandlers = {
     const outcome = core.run(session.caller, (ctx) => {
       const { id, ...update } = params;
       const { item, clarificationId } = updateWork(ctx, session.caller, id, update.action === 'complete' ? { ...update, ...(integration && { integration }) } : update);
-      return { item: { id: item.id, status: item.status }, ...(clarificationId !== undefined && { clarificationId }) };
+      const warning = integration && nothingCommitted(integration) ? `nothing is committed on ${integration.branch} beyond ${integration.target}: the train lands commits, not edits in the worktree; commit your work and complete again` : undefined;
+      return { item: { id: item.id, status: item.status }, ...(clarificationId !== undefined && { clarificationId }), ...(warning !== undefined && { warning }) };
     });
     // An accept may have queued the item (land on accept), a rollback its revert.
     if (params.action === 'decide') train.kick();
