@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
-import { writeSetFields } from './integration.js';
+import { forecastFields, writeSetFields } from './integration.js';
 import { integrationConfigSchema, trainEntrySchema } from './train.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, personWaitSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
@@ -291,14 +291,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('integration.forecast'),
     status: z.enum(['conflict', 'cleared']),
-    agentId: z.string(),
-    callsign: z.string(),
-    branch: z.string().optional(),
-    otherAgentId: z.string().optional(),
-    otherCallsign: z.string().optional(),
-    otherBranch: z.string(),
-    paths: z.array(z.string()),
-    truncated: z.boolean(),
+    ...forecastFields,
   }),
 ]);
 

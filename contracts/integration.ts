@@ -26,6 +26,18 @@ export const writeSetFields = {
   truncated: z.boolean(),
 };
 
+/** What the plane records of a conflict forecast between an agent and another (or the target, without otherAgentId). */
+export const forecastFields = {
+  agentId: z.string(),
+  callsign: z.string(),
+  branch: z.string().optional(),
+  otherAgentId: z.string().optional(),
+  otherCallsign: z.string().optional(),
+  otherBranch: z.string(),
+  paths: z.array(z.string()),
+  truncated: z.boolean(),
+};
+
 /** An agent's write-set as people and agents read it. */
 export const writeSetSchema = z.object({
   callsign: z.string(),

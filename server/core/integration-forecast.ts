@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
+import { forecastFields, MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
 import type { State } from './state.js';
 
@@ -8,18 +8,7 @@ export const writeSetRecordSchema = z.object({ ...writeSetFields, at: z.number()
 export type WriteSetRecord = z.infer<typeof writeSetRecordSchema>;
 
 /** A conflict forecast between an agent and another (or the target, without otherAgentId), by pair key. */
-export const forecastRecordSchema = z.object({
-  key: z.string(),
-  agentId: z.string(),
-  callsign: z.string(),
-  branch: z.string().optional(),
-  otherAgentId: z.string().optional(),
-  otherCallsign: z.string().optional(),
-  otherBranch: z.string(),
-  paths: z.array(z.string()),
-  truncated: z.boolean(),
-  at: z.number(),
-});
+export const forecastRecordSchema = z.object({ key: z.string(), ...forecastFields, at: z.number() });
 export type ForecastRecord = z.infer<typeof forecastRecordSchema>;
 
 type ForecastEvent = Extract<FleetEvent, { type: `integration.${'write_set' | 'forecast'}` }>;
