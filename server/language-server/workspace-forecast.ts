@@ -15,6 +15,9 @@ const RELOAD_AFTER_MS = 100;
  */
 export class WorkspaceForecast {
   private pending: NodeJS.Timeout | undefined;
+  /** The read in flight, and whether another was asked for meanwhile: reads run one at a time, so an older answer never lands after a newer one. */
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
 
   constructor(
     private readonly scopes: WorkspaceScopes,
@@ -31,6 +34,20 @@ export class WorkspaceForecast {
   }
 
   async load(client: PlaneClient): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.readAgain = false;
+        await this.read(client);
+      } while (this.readAgain);
+    })().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private async read(client: PlaneClient): Promise<void> {
     const { writeSets, conflicts } = await client.call('fleet_conflicts', {});
     // One git look-up per worktree: the scope places a write-set under its agent in Territory, the root turns paths into this workspace's files.
     const scopeOf = new Map(writeSets.map((writeSet) => [writeSet.callsign, this.scopes.locate(pathToFileURL(join(writeSet.worktree, '.fleet-forecast')).toString())?.scope]));
