@@ -67,7 +67,8 @@ for (const seed of [1, 7, 42, 2024]) {
   });
 }
 
-test('a heartbeat alone is not urgent; a claim is, and names only itself', () => {
+/** A mirror that followed a small random fleet, and its first agent. */
+function mirrorOfRandomFleet() {
   const h = makeHarness();
   const mirror = new FleetMirror();
   mirror.load(statusOf(h), []);
@@ -75,6 +76,11 @@ test('a heartbeat alone is not urgent; a claim is, and names only itself', () =>
   for (const event of h.events) mirror.apply(event, new MirrorChanges());
   const agent = mirror.roster[0];
   assert.ok(agent, 'an agent joined');
+  return { mirror, agent };
+}
+
+test('a heartbeat alone is not urgent; a claim is, and names only itself', () => {
+  const { mirror, agent } = mirrorOfRandomFleet();
   const seq = mirror.seq;
   const beat = new MirrorChanges();
   mirror.apply({ seq: seq + 1, at: Date.parse(agent.lastSeenAt) + 1000, type: 'agent.heartbeat', agentId: agent.agentId }, beat);
@@ -90,13 +96,7 @@ test('a heartbeat alone is not urgent; a claim is, and names only itself', () =>
 });
 
 test('a claim held for a completed item until it lands: the editor shows it as the plane does (expiresWith landing, heldFor)', () => {
-  const h = makeHarness();
-  const mirror = new FleetMirror();
-  mirror.load(statusOf(h), []);
-  driveRandomFleet(h, 3, 30);
-  for (const event of h.events) mirror.apply(event, new MirrorChanges());
-  const agent = mirror.roster[0];
-  assert.ok(agent, 'an agent joined');
+  const { mirror, agent } = mirrorOfRandomFleet();
   mirror.apply({ seq: mirror.seq + 1, at: Date.parse(agent.lastSeenAt) + 1000, type: 'claim.granted', claimId: 'held', agentId: agent.agentId, scope: '/s', pattern: 'src/a.ts', mode: 'exclusive', fence: 99, heldFor: 'wk-1' }, new MirrorChanges());
   const held = [...mirror.liveClaims].find((c) => c.id === 'held');
   assert.deepEqual([held?.heldFor, held?.expiresWith, held?.expiresAt], ['wk-1', 'landing', null]);
