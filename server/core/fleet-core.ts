@@ -45,6 +45,11 @@ export class FleetCore {
     this.scheduleEverything();
   }
 
+  /** The time as the core stamps its events (a claim's grantedAt): for comparing what the plane saw with them. */
+  now(): number {
+    return this.clock.now();
+  }
+
   /**
    * Renames scopes (an older plane's ids to portable ones) and queues the claims the merge parked.
    * Call before the plane serves anyone, after the journal listens, so the rename is logged.

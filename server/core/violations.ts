@@ -17,22 +17,26 @@ export interface ObservedWrite {
   fingerprint: string;
   /** With no writer: the agents whose hooked calls elsewhere were in flight when it was seen (none taken for the writer). */
   callsInFlight?: readonly string[];
+  /** When it was first seen: a claim granted later was not there to break (its holder claimed a file already changed). */
+  seenAt?: number;
 }
 
 /**
  * The exclusive claim a write broke, if any. A claim of one of the possible writers breaks
- * nothing: that agent may be the holder writing its own territory.
+ * nothing: that agent may be the holder writing its own territory. Nor does a claim granted after
+ * the write was seen (a watcher judges a burst ~100 ms after seeing it; a claim granted meanwhile
+ * turned another agent's earlier write into a "violation", seen in CI).
  */
-export function violatedClaim(indexes: Indexes, scope: string, path: string, writers: readonly string[]): ClaimRecord | undefined {
-  for (const claim of indexes.territory.covering(scope, path)) {
-    if (claim.mode === 'exclusive' && !writers.includes(claim.agentId)) return claim;
+export function violatedClaim(indexes: Indexes, write: Pick<ObservedWrite, 'scope' | 'path' | 'writers' | 'seenAt'>): ClaimRecord | undefined {
+  for (const claim of indexes.territory.covering(write.scope, write.path)) {
+    if (claim.mode === 'exclusive' && !write.writers.includes(claim.agentId) && (write.seenAt === undefined || claim.grantedAt <= write.seenAt)) return claim;
   }
   return undefined;
 }
 
 /** Records the write as `territory.violated`, unless it broke no claim or repeats an unacknowledged one. */
 export function recordViolation(ctx: Ctx, write: ObservedWrite): FleetEvent | undefined {
-  const claim = violatedClaim(ctx.indexes, write.scope, write.path, write.writers);
+  const claim = violatedClaim(ctx.indexes, write);
   if (!claim) return undefined;
   for (const known of ctx.state.violations.values()) {
     if (known.scope === write.scope && known.path === write.path && known.fingerprint === write.fingerprint) return undefined;

@@ -8,6 +8,8 @@ import { gitDirOf, ignoredAmong, ignoredDirectories } from './git-queries.js';
 export interface Writers {
   writers: string[];
   source: string;
+  /** The core's clock when asked (the change was written by then): a claim granted later was not broken by it. */
+  seenAt: number;
   /** With no writer: the agents whose hooked calls in other worktrees were in flight (one may be the writer). */
   callsInFlight?: string[];
 }

@@ -189,6 +189,7 @@ export class WorktreeWatchers {
    */
   private writersNow(root: string, path: string): Writers {
     const now = this.now();
+    const seenAt = this.core.now();
     const marked = new Map<string, string>();
     const expected = new Set<string>();
     const elsewhere = new Set<string>();
@@ -204,13 +205,13 @@ export class WorktreeWatchers {
     if (marked.size > 0) {
       const sources = new Set(marked.values());
       // One hook's call in flight names its tool; several at once leave it to the watcher.
-      return { writers: [...marked.keys()], source: sources.size === 1 ? [...sources][0]! : 'watcher' };
+      return { writers: [...marked.keys()], source: sources.size === 1 ? [...sources][0]! : 'watcher', seenAt };
     }
-    if (expected.size > 0) return { writers: [...expected], source: 'watcher' };
+    if (expected.size > 0) return { writers: [...expected], source: 'watcher', seenAt };
     const registered = this.watched.get(root)?.agents ?? [];
     const hooked = registered.length > 0 && registered.every((agentId) => this.core.state.agents.get(agentId)?.hooksSeen !== undefined);
     const strangers = [...elsewhere].filter((agentId) => !registered.includes(agentId));
-    return hooked && strangers.length > 0 ? { writers: [], source: 'watcher', callsInFlight: strangers } : { writers: [...registered], source: 'watcher' };
+    return hooked && strangers.length > 0 ? { writers: [], source: 'watcher', seenAt, callsInFlight: strangers } : { writers: [...registered], source: 'watcher', seenAt };
   }
 
   private attributeCallsign(root: string, callsign: string, mark: number, source: string | undefined): void {
@@ -230,7 +231,7 @@ export class WorktreeWatchers {
     if (!watched) return;
     const { scope, cap } = watched;
     for (const write of writes) {
-      const claim = this.core.run(undefined, (ctx) => violatedClaim(ctx.indexes, scope, write.path, write.writers));
+      const claim = this.core.run(undefined, (ctx) => violatedClaim(ctx.indexes, { scope, ...write }));
       if (!claim) continue;
       // A folder made or touched is no write of a file: it takes no place under the cap (a flood's new folders,
       // seen before their files, used up the second's 20 and the flood was recorded as nothing, seen in CI).
@@ -243,8 +244,8 @@ export class WorktreeWatchers {
       if (!cap.take(this.now())) continue;
       const fingerprint = await contentFingerprint(join(root, write.path));
       if (fingerprint === undefined || this.closed) continue;
-      const { path, writers, source, callsInFlight } = write;
-      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path, writers, source, fingerprint, ...(callsInFlight && { callsInFlight }) }));
+      const { path, writers, source, callsInFlight, seenAt } = write;
+      this.core.run(undefined, (ctx) => recordViolation(ctx, { scope, path, writers, source, fingerprint, seenAt, ...(callsInFlight && { callsInFlight }) }));
       if (callsInFlight) this.unattributed.add({ mark: write.mark, root, scope, path, holder: callsignOf(this.core.state, claim.agentId), callsInFlight });
     }
   }

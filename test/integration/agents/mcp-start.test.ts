@@ -4,6 +4,7 @@
 // a plane (here there is none, and FLEET_HOME cannot even hold one).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -51,7 +52,10 @@ test('fleet mcp lists its tools before loading the MCP SDK, zod or the contracts
     const heavy = loaded.split('\n').filter((url) => /node_modules\/(zod|@modelcontextprotocol|ws)\/|\/contracts\/index\.js$|\/client\/plane-client\.js$/.test(url));
     assert.deepEqual(heavy, [], 'loaded before tools/list was answered');
   } finally {
+    // Removed only once the child is gone: it appends to modules.log as it loads (ENOTEMPTY in CI).
+    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
     child.kill();
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 });

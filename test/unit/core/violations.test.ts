@@ -44,6 +44,19 @@ describe('territory violations in the core', () => {
     assert.deepEqual(violated(h).map((e) => [e.path, e.writer]), [['src/a/one.ts', 'unknown'], ['src/a/two.ts', 'unknown']]);
   });
 
+  test('a write seen before the claim was granted broke nothing; one seen when or after it was, did', () => {
+    const h = makeHarness();
+    const atlas = joinAgent(h, 'ATLAS');
+    const bolt = joinAgent(h, 'BOLT');
+    const seenAt = h.clock.now();
+    h.clock.advance(40); // the watcher judges a burst ~100 ms after seeing it: a claim may come meanwhile
+    claimNow(h, atlas.caller, { patterns: ['src/a/**'] });
+    record(h, { ...write([bolt.agentId], 'src/a/before.ts'), seenAt });
+    record(h, { ...write([bolt.agentId], 'src/a/at.ts'), seenAt: h.clock.now() });
+    record(h, { ...write([bolt.agentId], 'src/a/after.ts'), seenAt: h.clock.now() + 10 });
+    assert.deepEqual(violated(h).map((e) => e.path), ['src/a/at.ts', 'src/a/after.ts']);
+  });
+
   test('unclaimed and shared paths are no violation', () => {
     const { h, bolt } = fleet();
     record(h, write([bolt.agentId], 'README.md'));

@@ -54,7 +54,10 @@ export async function openFixture(): Promise<Fixture> {
           return check(last);
         },
         what,
-      );
+      ).catch((error: Error) => {
+        // What the Explorer showed instead says which provider won (a violation's ⚠ hides a forecast's ⇄).
+        throw new Error(`${error.message}; the last decoration: ${last ? `${last.badge ?? '(no badge)'} "${last.tooltip ?? ''}"` : 'none'}`);
+      });
       return last;
     },
   };

@@ -39,8 +39,11 @@ export function integrationTests(fx: () => Fixture): void {
     for (const callsign of ['ATLAS', 'BOLT']) {
       const worktree = join(trees, callsign.toLowerCase());
       execFileSync('git', ['-C', workspace, 'worktree', 'add', '-q', '-b', `work-${callsign.toLowerCase()}`, worktree, 'HEAD'], { stdio: 'ignore' });
-      agents[callsign] = await TestAgent.join(home, callsign, undefined, worktree);
+      const agent = (agents[callsign] = await TestAgent.join(home, callsign, undefined, worktree));
+      const { mark } = await agent.worktreeChanges(worktree);
       commitC(worktree, `export const c = '${callsign}';\n`);
+      // The plane has seen the write before ATLAS claims the file: no violation, whenever the burst is judged.
+      assert.ok((await agent.worktreeChanges(worktree, mark)).changes.some((change) => change.path === 'src/c.ts'));
     }
     assert.ok((await agents.ATLAS!.claim(['src/c.ts'], join(trees, 'atlas'), { reason: 'the c constant' })).granted);
 

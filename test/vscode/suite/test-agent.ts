@@ -57,6 +57,11 @@ export class TestAgent {
     return this.client.call('fleet_check_path', { paths, root });
   }
 
+  /** The hooks' question: a mark, or (with `since`) what the plane's watcher saw change in `worktree` after it. */
+  worktreeChanges(worktree: string, since?: number): Promise<Result<'fleet_worktree_changes'>> {
+    return this.client.call('fleet_worktree_changes', { worktree, ...(since !== undefined && { since }) });
+  }
+
   async leave(): Promise<void> {
     await this.client.call('fleet_agent_leave', {});
     this.client.close();
