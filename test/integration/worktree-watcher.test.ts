@@ -96,6 +96,20 @@ describe("the plane's worktree watcher (DESIGN §11 layer 3): plain processes, t
     assert.deepEqual(violations(from).map((v) => v.path), ['src/a/after-repeat.ts']);
   });
 
+  test('a write seen before another agent claimed the file, and judged after, broke no claim; the next write does', async () => {
+    const from = events.events.length;
+    const { mark } = await operator.call('fleet_worktree_changes', { worktree: boltTree });
+    plainWrite(boltTree, 'early.md', 'written before the claim\n'); // in a watched folder: a new folder's files are found a moment later
+    // Seen now (the kernel's events are read first); judged only after the burst's quiet time, when ATLAS holds it.
+    assert.ok((await operator.call('fleet_worktree_changes', { worktree: boltTree, since: mark })).changes.some((c) => c.path === 'early.md'));
+    assert.equal((await atlas.call('fleet_claim_path', { patterns: ['early.md', 'late.md'], root: repo })).granted, true);
+    plainWrite(boltTree, 'late.md', 'written after the claim\n');
+    const late = await violationOf('late.md', from);
+    assert.deepEqual(violations(from).map((v) => v.path), ['late.md']);
+    await operator.call('fleet_violation_ack', { ids: [late.violationId] }); // the count the operator's test reads stays its own
+    await atlas.call('fleet_release_path', { patterns: ['early.md', 'late.md'], root: repo });
+  });
+
   test("the holder's own write is no violation; another agent's path written from the holder's worktree is", async () => {
     const from = events.events.length;
     plainWrite(repo, 'src/a/own.ts', 'ATLAS in its own territory\n');
