@@ -5,7 +5,7 @@
 // dark and high-contrast themes, and the digest in an editor tab leading with its summary. The
 // screenshots go to test-results/screenshots/<vscode version>/ (docs/screenshots/ keeps a set).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +14,8 @@ import { connectToPlane } from '../../server/client/connect.js';
 import type { PlaneClient } from '../../server/client/plane-client.js';
 import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Workbench } from './harness/index.js';
 import { runFromPalette, setColorTheme } from './support/command-palette.js';
-import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
+import { startDemoFleet } from './support/demo-fleet.js';
+import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { runInHostPhase } from './support/in-host-phase.js';
 import { clickInWebview, webviewText } from './support/webview-frame.js';
 
@@ -69,11 +70,7 @@ for (const id of selectedEngineIds()) {
       await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 90_000 });
 
       // A busy fleet: the demo's agents at work on the same plane.
-      demo = spawn(process.execPath, [CLI_BUNDLE, 'demo', '--home', screenHome, '--seed', '7', '--duration', '600'], { env: { ...process.env, FLEET_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-      await new Promise<void>((resolve, reject) => {
-        demo!.stdout!.on('data', (chunk: Buffer) => /seeded wave/.test(chunk.toString()) && resolve());
-        demo!.once('exit', (code) => reject(new Error(`fleet demo exited with ${code}`)));
-      });
+      demo = await startDemoFleet(screenHome);
       await busyFleet(screenHome);
       // Frozen for the shots (SIGSTOP; SIGCONT before it is ended): its agents keep their places on
       // the roster and their claims, and its RTE, which accepts every verified item, leaves the

@@ -2,7 +2,7 @@
 // badge and the out-of-territory warning, checked by what is on screen and saved as screenshots in
 // test-results/screenshots/<vscode version>/. Also measures claim granted → badge painted.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,7 +13,8 @@ import { ENGINE_VERSIONS, loadEngine, openWorkbench, selectedEngineIds, type Wor
 import { armBadgeWatch, badgeSeenAt, explorerBadge, waitForExplorerRow } from './support/explorer-page.js';
 import { webviewText } from './support/webview-frame.js';
 import { answerInputBox, closeQuickInput, paletteMatches, runFromPalette, setColorTheme } from './support/command-palette.js';
-import { bundleForTests, CLI_BUNDLE, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
+import { startDemoFleet } from './support/demo-fleet.js';
+import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane } from './support/fleet-fixtures.js';
 import { TestAgent } from './suite/test-agent.js';
 
 const LATENCY_SAMPLES = 10;
@@ -129,11 +130,7 @@ for (const id of selectedEngineIds()) {
       assert.match(log, /socket \S+, port \d+/);
 
       // A busy fleet: the demo's agents on the same plane.
-      demo = spawn(process.execPath, [CLI_BUNDLE, 'demo', '--home', home, '--seed', '7', '--duration', '600'], { env: { ...process.env, FLEET_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-      await new Promise<void>((resolve, reject) => {
-        demo!.stdout!.on('data', (chunk: Buffer) => /seeded wave/.test(chunk.toString()) && resolve());
-        demo!.once('exit', (code) => reject(new Error(`fleet demo exited with ${code}`)));
-      });
+      demo = await startDemoFleet(home);
       console.log(`[vscode ${ENGINE_VERSIONS[id].vscode}] fleet demo --seed 7 runs (pid ${demo.pid})`);
 
       // A violation: WRITER writes src/c.ts, which BOREAS holds (src/**): the Explorer marks it.
