@@ -8,6 +8,8 @@ import { echoedTo } from './clock-echo.js';
 const ESTIMATE_WINDOW_MS = 5 * 60_000;
 /** Estimates kept per plane within the window (the newest): a busy plane's memory stays bounded. */
 const MAX_ESTIMATES = 64;
+/** Planes compared at most (the most recently heard): far more than a fleet has, a bound on what its stream can make a plane hold. */
+export const MAX_COMPARED_PLANES = 256;
 
 interface Sample extends OffsetEstimate {
   at: number;
@@ -53,8 +55,10 @@ export class ClockSkew {
     if (plane === this.self || plane === '') return false;
     const echo = echoedTo(this.self, message.clockEcho);
     if (echo instanceof Error) {
-      if (!this.unreadable.has(plane)) this.log(`clock skew: plane ${plane}'s clock echo is unreadable (${echo.message}); its clock is not compared with this one's until it sends a readable one (is it a plane of this version?)`);
-      this.unreadable.add(plane);
+      if (!this.unreadable.has(plane) && this.unreadable.size < MAX_COMPARED_PLANES) {
+        this.unreadable.add(plane);
+        this.log(`clock skew: plane ${plane}'s clock echo is unreadable (${echo.message}); its clock is not compared with this one's until it sends a readable one (is it a plane of this version?)`);
+      }
       return false;
     }
     if (echo === undefined) return false;
@@ -82,7 +86,13 @@ export class ClockSkew {
     const since = sample.at - ESTIMATE_WINDOW_MS;
     const kept = (this.samples.get(plane) ?? []).filter((s) => s.at >= since);
     kept.push(sample);
+    this.samples.delete(plane); // re-inserted last: the map keeps the most recently heard at its end
     this.samples.set(plane, kept.slice(-MAX_ESTIMATES));
+    if (this.samples.size > MAX_COMPARED_PLANES) {
+      const longestSilent = this.samples.keys().next().value!;
+      this.samples.delete(longestSilent);
+      this.reported.delete(longestSilent);
+    }
   }
 
   /** The plane's estimate of the shortest round trip in the window (the narrowest interval). */

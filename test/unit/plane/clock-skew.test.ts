@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ClockEcho } from '../../../server/plane/shared-log/clock-echo.js';
-import { ClockSkew, type HeardMessage } from '../../../server/plane/shared-log/clock-skew.js';
+import { ClockSkew, MAX_COMPARED_PLANES, type HeardMessage } from '../../../server/plane/shared-log/clock-skew.js';
 
 /** Past the span in which a plane's best estimate stands (server/plane/shared-log/clock-skew.ts). */
 const LATER = 5 * 60_000 + 1;
@@ -76,4 +76,17 @@ test('an echo no real exchange gives (an answer sent before the question was hea
   const clockEcho = JSON.stringify([['me', 1_000, 50_000]]);
   assert.equal(skew.observe({ plane: 'liar', planeClock: 40_000, clockEcho, receivedAt: 2_000 }), false);
   assert.deepEqual(skew.problems(), []);
+});
+
+test('however many planes the stream names, a bounded number is compared and logged: the most recently heard', () => {
+  const logged: string[] = [];
+  const skew = new ClockSkew('me', 1_000, (message) => logged.push(message));
+  for (let i = 0; i < MAX_COMPARED_PLANES * 2; i++) {
+    skew.observe(answer(`far${i}`, 9_000, 1_000 + i));
+    skew.observe({ plane: `odd${i}`, planeClock: 90_000, clockEcho: '{', receivedAt: 1_000 });
+  }
+  const problems = skew.problems();
+  assert.equal(problems.length, MAX_COMPARED_PLANES);
+  assert.match(problems.at(-1)!, new RegExp(`plane far${MAX_COMPARED_PLANES * 2 - 1}'s clock`));
+  assert.equal(logged.filter((line) => line.includes('unreadable')).length, MAX_COMPARED_PLANES);
 });
