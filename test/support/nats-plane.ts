@@ -2,7 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import type { FleetEvent } from '../../contracts/index.js';
 import { NatsStore } from '../../server/store/nats/nats-store.js';
 import { fleetEventSchema } from '../../contracts/index.js';
-import { snapshotSchema } from '../../server/plane/persistence/snapshot-format.js';
+import { snapshotSchema, type Snapshot } from '../../server/plane/persistence/snapshot-format.js';
 import { PlaneCallError, type PlaneClient } from '../../server/client/plane-client.js';
 import type { MethodName, Params, Result } from '../../contracts/index.js';
 import type { NatsCluster } from './nats-cluster.js';
@@ -14,11 +14,17 @@ export function startNatsPlane(cluster: NatsCluster | string, fleet: string, env
   return startPlaneProcess({ env: { FLEET_STORE: urls, FLEET_NAME: fleet, ...env } });
 }
 
+/** The fleet's stream opened with the plane's own store, as plane `planeId` (its messages name it), on this machine's clock; with the last event's seq. */
+export async function openStreamAs(cluster: NatsCluster | string, fleet: string, planeId: string): Promise<{ store: NatsStore<Snapshot, FleetEvent>; lastEventSeq: number }> {
+  const urls = typeof cluster === 'string' ? cluster : cluster.urls;
+  const store = new NatsStore({ servers: urls.split(','), fleet, planeId, planeVersion: 'test', snapshotSchema, eventSchema: fleetEventSchema, now: Date.now });
+  const recovered = await store.open();
+  return { store, lastEventSeq: recovered.tail.at(-1)?.seq ?? recovered.snapshotSeq };
+}
+
 /** Every event of the fleet's stream, in the stream's own order (read with the plane's own decoder). */
 export async function streamEvents(cluster: NatsCluster | string, fleet: string): Promise<FleetEvent[]> {
-  const urls = typeof cluster === 'string' ? cluster : cluster.urls;
-  const store = new NatsStore({ servers: urls.split(','), fleet, planeId: 'test-reader', planeVersion: 'test', snapshotSchema, eventSchema: fleetEventSchema, now: Date.now });
-  await store.open();
+  const { store } = await openStreamAs(cluster, fleet, 'test-reader');
   try {
     const events: FleetEvent[] = [];
     for await (const message of store.messages(1, store.base)) events.push(...message.events);

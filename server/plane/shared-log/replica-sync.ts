@@ -3,6 +3,7 @@ import type { FleetCore } from '../../core/fleet-core.js';
 import type { PersistedState } from '../../core/state.js';
 import type { LogMessage, NatsStore, Refusal } from '../../store/nats/nats-store.js';
 import { StoreRetryError } from '../../store/store.js';
+import { ClockEcho } from './clock-echo.js';
 import { ClockSkew } from './clock-skew.js';
 import { ConfirmedReplica } from './confirmed-replica.js';
 import { keepHeard } from './liveness-relay.js';
@@ -46,6 +47,7 @@ const PROBE_MS = 500;
 export class ReplicaSync {
   private readonly confirmed: ConfirmedReplica;
   private readonly skew: ClockSkew;
+  private readonly echo: ClockEcho;
   /** Set while the core is being rolled back to the replica. */
   private rebasing: { target: number; error: StoreRetryError; settle(): void; since: number } | undefined;
   /** Messages of others the core has not adopted yet (it will take them with the reset). */
@@ -73,6 +75,8 @@ export class ReplicaSync {
   ) {
     this.confirmed = new ConfirmedReplica(recovered.snapshot, recovered.tail, store.base, core.config, options.now());
     this.skew = new ClockSkew(options.planeId, options.clockSkewBoundMs, options.log);
+    this.echo = new ClockEcho(options.planeId);
+    store.clockEcho = (now) => this.echo.header(now);
     this.lastContact = Date.now();
     store.onRefused = (refusal) => this.refused(refusal);
     store.onStored = (streamSeq, events) => this.stored(streamSeq, events);
@@ -185,7 +189,9 @@ export class ReplicaSync {
   }
 
   private receive(message: LogMessage<FleetEvent>): void {
-    if (this.skew.observe(message.plane, message.planeClock, message.storedAt)) this.options.healthChanged();
+    const receivedAt = this.options.now();
+    this.echo.heard(message.plane, message.planeClock, receivedAt);
+    if (this.skew.observe({ ...message, receivedAt })) this.options.healthChanged();
     if (message.streamSeq <= this.confirmed.streamSeq) return; // ours, confirmed when acknowledged; or a replaced follower's late delivery
     this.confirm(message.streamSeq, message.events);
     // Ours and in the core: acknowledged already, or the message in flight whose ack is on its way.

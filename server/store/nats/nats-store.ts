@@ -33,9 +33,10 @@ export interface LogMessage<E> {
   plane: string;
   /** The message id it was published with (unique per plane and message). */
   id: string | undefined;
-  /** The publishing plane's clock at publish, and the stream leader's at store (epoch ms). */
+  /** The publishing plane's clock at publish (epoch ms). */
   planeClock: number;
-  storedAt: number;
+  /** What the publishing plane echoed of the others' clocks (its CLOCK_ECHO_HEADER), if anything. */
+  clockEcho: string | undefined;
   events: E[];
 }
 
@@ -45,6 +46,8 @@ export type Refusal = { kind: StoreRetryError['kind']; detail: string; head?: nu
 const PLANE_HEADER = 'Fleet-Plane';
 /** The publishing plane's clock at publish (epoch ms), a header of every message. */
 export const CLOCK_HEADER = 'Fleet-Clock';
+/** The publishing plane's echo of the clocks of the messages it received (server/plane/shared-log/clock-echo.ts). */
+export const CLOCK_ECHO_HEADER = 'Fleet-Clock-Echo';
 const SNAPSHOT_OBJECT = 'latest';
 /** A publish that no quorum acknowledges within this is taken as the store being out of reach. */
 const PUBLISH_TIMEOUT_MS = 3_000;
@@ -90,6 +93,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   #refusing: StoreRetryError | undefined;
   #onRefused: (refusal: Refusal) => StoreRetryError = (r) => new StoreRetryError(r.kind, r.detail, Promise.resolve());
   #onStored: (streamSeq: number, events: readonly E[]) => void = () => undefined;
+  #clockEcho: (now: number) => string | undefined = () => undefined;
   readonly #stats: StoreStats = { appends: 0, fsyncs: 0, bytes: 0 };
   /** The stream seq this plane's decisions rest on: every message up to it is in its state. */
   base = 0;
@@ -111,6 +115,11 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
   get connection(): NatsConnection {
     if (!this.#nc) throw new Error('the NATS store is not open');
     return this.#nc;
+  }
+
+  /** Gives the clock echo header of a message stamped `now` (none when it returns undefined). */
+  set clockEcho(echo: (now: number) => string | undefined) {
+    this.#clockEcho = echo;
   }
 
   /** Called with each refusal; rolls the plane back (calling `refuse`) and returns the error refused appends get. */
@@ -282,7 +291,10 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
     const data = JSON.stringify(events);
     const h = headers();
     h.set(PLANE_HEADER, this.#options.planeId);
-    h.set(CLOCK_HEADER, String(this.#options.now()));
+    const now = this.#options.now();
+    h.set(CLOCK_HEADER, String(now));
+    const echo = this.#clockEcho(now);
+    if (echo !== undefined) h.set(CLOCK_ECHO_HEADER, echo);
     const flight = {
       id: `${this.#options.planeId}-${++this.#sent}`,
       batch,
@@ -357,7 +369,7 @@ export class NatsStore<S, E extends { seq: number; type: string }> implements St
       plane: raw.headers?.get(PLANE_HEADER) ?? '',
       id: raw.headers?.get('Nats-Msg-Id') || undefined,
       planeClock: Number(raw.headers?.get(CLOCK_HEADER) ?? Number.NaN),
-      storedAt: Number(raw.info.timestampNanos) / 1e6,
+      clockEcho: raw.headers?.get(CLOCK_ECHO_HEADER) || undefined,
       events: parsed.data,
     };
   }

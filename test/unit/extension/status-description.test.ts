@@ -49,7 +49,7 @@ test('a store cut off from its quorum: its own icon and words, the error colour,
 });
 
 test('a clock skew between planes is a warning in the tooltip, not a cut-off', () => {
-  const skew = "plane pl_b's clock is 9.0 s ahead of this one's (bound 2 s): expiries are judged at different moments; sync both machines' clocks (NTP)";
+  const skew = "plane pl_b's clock is 9.0 s ahead of this one's (± 0.4 s; bound 2 s): expiries are judged at different moments; sync both machines' clocks (NTP)";
   const skewed = describe(connected({ ...nats, problems: [skew] }));
   assert.equal(skewed.text, '$(broadcast) Fleet: running · 0 agents');
   assert.deepEqual([skewed.warning, skewed.error], [true, false]);
