@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
+import type { Ctx } from '../../core/context.js';
 import { holdPlaneLease } from '../../core/leases.js';
 import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork, takeOffTrain } from '../../core/integration-train.js';
 import type { TrainBatchRecord, TrainRecord } from '../../core/state.js';
@@ -12,12 +13,18 @@ import { forecastMerge } from '../git/merge-tree.js';
 import { resolveCommit } from '../git/refs.js';
 import { GIT_LIMITS } from '../git/limits.js';
 import { gitOutput, nulFields } from '../git/run-git.js';
+import { StoreRetryError } from '../../store/store.js';
 import { compareAndSwap, fetchInto, headOf, isAncestor, isBranchName, mergeInto, prepareScratch, pushTo, revertInto, worktreesOn } from './train-git.js';
 
 /** Lines of a RED build's log sent back with the culprit. */
 const LOG_TAIL_CHARS = 4000;
 /** Files named in a conflict's reason. */
 const MAX_NAMED_FILES = 20;
+/** How often a step taken as the integrator is decided again when the shared log says another plane decided first. */
+const INTEGRATOR_DECISION_ATTEMPTS = 5;
+
+/** This plane no longer holds the scope's integrator lease: it stops, moving nothing, and leaves the batch to the holder. */
+class NotIntegrator extends Error {}
 
 /** Where one scope's train lands: the repository, the target and what the configuration adds. */
 interface Track {
@@ -77,6 +84,35 @@ export class TrainRunner {
   /** Whether this plane integrates `scope` now: it holds (or has just taken) the scope's integrator lease. */
   private integrates(scope: string): boolean {
     return this.core.run(undefined, (ctx) => holdPlaneLease(ctx, integratorLease(scope), this.planeId, this.leaseTtlMs));
+  }
+
+  /**
+   * Takes a step as the scope's integrator: `change` is recorded in one decision with the lease's
+   * renewal, and this waits until it is durable. On a shared log the store refuses a decision made
+   * on a state another plane's events overtook (a plane that stood still past the lease sees an old
+   * state in which it still holds it), so a durable renewal means this plane held the lease in the
+   * fleet's own order just now; a refused one is decided again on the caught-up state. Called right
+   * before each step that moves something (the batch's records, the target's update, the push).
+   */
+  private async asIntegrator(scope: string, change: (ctx: Ctx) => void = () => undefined): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const held = this.core.run(undefined, (ctx) => {
+        if (!holdPlaneLease(ctx, integratorLease(scope), this.planeId, this.leaseTtlMs)) return false;
+        change(ctx);
+        return true;
+      });
+      if (!held) {
+        const holder = this.core.state.leases.get(integratorLease(scope))?.agentId ?? 'another plane';
+        throw new NotIntegrator(`this plane no longer holds the integrator lease of ${scope} (${holder} does): it moves nothing and leaves the batch to the holder`);
+      }
+      try {
+        await this.durable();
+        return;
+      } catch (error) {
+        if (!(error instanceof StoreRetryError) || attempt >= INTEGRATOR_DECISION_ATTEMPTS) throw error;
+        await error.settled;
+      }
+    }
   }
 
   kick(): void {
@@ -235,8 +271,7 @@ export class TrainRunner {
       else await this.conflicted(track, entry, base, merged, result.conflicts);
     }
     if (merged.length === 0) return;
-    this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base }));
-    await this.durable();
+    await this.asIntegrator(track.scope, (ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base }));
     const tip = await headOf(track.scratch);
     this.liveLogs.set(track.scope, '');
     const outcome = await runBuildCommand(track.command, track.scratch, track.timeoutMs, (kill) => (this.kill = kill), (tail) => this.liveLogs.set(track.scope, tail));
@@ -246,8 +281,7 @@ export class TrainRunner {
     if (outcome.exitCode === 0 && !outcome.timedOut) {
       // An entry that left the train during the build (landed by hand, a decision) must not land with it: build again without it.
       if (merged.some((e) => this.core.state.train.get(e.itemId)?.status !== 'building')) return this.requeue(track, 'an item left the train during the build');
-      this.record((ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges }));
-      await this.durable();
+      await this.asIntegrator(track.scope, (ctx) => recordBatch(ctx, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges }));
       await this.finishGreen(track, { scope: track.scope, itemIds: merged.map((e) => e.itemId), base, tip, merges, at: 0 });
       return;
     }
@@ -299,6 +333,7 @@ export class TrainRunner {
    */
   private async finishGreen(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
     if (track.remote !== undefined && !track.push) return this.finishLocally(track, batch);
+    await this.asIntegrator(track.scope);
     if (track.remote !== undefined) {
       const pushed = track.push ? await pushTo(track.repository, track.remote, batch.tip, track.target) : { ok: true, message: '' };
       if (!pushed.ok) {
@@ -315,6 +350,7 @@ export class TrainRunner {
       const local = await resolveCommit(track.repository, track.targetRef);
       const checkedOut = (await worktreesOn(track.repository, track.targetRef)).length > 0;
       if (!checkedOut && local !== undefined && local !== batch.tip && (await isAncestor(track.repository, local, batch.tip))) {
+        await this.asIntegrator(track.scope);
         await compareAndSwap(track.repository, track.targetRef, batch.tip, local, 'fleet train: landed on the remote');
       }
     } else if (!(await compareAndSwap(track.repository, track.targetRef, batch.tip, batch.base, `fleet train: land ${batch.itemIds.join(' ')}`))) {
@@ -328,6 +364,7 @@ export class TrainRunner {
    * which must move (a fast-forward by compare-and-swap, nobody having it checked out) or nothing landed.
    */
   private async finishLocally(track: Track, batch: TrainBatchRecord & { tip: string }): Promise<void> {
+    await this.asIntegrator(track.scope);
     const local = await resolveCommit(track.repository, track.targetRef);
     const holders = await worktreesOn(track.repository, track.targetRef);
     const moved =
