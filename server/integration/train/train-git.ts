@@ -55,10 +55,24 @@ export async function mergeInto(scratch: string, commit: string, message: string
   return { merged: false, conflicts };
 }
 
-/** Reverts `landed` (a merge commit: against its first parent, the mainline) as a commit of its own. */
-export async function revertInto(scratch: string, landed: string, message: string): Promise<MergeResult> {
-  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', '--end-of-options', landed], quick)).stdout.toString().trim().split(' ').length - 1;
-  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), '--end-of-options', landed], heavy);
+/**
+ * What a revert undoes: the commit `landed` (a merge commit: against its first parent, the mainline),
+ * or with `from`, all of `from..landed` (an item's own commits, landed by fast-forward or rebase).
+ */
+export interface Landing {
+  landed: string;
+  from?: string | undefined;
+}
+
+/**
+ * Reverts a landing as a commit of its own. A range is reverted through one commit that squashes it
+ * (the tree of `landed` on top of `from`, reachable from no ref): its inverse is the whole range's,
+ * even when the range holds merges of the target into the branch, which `git revert A..B` refuses.
+ */
+export async function revertInto(scratch: string, landing: Landing, message: string): Promise<MergeResult> {
+  const undone = landing.from === undefined ? landing.landed : (await gitOutput(scratch, [...TRAIN_GIT, 'commit-tree', '-p', landing.from, '-m', message, `${landing.landed}^{tree}`], quick)).stdout.toString().trim();
+  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', '--end-of-options', undone], quick)).stdout.toString().trim().split(' ').length - 1;
+  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), '--end-of-options', undone], heavy);
   if (run.code === 0) {
     await gitOutput(scratch, [...TRAIN_GIT, 'commit', '--amend', '-q', '-m', message], heavy);
     return { merged: true, commit: await headOf(scratch) };

@@ -254,7 +254,7 @@ export class TrainRunner {
     const merges: string[] = [];
     for (const entry of entries) {
       const result = await (entry.revert !== undefined
-        ? revertInto(track.scratch, entry.revert, `fleet: roll back ${entry.itemId} (revert ${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
+        ? revertInto(track.scratch, { landed: entry.revert, from: entry.revertFrom }, `fleet: roll back ${entry.itemId} (revert ${entry.revertFrom !== undefined ? `${entry.revertFrom.slice(0, 12)}..` : ''}${entry.revert.slice(0, 12)}, its landing of ${entry.branch})`)
         : mergeInto(track.scratch, entry.commit, `fleet: land ${entry.itemId} (${entry.branch})`)
       ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (result instanceof Error) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { git } from '../../support/git-repo.js';
-import { acceptedItems, eventually, statusOf, trainRepo, type Fleet } from '../../support/train-repo.js';
+import { acceptedItems, commitFiles, completeVerifyAccept, eventually, statusOf, trainRepo, type Fleet } from '../../support/train-repo.js';
 
 const FILES = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# repo\n' };
 
@@ -49,4 +49,27 @@ test('rollback whose revert conflicts with later landings escalates to the opera
   await eventually(30_000, async () => assert.equal((await statusOf(fleet, first[0]!.id)).status, 'escalated'));
   assert.match((await statusOf(fleet, first[0]!.id)).statusReason ?? '', /conflicts with later landings on main in src\/a\.ts/);
   assert.equal(git(fleet.repo, 'rev-parse', 'main'), before, 'history is never rewritten, nothing half-reverted lands');
+});
+
+test('rollback of an item landed by fast-forward (seen by the landing watch: its branch head on the target) reverts all of its commits, as one revert commit, not only its last', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const operator = await fleet.operator();
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: 'test -f src/a.ts' });
+  const bolt = await fleet.agent('BOLT', 'bolt-work');
+  const criteria = ['b and c exist'];
+  const { item } = await operator.call('fleet_work_add', { title: 'b then c', paths: ['src/b.ts', 'src/c.ts'], criteria, root: fleet.repo });
+  await bolt.client.call('fleet_work_pull', {});
+  commitFiles(bolt.worktree, { 'src/b.ts': 'export const b = 1;\n' }, 'add b');
+  const head = commitFiles(bolt.worktree, { 'src/c.ts': 'export const c = 1;\n', 'README.md': '# repo with b and c\n' }, 'add c');
+  await completeVerifyAccept(bolt.client, await fleet.verifier(), operator, item.id, criteria);
+  const before = git(fleet.repo, 'rev-parse', 'main');
+  // The operator lands it by hand, fast-forward: its two commits are now main's own.
+  git(fleet.repo, 'update-ref', 'refs/heads/main', head, before);
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, item.id)).status, 'landed'));
+
+  await rollback(fleet, item.id);
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, item.id)).status, 'rolled_back'));
+  assert.equal(git(fleet.repo, 'rev-parse', 'main^'), head, 'one commit on top: the revert');
+  assert.equal(git(fleet.repo, 'rev-list', '--parents', '-n1', 'main').split(' ').length, 2, 'a plain revert commit');
+  assert.equal(git(fleet.repo, 'diff', '--name-only', before, 'main'), '', 'both of its commits undone: the tree is as before it landed');
 });
