@@ -26,7 +26,10 @@ export async function isBranchName(cwd: string, name: string): Promise<boolean> 
  */
 export async function prepareScratch(repository: string, path: string, base: string): Promise<void> {
   if (!existsSync(path)) {
-    await runGit(repository, ['worktree', 'prune'], quick);
+    // Its folder vanished (FLEET_HOME cleaned): its own stale entry would refuse the path. Only its
+    // own: `worktree prune` would also drop the entries of others' worktrees whose folders are away
+    // (an unmounted disk), and those are not the train's.
+    await runGit(repository, ['worktree', 'remove', '--force', path], quick);
     await gitOutput(repository, ['worktree', 'add', '--detach', '--end-of-options', path, base], heavy);
     return;
   }
