@@ -6,9 +6,10 @@ import { removeHome, tempHome } from './plane-process.js';
 /**
  * When the plane dies around a git step: `before` it runs (the step never happens), `during` it
  * (the step runs on, orphaned, while the plane is dead), `after` it (the step happened; the plane
- * never read its outcome).
+ * never read its outcome), or `with-git`: the plane and that git die together (a kill of the process
+ * group, the OOM killer), git leaving its index.lock behind as a git killed mid-write does.
  */
-export type KillWhen = 'before' | 'during' | 'after';
+export type KillWhen = 'before' | 'during' | 'after' | 'with-git';
 
 export interface GitKillShim {
   /** PATH for the plane's environment: the shim's folder first. */
@@ -42,6 +43,7 @@ if [ "$sub" = '${subcommand}' ] && [ -e '${armed}' ] && mkdir '${fired}' 2>/dev/
     before) kill -9 "$PPID"; exit 137 ;;
     during) kill -9 "$PPID"; exec '${realGit}' "$@" ;;
     after) '${realGit}' "$@"; code=$?; kill -9 "$PPID"; exit $code ;;
+    with-git) echo torn > "$('${realGit}' rev-parse --git-path index.lock)"; kill -9 "$PPID"; kill -9 $$ ;;
   esac
 fi
 exec '${realGit}' "$@"

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { GIT_LIMITS } from '../git/limits.js';
 import { gitOutput, nulFields, runGit, type GitRun } from '../git/run-git.js';
 
@@ -23,21 +24,28 @@ export async function isBranchName(cwd: string, name: string): Promise<boolean> 
 /**
  * The train's scratch worktree, created once (detached, so it holds no branch) and kept between
  * builds so a build's dependencies stay; reset to `base` for each batch (ignored files are kept).
+ * One that cannot be reset (a git killed together with the plane left its index.lock behind) is
+ * the train's own: it is made again, or the train would stop there for good.
  */
 export async function prepareScratch(repository: string, path: string, base: string): Promise<void> {
-  if (!existsSync(path)) {
-    // Its folder vanished (FLEET_HOME cleaned): its own stale entry would refuse the path. Only its
-    // own: `worktree prune` would also drop the entries of others' worktrees whose folders are away
-    // (an unmounted disk), and those are not the train's.
-    await runGit(repository, ['worktree', 'remove', '--force', path], quick);
-    await gitOutput(repository, ['worktree', 'add', '--detach', '--end-of-options', path, base], heavy);
-    return;
+  if (existsSync(path)) {
+    if (await resetScratch(path, base)) return;
+    await rm(path, { recursive: true, force: true });
   }
+  // Its folder is gone: its own stale entry would refuse the path. Only its own: `worktree prune`
+  // would also drop the entries of others' worktrees whose folders are away (an unmounted disk).
+  await runGit(repository, ['worktree', 'remove', '--force', path], quick);
+  await gitOutput(repository, ['worktree', 'add', '--detach', '--end-of-options', path, base], heavy);
+}
+
+/** Resets the scratch worktree to `base`; false when git refuses a step. */
+async function resetScratch(path: string, base: string): Promise<boolean> {
   // A merge the plane died in the middle of is abandoned (it was never recorded as built).
   await runGit(path, ['merge', '--abort'], quick);
-  await gitOutput(path, ['checkout', '--detach', '--force', base, '--'], heavy);
-  await gitOutput(path, ['reset', '--hard', base], heavy);
-  await gitOutput(path, ['clean', '-fdq'], heavy);
+  for (const step of [['checkout', '--detach', '--force', base, '--'], ['reset', '--hard', base], ['clean', '-fdq']]) {
+    if ((await runGit(path, step, heavy)).code !== 0) return false;
+  }
+  return true;
 }
 
 /** `already`: the merge left HEAD where it was (the commit is already in it): nothing of its own to land. */

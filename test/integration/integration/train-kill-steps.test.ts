@@ -76,6 +76,8 @@ async function killedAt(t: { after(fn: () => Promise<void> | void): void }, subc
 
 test('train: kill -9 during a merge in the scratch worktree (the merge runs on, orphaned): the restarted plane merges again from the target and lands each item once', (t) => killedAt(t, 'merge', 'during', { greenRecorded: false, targetMoved: false }));
 
+test('train: kill -9 of the plane and its git together during a merge (git\'s index.lock left in the scratch worktree): the restarted plane makes its scratch worktree again and lands each item once', (t) => killedAt(t, 'merge', 'with-git', { greenRecorded: false, targetMoved: false }));
+
 test('train: kill -9 between the GREEN record and the target\'s update-ref: the restarted plane moves the target to the GREEN tip and records both items landed', (t) => killedAt(t, 'update-ref', 'before', { greenRecorded: true, targetMoved: false }));
 
 test('train: kill -9 after the target\'s update-ref, before the landed record: the restarted plane finds the target at the GREEN tip and records both items landed, without landing them again', (t) => killedAt(t, 'update-ref', 'after', { greenRecorded: true, targetMoved: true }));
