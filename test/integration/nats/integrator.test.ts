@@ -77,11 +77,16 @@ test('two planes on NATS: one integrator at a time; its death hands the train ov
   assert.equal(git(repo, 'rev-parse', 'main^2'), commit, 'landed once, exactly the queued commit');
 });
 
-test('two planes on NATS: an integrator that stood still (SIGSTOP) past its lease wakes up to a GREEN build and moves nothing; the plane that took over lands the item once', async (t) => {
-  const { repo, first, second, operator, item, commit, counter, lines, before } = await acceptedOnTwoPlanes(t, 'stalled-train');
+/**
+ * The first plane builds, stands still (SIGSTOP) past its lease while the second takes the batch
+ * over, then wakes up to its own build ending `woken` (each build waits for a file in its plane's
+ * home, which says how it ends). It must move and record nothing: the second lands the item once.
+ */
+async function stalledIntegrator(t: TestEnd, fleet: string, woken: 'green' | 'red'): Promise<void> {
+  const { repo, first, second, operator, item, commit, counter, lines, before } = await acceptedOnTwoPlanes(t, fleet);
   t.after(() => void (first.child.exitCode === null && process.kill(first.child.pid!, 'SIGCONT')));
-  // Each plane's build waits for a file in its own home: the test decides when each one ends (GREEN).
-  await operator.call('fleet_integrate_configure', { root: repo, buildCommand: `echo "start $FLEET_HOME" >> ${counter}; for i in $(seq 1200); do [ -e "$FLEET_HOME/go" ] && break; sleep 0.1; done; echo "end $FLEET_HOME" >> ${counter}` });
+  const go = `$FLEET_HOME/go`;
+  await operator.call('fleet_integrate_configure', { root: repo, buildCommand: `echo "start $FLEET_HOME" >> ${counter}; for i in $(seq 1200); do [ -e "${go}" ] && break; sleep 0.1; done; echo "end $FLEET_HOME" >> ${counter}; [ "$(cat "${go}")" != red ]` });
   await operator.call('fleet_land', { ids: [item.id], root: repo });
   await eventually(20_000, async () => assert.deepEqual(lines(), [`start ${first.home}`], 'the plane that took the lease builds'));
 
@@ -93,16 +98,22 @@ test('two planes on NATS: an integrator that stood still (SIGSTOP) past its leas
   t.after(() => late.close());
   await callWhenServed(late, 'fleet_agent_join', { callsign: 'WREN', runtime: 'test', role: 'verifier' });
 
-  writeFileSync(join(first.home, 'go'), '');
+  writeFileSync(join(first.home, 'go'), woken);
   await eventually(20_000, async () => assert.ok(lines().includes(`end ${first.home}`)));
-  await eventually(20_000, async () => assert.ok(first.output().includes('no longer holds the integrator lease') || git(repo, 'rev-parse', 'main') !== before, 'the woken plane acted on its GREEN build'));
-  assert.equal(git(repo, 'rev-parse', 'main'), before, 'a plane that lost the integrator lease does not move the target');
-
-  writeFileSync(join(second.home, 'go'), '');
   const watcher = await second.connectAsOperator();
   t.after(() => watcher.close());
-  await eventually(60_000, async () => assert.equal((await watcher.call('fleet_work_list', { id: item.id })).items[0]?.status, 'landed'));
+  const status = async () => (await watcher.call('fleet_work_list', { id: item.id })).items[0]?.status;
+  await eventually(20_000, async () => assert.ok(first.output().includes('no longer holds the integrator lease') || git(repo, 'rev-parse', 'main') !== before || (await status()) !== 'landing', 'the woken plane acted on its build'));
+  assert.equal(git(repo, 'rev-parse', 'main'), before, 'a plane that lost the integrator lease does not move the target');
+  assert.equal(await status(), 'landing', "nor does it decide the holder's batch");
+
+  writeFileSync(join(second.home, 'go'), 'green');
+  await eventually(60_000, async () => assert.equal(await status(), 'landed'));
   assert.equal(git(repo, 'rev-parse', 'main^1'), before);
   assert.equal(git(repo, 'rev-parse', 'main^2'), commit, 'landed once, exactly the queued commit');
   assert.equal(lines().filter((l) => l.startsWith('start ')).length, 2, 'no third build: the holder finished the batch');
-});
+}
+
+test('two planes on NATS: an integrator that stood still (SIGSTOP) past its lease wakes up to a GREEN build and moves nothing; the plane that took over lands the item once', (t) => stalledIntegrator(t, 'stalled-green', 'green'));
+
+test('two planes on NATS: an integrator that stood still past its lease wakes up to a RED build and records nothing (the holder\'s batch is not ended, the item not sent back); the holder lands it', (t) => stalledIntegrator(t, 'stalled-red', 'red'));
