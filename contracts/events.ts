@@ -201,7 +201,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
   /** A repository's integration settings (fleet integrate configure). */
   z.object({ ...base, type: z.literal('integration.configured'), ...integrationConfigSchema.omit({ configuredBy: true }).shape }),
   /** An item's branch queued on the train at a pinned commit (fleet land, or an accept with land-on-accept). */
-  z.object({ ...base, type: z.literal('integration.queued'), ...trainEntrySchema.pick({ itemId: true, scope: true, branch: true, commit: true, target: true, repository: true, revert: true }).shape }),
+  z.object({ ...base, type: z.literal('integration.queued'), ...trainEntrySchema.pick({ itemId: true, scope: true, branch: true, commit: true, target: true, repository: true, revert: true, revertFrom: true }).shape }),
   /**
    * The train's progress, recorded before each irreversible step so a restart resumes it: a batch
    * merged onto `base` and building (tip absent), or built GREEN at `tip` and about to move the target.

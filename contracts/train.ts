@@ -42,6 +42,12 @@ export const trainEntrySchema = z.object({
   queuedAt: z.iso.datetime(),
   /** Set for a rollback: the landed commit this entry reverts (one revert commit, through the train's build). */
   revert: z.string().optional(),
+  /**
+   * With `revert`, for a landing that brought the item's own commits onto the target (a fast-forward
+   * or rebase: its branch head is the landed commit): where its work began, so the revert undoes all
+   * of `revertFrom..revert`, not only the last commit.
+   */
+  revertFrom: z.string().optional(),
   /** The merge commit on the target, once landed (for a rollback, the revert commit). */
   landedCommit: z.string().optional(),
   /** Why it left the train without landing (conflict, RED build, moved branch, target checked out). */

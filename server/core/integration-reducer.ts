@@ -28,7 +28,7 @@ export function applyTrainEvent(state: State, event: TrainEvent): void {
     case 'integration.queued':
       // Queued again (after rework): it goes to the back of the queue.
       state.train.delete(event.itemId);
-      state.train.set(event.itemId, { itemId: event.itemId, scope: event.scope, branch: event.branch, commit: event.commit, target: event.target, repository: event.repository, ...(event.revert !== undefined && { revert: event.revert }), status: 'queued', queuedBy: event.by ?? 'unknown', queuedAt: event.at });
+      state.train.set(event.itemId, { itemId: event.itemId, scope: event.scope, branch: event.branch, commit: event.commit, target: event.target, repository: event.repository, ...(event.revert !== undefined && { revert: event.revert }), ...(event.revertFrom !== undefined && { revertFrom: event.revertFrom }), status: 'queued', queuedBy: event.by ?? 'unknown', queuedAt: event.at });
       return;
     case 'integration.batch':
       state.trainBatches.set(event.scope, { scope: event.scope, itemIds: event.itemIds, base: event.base, ...(event.tip !== undefined && { tip: event.tip }), ...(event.merges !== undefined && { merges: event.merges }), at: event.at });

@@ -65,9 +65,18 @@ export function landingOf(item: WorkRecord): LandingRequest {
   return { scope: item.scope!, itemId: item.id, branch, commit, target, repository };
 }
 
-/** Whether a rollback of `item` goes through the train: it landed, and the plane knows the commit that landed it. */
+/** Whether a rollback of `item` goes through the train: it landed, and the plane knows the commits that landed it. */
 export function revertsOnTrain(item: WorkRecord): boolean {
-  return item.status === 'landed' && item.landedCommit !== undefined && item.integration !== undefined && item.scope !== undefined;
+  return item.status === 'landed' && item.landedCommit !== undefined && item.integration !== undefined && item.scope !== undefined && (!landedAsItsOwnCommits(item) || item.integration.base !== undefined);
+}
+
+/**
+ * Whether the commit that landed `item` is its branch head itself (a fast-forward or rebase seen on
+ * the target by ancestry): its landing is then all of its own commits since its merge-base, where a
+ * merge or squash landing is one commit of the target's.
+ */
+function landedAsItsOwnCommits(item: WorkRecord): boolean {
+  return item.landedCommit === item.integration?.commit;
 }
 
 /**
@@ -75,8 +84,9 @@ export function revertsOnTrain(item: WorkRecord): boolean {
  * of its own built on the target by the train. The item stays landed until the revert lands.
  */
 export function queueRevert(ctx: Ctx, item: WorkRecord, by: string): void {
-  const { branch, target, repository } = item.integration!;
-  ctx.emit({ type: 'integration.queued', by, itemId: item.id, scope: item.scope!, branch, commit: item.landedCommit!, target, repository, revert: item.landedCommit! });
+  const { branch, target, repository, base } = item.integration!;
+  const from = landedAsItsOwnCommits(item) ? { revertFrom: base! } : {};
+  ctx.emit({ type: 'integration.queued', by, itemId: item.id, scope: item.scope!, branch, commit: item.landedCommit!, target, repository, revert: item.landedCommit!, ...from });
 }
 
 /** The revert landed: the item is rolled back, with the revert commit. */
@@ -184,6 +194,6 @@ export function endBatch(ctx: Ctx, scope: string, red = false): void {
 }
 
 export function trainEntryView(entry: TrainRecord): TrainEntry {
-  const { itemId, scope, branch, commit, target, repository, revert, status, queuedBy, queuedAt, landedCommit, reason, logTail } = entry;
-  return { itemId, scope, branch, commit, target, repository, ...(revert !== undefined && { revert }), status, queuedBy, queuedAt: iso(queuedAt), ...(landedCommit !== undefined && { landedCommit }), ...(reason !== undefined && { reason }), ...(logTail !== undefined && { logTail }) };
+  const { itemId, scope, branch, commit, target, repository, revert, revertFrom, status, queuedBy, queuedAt, landedCommit, reason, logTail } = entry;
+  return { itemId, scope, branch, commit, target, repository, ...(revert !== undefined && { revert }), ...(revertFrom !== undefined && { revertFrom }), status, queuedBy, queuedAt: iso(queuedAt), ...(landedCommit !== undefined && { landedCommit }), ...(reason !== undefined && { reason }), ...(logTail !== undefined && { logTail }) };
 }

@@ -13,7 +13,7 @@ type TestEnd = { after(fn: () => Promise<void> | void): void };
  * A real plane and a real repository whose main checkout is on a branch of its own (`operator`), so
  * the train may move `main`; agents get linked worktrees on branches of their own beside it.
  */
-export async function trainRepo(t: TestEnd, files: Record<string, string>, options: { remote?: boolean } = {}) {
+export async function trainRepo(t: TestEnd, files: Record<string, string>, options: { remote?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const repo = makeRepo(files);
   git(repo, 'checkout', '-q', '-b', 'operator');
   const trees = tempHome('fleet-trees-');
@@ -23,7 +23,9 @@ export async function trainRepo(t: TestEnd, files: Record<string, string>, optio
     execFileSync('git', ['clone', '-q', '--bare', repo, remote], { stdio: 'ignore' });
     git(repo, 'remote', 'add', 'origin', remote);
   }
-  let plane = await startPlaneProcess();
+  // The plane's environment, the same after a restart (a git shim first on its PATH).
+  const env = options.env ?? {};
+  let plane = await startPlaneProcess({ env });
   const clients: PlaneClient[] = [];
   t.after(async () => {
     for (const client of clients) client.close();
@@ -41,10 +43,10 @@ export async function trainRepo(t: TestEnd, files: Record<string, string>, optio
     get plane(): PlaneProcess {
       return plane;
     },
-    /** Kills the plane (-9) and starts a new one on the same home. */
+    /** Kills the plane (-9; or waits for it to be gone if something else killed it) and starts a new one on the same home. */
     async restart(): Promise<void> {
       await plane.kill();
-      plane = await startPlaneProcess({ home: plane.home });
+      plane = await startPlaneProcess({ home: plane.home, env });
     },
     operator: async () => kept(await plane.connectAsOperator()),
     /** A linked worktree on branch `branch` from main, and an agent joined there. */

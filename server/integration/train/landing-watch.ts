@@ -5,6 +5,14 @@ import { mergeBase, resolveCommit } from '../git/refs.js';
 import { isAncestor, isBranchName } from './train-git.js';
 import { patchIds, RECENT_TARGET_COMMITS } from './patch-ids.js';
 
+/**
+ * Branches checked per tick. Each costs up to six git runs (two of them patch ids over the
+ * target's recent commits), and a fleet with hundreds of items waiting would otherwise start
+ * thousands of git processes every tick, starving the agents' own git and the plane: the rest
+ * wait their turn, in rotation, so every waiting branch is checked within ceil(waiting / 16) ticks.
+ */
+const BRANCHES_PER_TICK = 16;
+
 /** Statuses in which an item's branch waits to land outside a train batch. */
 const WAITING = new Set(['review', 'verified', 'done', 'landing', 'land_failed']);
 
@@ -16,11 +24,14 @@ const WAITING = new Set(['review', 'verified', 'done', 'landing', 'land_failed']
 export class LandingWatch {
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
+  /** Items checked since the rotation last began again: each waiting item is checked once per lap. */
+  private readonly lap = new Set<string>();
 
   constructor(
     private readonly core: FleetCore,
     private readonly intervalMs: number,
     private readonly log: (message: string) => void,
+    private readonly branchesPerTick = BRANCHES_PER_TICK,
   ) {}
 
   start(): void {
@@ -36,7 +47,7 @@ export class LandingWatch {
     if (this.checking) return;
     this.checking = true;
     try {
-      for (const item of this.waiting()) {
+      for (const item of this.nextRound()) {
         const commit = await this.landedAs(item).catch(() => undefined);
         const entry = this.core.state.train.get(item.id);
         // A train batch in progress records its own landing.
@@ -48,6 +59,19 @@ export class LandingWatch {
     } finally {
       this.checking = false;
     }
+  }
+
+  /** The next `branchesPerTick` waiting items not yet checked in this lap (a new lap once all were). */
+  private nextRound(): WorkRecord[] {
+    const waiting = this.waiting();
+    let due = waiting.filter((item) => !this.lap.has(item.id));
+    if (due.length === 0) {
+      this.lap.clear();
+      due = waiting;
+    }
+    const round = due.slice(0, this.branchesPerTick);
+    for (const item of round) this.lap.add(item.id);
+    return round;
   }
 
   private waiting(): WorkRecord[] {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { GIT_LIMITS } from '../git/limits.js';
 import { gitOutput, nulFields, runGit, type GitRun } from '../git/run-git.js';
 
@@ -23,18 +24,28 @@ export async function isBranchName(cwd: string, name: string): Promise<boolean> 
 /**
  * The train's scratch worktree, created once (detached, so it holds no branch) and kept between
  * builds so a build's dependencies stay; reset to `base` for each batch (ignored files are kept).
+ * One that cannot be reset (a git killed together with the plane left its index.lock behind) is
+ * the train's own: it is made again, or the train would stop there for good.
  */
 export async function prepareScratch(repository: string, path: string, base: string): Promise<void> {
-  if (!existsSync(path)) {
-    await runGit(repository, ['worktree', 'prune'], quick);
-    await gitOutput(repository, ['worktree', 'add', '--detach', '--end-of-options', path, base], heavy);
-    return;
+  if (existsSync(path)) {
+    if (await resetScratch(path, base)) return;
+    await rm(path, { recursive: true, force: true });
   }
+  // Its folder is gone: its own stale entry would refuse the path. Only its own: `worktree prune`
+  // would also drop the entries of others' worktrees whose folders are away (an unmounted disk).
+  await runGit(repository, ['worktree', 'remove', '--force', path], quick);
+  await gitOutput(repository, ['worktree', 'add', '--detach', '--end-of-options', path, base], heavy);
+}
+
+/** Resets the scratch worktree to `base`; false when git refuses a step. */
+async function resetScratch(path: string, base: string): Promise<boolean> {
   // A merge the plane died in the middle of is abandoned (it was never recorded as built).
   await runGit(path, ['merge', '--abort'], quick);
-  await gitOutput(path, ['checkout', '--detach', '--force', base, '--'], heavy);
-  await gitOutput(path, ['reset', '--hard', base], heavy);
-  await gitOutput(path, ['clean', '-fdq'], heavy);
+  for (const step of [['checkout', '--detach', '--force', base, '--'], ['reset', '--hard', base], ['clean', '-fdq']]) {
+    if ((await runGit(path, step, heavy)).code !== 0) return false;
+  }
+  return true;
 }
 
 /** `already`: the merge left HEAD where it was (the commit is already in it): nothing of its own to land. */
@@ -55,10 +66,24 @@ export async function mergeInto(scratch: string, commit: string, message: string
   return { merged: false, conflicts };
 }
 
-/** Reverts `landed` (a merge commit: against its first parent, the mainline) as a commit of its own. */
-export async function revertInto(scratch: string, landed: string, message: string): Promise<MergeResult> {
-  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', '--end-of-options', landed], quick)).stdout.toString().trim().split(' ').length - 1;
-  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), '--end-of-options', landed], heavy);
+/**
+ * What a revert undoes: the commit `landed` (a merge commit: against its first parent, the mainline),
+ * or with `from`, all of `from..landed` (an item's own commits, landed by fast-forward or rebase).
+ */
+export interface Landing {
+  landed: string;
+  from?: string | undefined;
+}
+
+/**
+ * Reverts a landing as a commit of its own. A range is reverted through one commit that squashes it
+ * (the tree of `landed` on top of `from`, reachable from no ref): its inverse is the whole range's,
+ * even when the range holds merges of the target into the branch, which `git revert A..B` refuses.
+ */
+export async function revertInto(scratch: string, landing: Landing, message: string): Promise<MergeResult> {
+  const undone = landing.from === undefined ? landing.landed : (await gitOutput(scratch, [...TRAIN_GIT, 'commit-tree', '-p', landing.from, '-m', message, `${landing.landed}^{tree}`], quick)).stdout.toString().trim();
+  const parents = (await gitOutput(scratch, ['rev-list', '--parents', '-n1', '--end-of-options', undone], quick)).stdout.toString().trim().split(' ').length - 1;
+  const run = await runGit(scratch, [...TRAIN_GIT, 'revert', '--no-edit', ...(parents > 1 ? ['-m', '1'] : []), '--end-of-options', undone], heavy);
   if (run.code === 0) {
     await gitOutput(scratch, [...TRAIN_GIT, 'commit', '--amend', '-q', '-m', message], heavy);
     return { merged: true, commit: await headOf(scratch) };

@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs';
-import { MAX_WRITE_SET_PATHS, type FleetEvent } from '../../../contracts/index.js';
+import type { FleetEvent } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { boundedPaths, endWriteSet, recordWriteSet } from '../../core/integration-forecast.js';
-import { changedPaths } from '../git/changed-paths.js';
 import { commonDirOf, worktreeTopOf } from '../git/common-dir.js';
 import type { GitQueue } from '../git/git-queue.js';
-import { currentBranch, mergeBase, resolveCommit } from '../git/refs.js';
+import { resolveCommit } from '../git/refs.js';
 import { GitFailure } from '../git/run-git.js';
-import { snapshotWorktree } from '../git/worktree-snapshot.js';
 import type { ForecastSide } from '../forecast/forecaster.js';
 import { integrationTarget } from './integration-target.js';
+import { worktreeWork } from './worktree-work.js';
 
 /** A burst of saves is one recomputation, this long after its last change... */
 export const WRITE_SET_DEBOUNCE_MS = 750;
@@ -130,17 +129,13 @@ export class WriteSetTracker {
     // Its own worktree: where two live agents share a checkout, landing is the commit on the target (DESIGN §16).
     const sharing = [...this.core.state.agents.values()].some((other) => other.agentId !== agentId && !other.gone && other.worktree === worktree);
     if (sharing) return { kind: 'none', why: 'its worktree is shared with another live agent' };
-    const [branch, repository, top] = await Promise.all([currentBranch(worktree), commonDirOf(worktree), worktreeTopOf(worktree)]);
+    const [repository, top] = await Promise.all([commonDirOf(worktree), worktreeTopOf(worktree)]);
     const target = repository === undefined ? undefined : await integrationTarget(this.core.state, worktree, repository);
     if (target === undefined || repository === undefined || top === undefined) return { kind: 'none', why: 'no repository or no integration target (no origin/HEAD, main or master)' };
-    if (branch === target) return { kind: 'none', why: `it works on the target ${target} itself` };
-    const targetCommit = await resolveCommit(worktree, target);
-    const snapshot = await snapshotWorktree(worktree);
-    if (!snapshot || targetCommit === undefined) return { kind: 'none', why: 'its HEAD names no commit (unborn, or its branch was deleted)' };
-    const base = await mergeBase(worktree, targetCommit, snapshot.commit);
-    if (base === undefined) return { kind: 'none', why: `its history is unrelated to ${target}` };
-    const listing = await changedPaths(worktree, base, snapshot.commit, MAX_WRITE_SET_PATHS);
-    const bounded = boundedPaths(listing.paths);
+    const work = await worktreeWork(worktree, target);
+    if (work.kind === 'none') return work;
+    const { branch, snapshot, targetCommit } = work;
+    const bounded = boundedPaths(work.paths);
     this.core.run(undefined, (ctx) =>
       recordWriteSet(ctx, {
         agentId,
@@ -153,7 +148,7 @@ export class WriteSetTracker {
         head: snapshot.head,
         commit: snapshot.commit,
         paths: bounded.paths,
-        truncated: listing.truncated || bounded.cut,
+        truncated: work.truncated || bounded.cut,
       }),
     );
     return { kind: 'write-set', side: { commit: snapshot.commit, targetCommit, head: snapshot.head } };

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { git } from '../../support/git-repo.js';
 import { commitFiles, completeVerifyAccept, eventually, trainRepo } from '../../support/train-repo.js';
@@ -92,4 +94,19 @@ test('claims last until landed: configurable per repository (release at complete
   commitFiles(bolt.worktree, { 'src/a.ts': 'export const a = 2;\n' });
   await bolt.client.call('fleet_work_update', { id: item.id, action: 'complete', artifact: { touchedFiles: ['src/a.ts'], commands: [], criteria: CRITERIA } });
   assert.deepEqual((await operator.call('fleet_claims', { root: fleet.repo })).claims, []);
+});
+
+test('an item\'s write-set at complete and its builder\'s live write-set are one computation: its committed paths and its uncommitted ones, a committed change the worktree has since put back included (it still lands)', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const operator = await fleet.operator();
+  const bolt = await fleet.agent('BOLT', 'bolt-work');
+  const { item } = await operator.call('fleet_work_add', { title: 'change a', paths: ['src/**', 'README.md'], criteria: CRITERIA, root: fleet.repo });
+  await bolt.client.call('fleet_work_pull', {});
+  commitFiles(bolt.worktree, { 'src/a.ts': 'export const a = 2;\n', 'README.md': '# repo, changed\n' }, 'a: 2');
+  writeFileSync(join(bolt.worktree, 'README.md'), FILES['README.md']); // put back, not committed: the commit still changes it
+  writeFileSync(join(bolt.worktree, 'src/c.ts'), 'export const c = 1;\n'); // new, not committed yet
+  await bolt.client.call('fleet_work_update', { id: item.id, action: 'complete', artifact: { touchedFiles: ['src/a.ts', 'src/c.ts'], commands: [], criteria: CRITERIA } });
+  const atComplete = (await operator.call('fleet_work_list', { id: item.id })).items[0]!.integration?.writeSet;
+  assert.deepEqual(atComplete, ['README.md', 'src/a.ts', 'src/c.ts']);
+  await eventually(20_000, async () => assert.deepEqual((await operator.call('fleet_conflicts', { callsign: 'BOLT' })).writeSets[0]?.paths, atComplete, 'the live write-set says what the item holds'));
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { git } from '../../support/git-repo.js';
@@ -174,4 +175,27 @@ test('a build whose detached grandchild keeps its output open is over when its s
   await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 120' & true` });
   await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
   await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'landed'));
+});
+
+test('a scratch worktree whose folder vanished is made again; only its own stale entry is cleared, never another worktree\'s (one on an unmounted disk stays registered)', async (t) => {
+  const fleet = await trainRepo(t, FILES);
+  const { operator, items } = await acceptedItems(fleet, [
+    { callsign: 'BOLT', files: { 'src/b.ts': 'b\n' } },
+    { callsign: 'CLEO', files: { 'src/c.ts': 'c\n' } },
+  ]);
+  await operator.call('fleet_integrate_configure', { root: fleet.repo, buildCommand: 'true' });
+  await operator.call('fleet_land', { ids: [items[0]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[0]!.id)).status, 'landed'));
+  // The scratch folder is cleaned away, and so is the folder of someone else's worktree (its disk unmounted, say).
+  const scratches = readdirSync(join(fleet.plane.home, 'integration')).map((name) => join(fleet.plane.home, 'integration', name));
+  assert.equal(scratches.length, 1);
+  scratches.forEach((scratch) => rmSync(scratch, { recursive: true, force: true }));
+  const away = join(fleet.trees, 'on-a-usb-disk');
+  execFileSync('git', ['-C', fleet.repo, 'worktree', 'add', '-q', '-b', 'usb-work', away, 'main'], { stdio: 'ignore' });
+  rmSync(away, { recursive: true, force: true });
+
+  await operator.call('fleet_land', { ids: [items[1]!.id], root: fleet.repo });
+  await eventually(30_000, async () => assert.equal((await statusOf(fleet, items[1]!.id)).status, 'landed'));
+  assert.equal(git(fleet.repo, 'rev-parse', 'main^2'), items[1]!.commit, 'landed from a scratch worktree made again');
+  assert.ok(git(fleet.repo, 'worktree', 'list', '--porcelain').split('\n').includes(`worktree ${away}`), 'the other worktree\'s entry is not pruned: it was not the train\'s');
 });
