@@ -145,6 +145,21 @@ export function recordReach(ctx: Ctx, agentId: string, commit: string, notCompar
   ctx.emit({ type: 'integration.reach', by: 'plane', agentId, commit, ...(notCompared !== undefined && { notCompared: notCompared.slice(0, MAX_NOT_COMPARED_CHARS) }) });
 }
 
+/** Whether any two live write-sets of the scope are partners (one pass over their paths, not one per pair). */
+export function scopeHasPairs(state: State, scope: string): boolean {
+  const records = [...state.writeSets.values()].filter((record) => writeSetScope(record) === scope);
+  if (records.length < 2) return false;
+  if (records.some((record) => record.truncated)) return true;
+  const ids = new Set(records.map((record) => record.agentId));
+  if ([...state.forecasts.values()].some((forecast) => forecast.otherAgentId !== undefined && ids.has(forecast.agentId))) return true;
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (record.paths.some((path) => seen.has(path))) return true;
+    for (const path of record.paths) seen.add(path);
+  }
+  return false;
+}
+
 /** The live write-sets of the same scope that share a path with `agentId`'s, or already forecast a conflict with it. */
 export function forecastPartners(state: State, agentId: string): WriteSetRecord[] {
   const mine = state.writeSets.get(agentId);

@@ -1,6 +1,6 @@
 import { MAX_FORECAST_PATHS } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
-import { forecastKey, forecastPartners, recordForecast, recordReach, writeSetScope, writeSetScopes, type ForecastOutcome, type WriteSetRecord } from '../../core/integration-forecast.js';
+import { forecastKey, forecastPartners, recordForecast, recordReach, scopeHasPairs, writeSetScope, writeSetScopes, type ForecastOutcome, type WriteSetRecord } from '../../core/integration-forecast.js';
 import { GitFailure } from '../git/run-git.js';
 import type { GitQueue } from '../git/git-queue.js';
 import { forecastMerge } from '../git/merge-tree.js';
@@ -59,7 +59,8 @@ export class Forecaster {
   /** An agent's write-set changed (on this plane or another): as the scope's integrator, each pair with it that shares a path. */
   async forecastPairs(agentId: string): Promise<void> {
     const mine = this.core.state.writeSets.get(agentId);
-    if (!mine) return;
+    // A write-set that shares no path with another needs no integrator: the lease is taken only where there is a pair.
+    if (!mine || forecastPartners(this.core.state, agentId).length === 0) return;
     const scope = writeSetScope(mine);
     const lead = this.leads(scope);
     if (lead === 'new') await this.forecastScope(scope, () => true);
@@ -72,6 +73,7 @@ export class Forecaster {
    */
   async takeOver(): Promise<void> {
     for (const scope of writeSetScopes(this.core.state)) {
+      if (!scopeHasPairs(this.core.state, scope)) continue;
       const lead = this.leads(scope);
       if (lead !== 'no') await this.forecastScope(scope, (record) => lead === 'new' || record.notCompared !== undefined);
     }

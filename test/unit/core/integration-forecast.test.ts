@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { boundedPaths, conflictsOf, MAX_WRITE_SET_PATH_BYTES, forecastPartners, recordForecast, recordReach, recordWriteSet, writeSetView, type ForecastOutcome, type WriteSetInput } from '../../../server/core/integration-forecast.js';
+import { boundedPaths, conflictsOf, MAX_WRITE_SET_PATH_BYTES, forecastPartners, recordForecast, recordReach, recordWriteSet, scopeHasPairs, writeSetView, type ForecastOutcome, type WriteSetInput } from '../../../server/core/integration-forecast.js';
 import { toPersisted } from '../../../server/core/state.js';
 import { eventsOfType, joinAgent, makeHarness, restoreHarness, type Harness, type JoinedAgent } from '../../support/core-harness.js';
 
@@ -39,6 +39,17 @@ function fleet(config: Parameters<typeof makeHarness>[0] = {}) {
   return { h, atlas, bolt, cleo };
 }
 
+/** ATLAS and CLEO, who share no path. */
+function fleetWithout() {
+  const h = makeHarness();
+  const [atlas, cleo] = ['ATLAS', 'CLEO'].map((callsign) => joinAgent(h, callsign)) as [JoinedAgent, JoinedAgent];
+  h.core.run(undefined, (ctx) => {
+    recordWriteSet(ctx, writeSet(atlas, ['src/a.ts']));
+    recordWriteSet(ctx, writeSet(cleo, ['docs/x.md']));
+  });
+  return h.core.state;
+}
+
 describe('write-sets and forecasts in the core (DESIGN §14)', () => {
   test('a write-set is recorded only when what people read of it changed (a new snapshot commit alone is no event)', () => {
     const { h, atlas } = fleet();
@@ -64,6 +75,8 @@ describe('write-sets and forecasts in the core (DESIGN §14)', () => {
       recordWriteSet(ctx, { ...writeSet(bolt, ['src/shared.ts']), repository: '/machine-b/repo/.git', scope: 'github.com/o/r' });
     });
     assert.deepEqual(forecastPartners(h.core.state, atlas.agentId).map((w) => w.callsign), ['BOLT']);
+    assert.equal(scopeHasPairs(h.core.state, 'github.com/o/r'), true, 'a pair: the scope needs its integrator');
+    assert.equal(scopeHasPairs(fleetWithout(), '/repo/.git'), false, 'no shared path: no integrator is needed');
     const why = "not reachable from the integrator's plane (plane a): no remote";
     h.core.run(undefined, (ctx) => {
       recordReach(ctx, bolt.agentId, 'c1', why);
