@@ -124,7 +124,10 @@ export class Forecaster {
     const commit = this.sideOf(record.agentId)?.commit ?? record.commit;
     const reach = await this.queue.run(() => this.reach.of(record, commit));
     const note = 'notCompared' in reach ? reach.notCompared : reach.note;
+    if (!this.role.holds(writeSetScope(record))) return reach;
+    const before = this.core.state.seq;
     this.core.run(undefined, (ctx) => recordReach(ctx, record.agentId, record.commit, note));
+    if (this.core.state.seq !== before) this.redoIfDropped(record.agentId, () => this.forecastPairs(record.agentId));
     return reach;
   }
 
@@ -147,13 +150,23 @@ export class Forecaster {
       truncated: merged.truncated,
       ...(this.role.sharedLog && { integrator: this.role.planeName }),
     };
+    // The lease may have gone to another plane while git ran (this plane's taking of it overtaken on the log): then it is not this plane's to say.
+    if (other && !this.role.holds(writeSetScope(mine))) return;
     const before = this.core.state.seq;
     this.core.run(undefined, (ctx) => recordForecast(ctx, outcome));
     const recorded = this.core.state.seq;
     if (recorded === before) return;
-    void redoIfDropped(this.durable(recorded), () => {
+    this.redoIfDropped(mine.agentId, () => {
       this.checked.delete(key);
-      void (other ? this.forecastPairs(mine.agentId) : this.forecast(mine.agentId)).catch((error: unknown) => this.log(`forecast: ${(error as Error).message}`));
+      return other ? this.forecastPairs(mine.agentId) : this.forecast(mine.agentId);
+    });
+  }
+
+  /** What this plane just recorded of `agentId` is decided again if the shared log's order drops it. */
+  private redoIfDropped(agentId: string, redo: () => Promise<void>): void {
+    void redoIfDropped(this.durable(this.core.state.seq), () => {
+      this.reach.forget(agentId);
+      redo().catch((error: unknown) => this.log(`forecast: ${(error as Error).message}`));
     });
   }
 
