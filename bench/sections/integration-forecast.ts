@@ -238,7 +238,7 @@ async function leadTimeOnNats(quick: boolean, report: Report): Promise<void> {
     }
     const [committed, saved] = [summarize(leads.commit), summarize(leads.save)];
     report.set('forecastLeadNatsMs', leads);
-    report.add({ section: SECTION, figure: `lead time on NATS: a conflicting commit by an agent of one plane → the forecast event on the integrator's plane (the other; 3-node JetStream, 10,000 files; the 5 s poll of HEADs incl.), p50 (max) of ${runs}`, value: `${ms(committed.p50)} (${ms(committed.max)})` });
+    report.add({ section: SECTION, figure: `lead time on NATS: a conflicting change written and committed by an agent of one plane, from the commit's return → the forecast event on the integrator's plane (the other; 3-node JetStream, 10,000 files), p50 (max) of ${runs}`, value: `${ms(committed.p50)} (${ms(committed.max)})` });
     report.add({ section: SECTION, figure: `same, a conflicting save (uncommitted) → the event on the integrator's plane`, value: `${ms(saved.p50)} (${ms(saved.max)})` });
   } finally {
     for (const client of clients) client.close();
