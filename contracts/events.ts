@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
-import { forecastFields, writeSetFields } from './integration.js';
+import { forecastFields, MAX_NOT_COMPARED_CHARS, writeSetFields } from './integration.js';
 import { integrationConfigSchema, trainEntrySchema } from './train.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, personWaitSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
@@ -292,6 +292,18 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     type: z.literal('integration.forecast'),
     status: z.enum(['conflict', 'cleared']),
     ...forecastFields,
+  }),
+  /**
+   * What the scope's integrator could reach of an agent's write-set (its snapshot `commit`):
+   * `notCompared` says why it was not compared with other branches (or only its last pushed commit
+   * was); absent, it is compared in full again.
+   */
+  z.object({
+    ...base,
+    type: z.literal('integration.reach'),
+    agentId: z.string(),
+    commit: z.string(),
+    notCompared: z.string().max(MAX_NOT_COMPARED_CHARS).optional(),
   }),
 ]);
 

@@ -14,8 +14,10 @@ export const writeSetFields = {
   agentId: z.string(),
   callsign: z.string(),
   worktree: z.string(),
-  /** The git common directory: write-sets of one repository are compared with each other. */
+  /** The git common directory on the machine of the agent's plane. */
   repository: z.string(),
+  /** The repository's portable scope id (absent in older logs: the repository then stands for it): write-sets of one scope are compared, on whichever machine. */
+  scope: z.string().optional(),
   /** `refs/heads/…`; absent on a detached HEAD (the write-set is then by commit). */
   branch: z.string().optional(),
   target: z.string(),
@@ -36,7 +38,12 @@ export const forecastFields = {
   otherBranch: z.string(),
   paths: z.array(z.string()),
   truncated: z.boolean(),
+  /** The plane that forecast it: on a shared log, the holder of the scope's integrator lease. */
+  integrator: z.string().optional(),
 };
+
+/** Bytes of a reason the integrator records of a write-set it could not compare. */
+export const MAX_NOT_COMPARED_CHARS = 1000;
 
 /** An agent's write-set as people and agents read it. */
 export const writeSetSchema = z.object({
@@ -52,6 +59,8 @@ export const writeSetSchema = z.object({
   pathCount: z.number().int(),
   /** More paths changed than the plane keeps (MAX_WRITE_SET_PATHS), or than this reply lists. */
   truncated: z.boolean(),
+  /** Why the scope's integrator could not compare this work with other branches (or compared only part of it), when it could not. */
+  notCompared: z.string().optional(),
   updatedAt: z.iso.datetime(),
 });
 export type WriteSet = z.infer<typeof writeSetSchema>;

@@ -1,5 +1,7 @@
 // The conflict forecast (DESIGN §14, issue 23): its lead time (a conflicting save → the forecast
-// event reaching the other agent's connection through the plane's event feed), the cost of one
+// event reaching the other agent's connection through the plane's event feed; on NATS, a conflicting
+// commit or save by an agent of one plane → the event on the plane holding the scope's integrator
+// lease, which forecasts between branches, DESIGN §16), the cost of one
 // check on a generated repository of 10,000 files (100,000 without --quick: the write-set must not
 // stall there), and the plane's latency for other calls while forecasts run, against the same calls
 // in the same run without them.
@@ -12,7 +14,10 @@ import { forecastMerge } from '../../server/integration/git/merge-tree.js';
 import { mergeBase, resolveCommit } from '../../server/integration/git/refs.js';
 import { snapshotWorktree } from '../../server/integration/git/worktree-snapshot.js';
 import { git } from '../../test/support/git-repo.js';
-import { removeHome, startPlaneProcess, tempHome } from '../../test/support/plane-process.js';
+import { startNatsCluster } from '../../test/support/nats-cluster.js';
+import { startNatsPlane, stopPlanes } from '../../test/support/nats-plane.js';
+import { removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../test/support/plane-process.js';
+import type { PlaneClient } from '../../server/client/plane-client.js';
 import { count, ms, times, us, type Report } from '../lib/report.js';
 import { summarize } from '../lib/stats.js';
 
@@ -99,19 +104,8 @@ async function leadTimeAndLoad(quick: boolean, report: Report): Promise<void> {
     writeFileSync(join(bolt, contested), fileText(contested, 'bolt'));
     git(bolt, 'commit', '-q', '-am', 'bolt');
     // BOLT follows the plane's event feed, as an agent's connection does.
-    const seen: { event: FleetEvent; at: number }[] = [];
-    boltClient.onNotification((method, params) => {
-      if (method === 'fleet_event') seen.push({ event: (params as { event: FleetEvent }).event, at: performance.now() });
-    });
-    await boltClient.call('fleet_events_subscribe', {});
-    const waitForForecast = async (status: 'conflict' | 'cleared', from: number): Promise<number> => {
-      for (let waited = 0; waited < 60_000; waited += 20) {
-        const hit = seen.slice(from).find((s) => s.event.type === 'integration.forecast' && s.event.status === status);
-        if (hit) return hit.at;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`no ${status} forecast within 60 s`);
-    };
+    const seen = await feedOf(boltClient);
+    const waitForForecast = (status: 'conflict' | 'cleared', from: number) => forecastSeen(seen, status, from);
     const runs = quick ? 3 : 8;
     const leads = { conflict: [] as number[], cleared: [] as number[] };
     for (let i = 0; i < runs; i++) {
@@ -165,9 +159,100 @@ async function leadTimeAndLoad(quick: boolean, report: Report): Promise<void> {
   }
 }
 
+type Seen = { event: FleetEvent; at: number }[];
+
+/** Every event of the plane's feed on `client`, with the time it arrived. */
+async function feedOf(client: PlaneClient): Promise<Seen> {
+  const seen: Seen = [];
+  client.onNotification((method, params) => {
+    if (method === 'fleet_event') seen.push({ event: (params as { event: FleetEvent }).event, at: performance.now() });
+  });
+  await client.call('fleet_events_subscribe', {});
+  return seen;
+}
+
+/** When the first `status` forecast between two agents at index `from` or later of the feed arrived. */
+async function forecastSeen(seen: Seen, status: 'conflict' | 'cleared', from: number): Promise<number> {
+  for (let waited = 0; waited < 60_000; waited += 20) {
+    const hit = seen.slice(from).find((s) => s.event.type === 'integration.forecast' && s.event.status === status && s.event.otherAgentId !== undefined);
+    if (hit) return hit.at;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no ${status} forecast within 60 s`);
+}
+
+/**
+ * Lead time on NATS (a real 3-node JetStream cluster, two planes): ATLAS and BOLT on different
+ * planes, both with a committed change to one file; the agent of the plane that is not the
+ * integrator moves (commits, or saves without committing), and the time runs to the forecast
+ * event on the integrator's own feed: its write-set crosses the shared log, the integrator merges.
+ */
+async function leadTimeOnNats(quick: boolean, report: Report): Promise<void> {
+  const cluster = await startNatsCluster();
+  const { repo, atlas, bolt, paths } = generatedRepository(10_000);
+  const contested = paths[0]!;
+  const planes: PlaneProcess[] = [];
+  const clients: PlaneClient[] = [];
+  try {
+    planes.push(await startNatsPlane(cluster, 'bench-forecast'), await startNatsPlane(cluster, 'bench-forecast'));
+    const agents = [
+      { callsign: 'ATLAS', tree: atlas, plane: planes[0]! },
+      { callsign: 'BOLT', tree: bolt, plane: planes[1]! },
+    ];
+    const feeds = new Map<PlaneProcess, Seen>();
+    for (const plane of planes) {
+      const watcher = await plane.connectAsOperator('bench-watcher');
+      clients.push(watcher);
+      feeds.set(plane, await feedOf(watcher));
+    }
+    for (const agent of agents) {
+      const client = await agent.plane.connect(`bench-${agent.callsign}`);
+      clients.push(client);
+      await client.call('fleet_agent_join', { callsign: agent.callsign, runtime: 'bench', worktree: agent.tree });
+      writeFileSync(join(agent.tree, contested), fileText(contested, agent.callsign));
+      git(agent.tree, 'commit', '-q', '-am', agent.callsign);
+    }
+    // The first conflict names the plane that forecast it: the integrator.
+    await forecastSeen(feeds.get(planes[0]!)!, 'conflict', 0);
+    const first = feeds.get(planes[0]!)!.find((s) => s.event.type === 'integration.forecast')!.event as Extract<FleetEvent, { type: 'integration.forecast' }>;
+    const integrator = planes.find((plane) => first.integrator?.endsWith(`:${plane.home}`));
+    if (!integrator) throw new Error(`the forecast names no plane of this run as its integrator (${first.integrator})`);
+    const mover = agents.find((agent) => agent.plane !== integrator)!;
+    const feed = feeds.get(integrator)!;
+    const runs = quick ? 3 : 6;
+    const leads = { commit: [] as number[], save: [] as number[] };
+    for (let i = 0; i < runs; i++) {
+      for (const how of ['commit', 'save'] as const) {
+        // Back to main's text (cleared), then its own again (a conflict): each timed to the integrator's event.
+        for (const [status, who] of [['cleared', 'main'], ['conflict', mover.callsign]] as const) {
+          const from = feed.length;
+          writeFileSync(join(mover.tree, contested), fileText(contested, who));
+          if (how === 'commit') git(mover.tree, 'commit', '-q', '-am', `${who} ${i}`);
+          const moved = performance.now();
+          const at = await forecastSeen(feed, status, from);
+          if (status === 'conflict') leads[how].push(at - moved);
+          // A save is taken back by committing it, so each round starts from a clean worktree.
+          if (how === 'save') git(mover.tree, 'commit', '-q', '-am', `${who} ${i}`);
+        }
+      }
+    }
+    const [committed, saved] = [summarize(leads.commit), summarize(leads.save)];
+    report.set('forecastLeadNatsMs', leads);
+    report.add({ section: SECTION, figure: `lead time on NATS: a conflicting change written and committed by an agent of one plane, from the commit's return → the forecast event on the integrator's plane (the other; 3-node JetStream, 10,000 files), p50 (max) of ${runs}`, value: `${ms(committed.p50)} (${ms(committed.max)})` });
+    report.add({ section: SECTION, figure: `same, a conflicting save (uncommitted) → the event on the integrator's plane`, value: `${ms(saved.p50)} (${ms(saved.max)})` });
+  } finally {
+    for (const client of clients) client.close();
+    await stopPlanes(planes);
+    await cluster.stop();
+    removeHome(repo);
+    removeHome(dirname(atlas));
+  }
+}
+
 export async function integrationForecast(options: { quick?: boolean }, report: Report): Promise<void> {
   const quick = options.quick === true;
   await checkCost(10_000, quick ? 3 : 10, report);
   if (!quick) await checkCost(100_000, 3, report);
   await leadTimeAndLoad(quick, report);
+  await leadTimeOnNats(quick, report);
 }

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { forecastFields, MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
+import { forecastFields, MAX_NOT_COMPARED_CHARS, MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
 import type { State } from './state.js';
 
-/** An agent's write-set as the state keeps it (DESIGN §14), by agent id. */
-export const writeSetRecordSchema = z.object({ ...writeSetFields, at: z.number() });
+/** An agent's write-set as the state keeps it (DESIGN §14), by agent id; `notCompared` from the integrator's `integration.reach`. */
+export const writeSetRecordSchema = z.object({ ...writeSetFields, notCompared: z.string().optional(), at: z.number() });
 export type WriteSetRecord = z.infer<typeof writeSetRecordSchema>;
 
 /** A conflict forecast between an agent and another (or the target, without otherAgentId), by pair key. */
 export const forecastRecordSchema = z.object({ key: z.string(), ...forecastFields, at: z.number() });
 export type ForecastRecord = z.infer<typeof forecastRecordSchema>;
 
-type ForecastEvent = Extract<FleetEvent, { type: `integration.${'write_set' | 'forecast'}` }>;
+type ForecastEvent = Extract<FleetEvent, { type: `integration.${'write_set' | 'forecast' | 'reach'}` }>;
 
 /** One key per pair whichever side's change found it, so found and cleared name the same forecast. */
 export function forecastKey(agentId: string, otherAgentId: string | undefined): string {
@@ -19,6 +19,12 @@ export function forecastKey(agentId: string, otherAgentId: string | undefined): 
 }
 
 export function applyForecastEvent(state: State, event: ForecastEvent): void {
+  if (event.type === 'integration.reach') {
+    const record = state.writeSets.get(event.agentId);
+    // A reach names the snapshot it judged: a newer write-set has not been judged yet.
+    if (record?.commit === event.commit) state.writeSets.set(event.agentId, { ...withoutNote(record), ...(event.notCompared !== undefined && { notCompared: event.notCompared }) });
+    return;
+  }
   if (event.type === 'integration.write_set') {
     // The record's schema keeps its own fields of the event (at included) and drops the rest.
     if (event.ended) state.writeSets.delete(event.agentId);
@@ -36,7 +42,9 @@ export function forgetIntegrationOf(state: State, agentId: string): void {
   for (const [key, forecast] of state.forecasts) if (forecast.agentId === agentId || forecast.otherAgentId === agentId) state.forecasts.delete(key);
 }
 
-const writeSetInputSchema = writeSetRecordSchema.omit({ at: true });
+const withoutNote = ({ notCompared: _, ...record }: WriteSetRecord): WriteSetRecord => record;
+
+const writeSetInputSchema = writeSetRecordSchema.omit({ at: true, notCompared: true });
 export type WriteSetInput = z.infer<typeof writeSetInputSchema>;
 
 /** Bytes of paths one write-set event may carry, so it fits any log's message bound (NATS: 1 MB by default). */
@@ -56,20 +64,22 @@ export function boundedPaths(paths: readonly string[]): { paths: string[]; cut: 
 
 /**
  * Records a freshly computed write-set when what people read of it changed (its paths, branch,
- * target, head or bound): a save that changes no path's membership logs nothing. Returns whether
- * an event was recorded.
+ * target, head or bound): a save that changes no path's membership logs nothing. On a shared log
+ * a new snapshot commit is recorded too: the scope's integrator may be another plane, which learns
+ * the work to merge only from the log. Returns whether an event was recorded.
  */
 export function recordWriteSet(ctx: Ctx, input: WriteSetInput): boolean {
   const agent = ctx.state.agents.get(input.agentId);
   if (!agent || agent.gone) return false;
   const known = ctx.state.writeSets.get(input.agentId);
-  if (known && sameWriteSet(known, input)) return false;
+  const sharedLog = ctx.config.planeId !== undefined;
+  if (known && sameWriteSet(known, input) && (!sharedLog || known.commit === input.commit)) return false;
   ctx.emit({ type: 'integration.write_set', by: 'plane', ...input });
   return true;
 }
 
 function sameWriteSet(a: WriteSetInput, b: WriteSetInput): boolean {
-  return a.branch === b.branch && a.target === b.target && a.head === b.head && a.truncated === b.truncated && a.worktree === b.worktree && samePaths(a.paths, b.paths);
+  return a.branch === b.branch && a.target === b.target && a.head === b.head && a.truncated === b.truncated && a.worktree === b.worktree && a.scope === b.scope && samePaths(a.paths, b.paths);
 }
 
 const samePaths = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((path, i) => path === b[i]);
@@ -94,6 +104,8 @@ export interface ForecastOutcome {
   /** Conflicted paths, sorted; empty when the merge is clean. */
   paths: string[];
   truncated: boolean;
+  /** The plane that forecast it (on a shared log). */
+  integrator?: string;
 }
 
 /** Records a merge forecast only when it changed: a conflict found (or its paths changed), or cleared. */
@@ -109,13 +121,46 @@ export function recordForecast(ctx: Ctx, outcome: ForecastOutcome): void {
   ctx.emit({ type: 'integration.forecast', by: 'plane', ...outcome, status: 'conflict' });
 }
 
-const sidesSchema = forecastRecordSchema.omit({ key: true, at: true, paths: true, truncated: true });
+const sidesSchema = forecastRecordSchema.omit({ key: true, at: true, paths: true, truncated: true, integrator: true });
 
 function sides(forecast: ForecastRecord): Omit<ForecastOutcome, 'paths' | 'truncated'> {
   return sidesSchema.parse(forecast);
 }
 
-/** The live write-sets of the same repository that share a path with `agentId`'s, or already forecast a conflict with it. */
+/** The scope a write-set is compared within: its portable id, or (an older log's record) its repository. */
+export const writeSetScope = (record: WriteSetInput): string => record.scope ?? record.repository;
+
+/** The scopes with live write-sets: each has an integrator that forecasts between them. */
+export function writeSetScopes(state: State): string[] {
+  return [...new Set([...state.writeSets.values()].map(writeSetScope))];
+}
+
+/**
+ * Records what the integrator could reach of a write-set's snapshot, only when that changed:
+ * `notCompared` says why it could not compare it (or compared only part of it); undefined, it could.
+ */
+export function recordReach(ctx: Ctx, agentId: string, commit: string, notCompared: string | undefined): void {
+  const record = ctx.state.writeSets.get(agentId);
+  if (record?.commit !== commit || record.notCompared === notCompared) return;
+  ctx.emit({ type: 'integration.reach', by: 'plane', agentId, commit, ...(notCompared !== undefined && { notCompared: notCompared.slice(0, MAX_NOT_COMPARED_CHARS) }) });
+}
+
+/** Whether any two live write-sets of the scope are partners (one pass over their paths, not one per pair). */
+export function scopeHasPairs(state: State, scope: string): boolean {
+  const records = [...state.writeSets.values()].filter((record) => writeSetScope(record) === scope);
+  if (records.length < 2) return false;
+  if (records.some((record) => record.truncated)) return true;
+  const ids = new Set(records.map((record) => record.agentId));
+  if ([...state.forecasts.values()].some((forecast) => forecast.otherAgentId !== undefined && ids.has(forecast.agentId))) return true;
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (record.paths.some((path) => seen.has(path))) return true;
+    for (const path of record.paths) seen.add(path);
+  }
+  return false;
+}
+
+/** The live write-sets of the same scope that share a path with `agentId`'s, or already forecast a conflict with it. */
 export function forecastPartners(state: State, agentId: string): WriteSetRecord[] {
   const mine = state.writeSets.get(agentId);
   if (!mine) return [];
@@ -123,7 +168,7 @@ export function forecastPartners(state: State, agentId: string): WriteSetRecord[
   return [...state.writeSets.values()].filter(
     (other) =>
       other.agentId !== agentId &&
-      other.repository === mine.repository &&
+      writeSetScope(other) === writeSetScope(mine) &&
       (other.truncated || mine.truncated || other.paths.some((path) => paths.has(path)) || state.forecasts.has(forecastKey(agentId, other.agentId))),
   );
 }
@@ -139,6 +184,7 @@ export function writeSetView(record: WriteSetRecord): WriteSet {
     paths: record.paths.slice(0, MAX_WRITE_SET_PATHS_LISTED),
     pathCount: record.paths.length,
     truncated: record.truncated || record.paths.length > MAX_WRITE_SET_PATHS_LISTED,
+    ...(record.notCompared !== undefined && { notCompared: record.notCompared }),
     updatedAt: new Date(record.at).toISOString(),
   };
 }

@@ -207,6 +207,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       return;
     case 'integration.write_set':
     case 'integration.forecast':
+    case 'integration.reach':
       applyForecastEvent(state, event);
       return;
     case 'integration.configured':

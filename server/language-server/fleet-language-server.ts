@@ -131,7 +131,7 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
-    if (event.type === 'integration.forecast' || event.type === 'integration.write_set') this.forecast.changed(this.link.current);
+    if (event.type === 'integration.forecast' || event.type === 'integration.write_set' || event.type === 'integration.reach') this.forecast.changed(this.link.current);
     if (event.type === 'integration.queued' || event.type === 'integration.batch' || event.type === 'integration.batch_ended' || event.type === 'integration.left' || event.type === 'integration.configured') this.train.changed(this.link.current);
     if (this.held) return void this.held.push(event);
     // Scope ids renamed under the claims (an older plane's store migrated): start from the whole state again.

@@ -139,14 +139,16 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   const history = (fromSeq: number) => store.history(fromSeq);
   const builds = new BuildRunner(core, journal, log);
   // One plane per FLEET_HOME (the instance lock): a restarted plane is the same integrator.
-  const train = new TrainRunner(core, journal, config.home, `plane ${hostname()}:${config.home}`, coreConfig.leaseTtlMs, coreConfig.leaseTtlMs / config.timeScale / 3, log);
+  const integrator = { planeName: `plane ${hostname()}:${config.home}`, leaseTtlMs: coreConfig.leaseTtlMs, lookEveryMs: coreConfig.leaseTtlMs / config.timeScale / 3 };
+  const train = new TrainRunner(core, journal, config.home, integrator.planeName, integrator.leaseTtlMs, integrator.lookEveryMs, log);
   const landings = new LandingWatch(core, LANDING_WATCH_MS, log);
   const webhook = config.digestWebhook && new DigestWebhook(config.digestWebhook, log);
   const digests = new DigestPublisher(core, journal, history, paths, log, clock, webhook);
   const scopes = new ScopeResolver();
   const worktrees = new WorktreeWatchers(core, scopes, log);
-  const integration = startConflictForecast(core, log);
-  worktrees.onWorktreeChange((agentIds) => integration.changed(agentIds));
+  // The train's integrator lease decides which plane forecasts between branches too.
+  const integration = startConflictForecast(core, journal, integrator, log);
+  worktrees.onWorktreeChange((agentIds) => integration.tracker.changed(agentIds));
   const services: PlaneServices = {
     core,
     journal,
@@ -185,7 +187,7 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   train.kick(); // a batch the plane was building or landing when it stopped resumes
   landings.start();
   worktrees.reconcile(); // the worktrees of agents that were live when the plane last stopped
-  integration.reconcile();
+  integration.tracker.reconcile();
   digests.start(config.digestIntervalMs / config.timeScale);
   const sweeper = setInterval(() => core.sweep(), sweepEveryRealMs);
   const processes = new ProcessWatch(core, PROCESS_WATCH_MS);

@@ -26,6 +26,8 @@ export function renderConflicts({ writeSets, conflicts }: Conflicts): string {
         ...writeSets.map((w) => [w.callsign, shortRef(w.branch) ?? `(detached ${w.head.slice(0, 12)})`, shortRef(w.target)!, `${w.pathCount}${w.truncated ? '+' : ''}`, relativeTime(w.updatedAt)]),
       ]),
     );
+    // Never silently skipped: a write-set the integrator could not compare says why.
+    for (const w of writeSets) if (w.notCompared !== undefined) lines.push(`${w.callsign}: ${w.notCompared}`);
   }
   lines.push('', `forecast conflicts (${conflicts.length})`);
   if (conflicts.length > 0) {

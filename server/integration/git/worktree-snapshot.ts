@@ -14,11 +14,14 @@ export interface WorktreeSnapshot {
   dirty: boolean;
 }
 
+/** A fixed identity and date: the same worktree content on the same HEAD is the same snapshot commit, so an unchanged worktree is no new write-set. */
 const SNAPSHOT_IDENTITY = {
   GIT_AUTHOR_NAME: 'fleet plane',
   GIT_AUTHOR_EMAIL: 'fleet-plane@localhost',
+  GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
   GIT_COMMITTER_NAME: 'fleet plane',
   GIT_COMMITTER_EMAIL: 'fleet-plane@localhost',
+  GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
 /**

@@ -7,6 +7,8 @@ import type { GitQueue } from '../git/git-queue.js';
 import { resolveCommit } from '../git/refs.js';
 import { GitFailure } from '../git/run-git.js';
 import type { ForecastSide } from '../forecast/forecaster.js';
+import { scopeIdOf } from '../../plane/repository/scope-id-of.js';
+import { redoIfDropped } from '../forecast/redo-if-dropped.js';
 import { integrationTarget } from './integration-target.js';
 import { worktreeWork } from './worktree-work.js';
 
@@ -46,6 +48,8 @@ export class WriteSetTracker {
     private readonly core: FleetCore,
     private readonly queue: GitQueue,
     private readonly onChanged: (agentId: string) => Promise<void>,
+    /** Resolves once the event at `seq` is durable; rejects if the shared log's order dropped it. */
+    private readonly durable: (seq: number) => Promise<void>,
     private readonly log: (message: string) => void,
     private readonly debounceMs = WRITE_SET_DEBOUNCE_MS,
   ) {
@@ -124,8 +128,8 @@ export class WriteSetTracker {
     const agent = this.core.state.agents.get(agentId);
     if (!agent || agent.gone || agent.worktree === undefined) return { kind: 'none', why: 'no live agent with a worktree' };
     const worktree = agent.worktree;
-    // On a shared log the roster holds agents of other machines: their plane keeps their write-sets.
-    if (!existsSync(worktree)) return { kind: 'elsewhere' };
+    // On a shared log the roster holds other planes' agents: the plane that hears an agent keeps its write-set (one writer each).
+    if (!this.ours(agentId) || !existsSync(worktree)) return { kind: 'elsewhere' };
     // Its own worktree: where two live agents share a checkout, landing is the commit on the target (DESIGN §16).
     const sharing = [...this.core.state.agents.values()].some((other) => other.agentId !== agentId && !other.gone && other.worktree === worktree);
     if (sharing) return { kind: 'none', why: 'its worktree is shared with another live agent' };
@@ -136,13 +140,14 @@ export class WriteSetTracker {
     if (work.kind === 'none') return work;
     const { branch, snapshot, targetCommit } = work;
     const bounded = boundedPaths(work.paths);
-    this.core.run(undefined, (ctx) =>
+    const recorded = this.core.run(undefined, (ctx) =>
       recordWriteSet(ctx, {
         agentId,
         callsign: agent.callsign,
         // Its root, as hooks name it, whichever folder inside it the agent registered.
         worktree: top,
         repository,
+        scope: scopeIdOf(repository),
         ...(branch !== undefined && { branch }),
         target,
         head: snapshot.head,
@@ -151,7 +156,18 @@ export class WriteSetTracker {
         truncated: work.truncated || bounded.cut,
       }),
     );
+    if (recorded) {
+      void redoIfDropped(this.durable(this.core.state.seq), () => {
+        this.sides.delete(agentId);
+        this.changed([agentId]);
+      });
+    }
     return { kind: 'write-set', side: { commit: snapshot.commit, targetCommit, head: snapshot.head } };
+  }
+
+  /** Whether this plane hears the agent (on a shared log, each agent's plane keeps its write-set; alone, every agent is ours). */
+  private ours(agentId: string): boolean {
+    return this.core.state.agents.get(agentId)?.plane === this.core.config.planeId;
   }
 
   /** Two ref lookups per live write-set: a commit, a moved target or a deleted branch is recomputed. */
@@ -159,7 +175,7 @@ export class WriteSetTracker {
     for (const record of [...this.core.state.writeSets.values()]) {
       if (this.closed) return;
       const side = this.sides.get(record.agentId);
-      if (!side && !existsSync(record.worktree)) continue; // another machine's agent (a shared log)
+      if (!this.ours(record.agentId) || (!side && !existsSync(record.worktree))) continue; // another plane's agent (a shared log)
       const [head, targetCommit] = await Promise.all([resolveCommit(record.worktree, 'HEAD'), resolveCommit(record.worktree, record.target)]);
       if (!side || head !== side.head || targetCommit !== side.targetCommit) this.changed([record.agentId]);
     }
