@@ -134,6 +134,8 @@ export class WriteSetTracker {
     const target = repository === undefined ? undefined : await integrationTarget(this.core.state, worktree, repository);
     if (target === undefined || repository === undefined || top === undefined) return { kind: 'none', why: 'no repository or no integration target (no origin/HEAD, main or master)' };
     if (branch === target) return { kind: 'none', why: `it works on the target ${target} itself` };
+    // A detached HEAD (a checkout of a commit, a bisect, a moved target left checked out) is no branch of its own: nothing of it will land.
+    if (branch === undefined) return { kind: 'none', why: 'its HEAD is detached: it is on no branch of its own' };
     const targetCommit = await resolveCommit(worktree, target);
     const snapshot = await snapshotWorktree(worktree);
     if (!snapshot || targetCommit === undefined) return { kind: 'none', why: 'its HEAD names no commit (unborn, or its branch was deleted)' };
@@ -148,7 +150,7 @@ export class WriteSetTracker {
         // Its root, as hooks name it, whichever folder inside it the agent registered.
         worktree: top,
         repository,
-        ...(branch !== undefined && { branch }),
+        branch,
         target,
         head: snapshot.head,
         commit: snapshot.commit,
