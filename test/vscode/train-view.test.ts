@@ -79,7 +79,7 @@ for (const id of selectedEngineIds()) {
         if ((await header.getAttribute('aria-expanded').catch(() => null)) === 'true') await header.click();
       }
       await sidebar.getByText('compiling the parser').first().waitFor({ timeout: 30_000 });
-      for (const text of ['Train → main', 'Building now', 'Queued to land', 'Report parse errors', 'Sent back or failed', 'Tokenize numbers']) await sidebar.getByText(text).first().waitFor({ timeout: 20_000 });
+      for (const text of ['Train → main', 'Building now', 'Queued to land', 'Report parse errors', 'Failed to land', 'Tokenize numbers']) await sidebar.getByText(text).first().waitFor({ timeout: 20_000 });
       // A wider sidebar (its right edge dragged), so the rows' descriptions read.
       const side = await sidebar.boundingBox();
       if (side) {
@@ -97,6 +97,9 @@ for (const id of selectedEngineIds()) {
       await page.mouse.move(900, 700); // no tooltip over the view
       await page.screenshot({ path: join(shots, 'train-dark.png') });
       assert.ok(await sidebar.getByText(/[0-9a-f]{10} · boreas-work/).first().isVisible(), 'the landed row shows its merge commit');
+      // What could not land is listed once: in Failed to land, not in the Train too.
+      assert.equal(await sidebar.locator('.monaco-list-row', { hasText: 'Tokenize numbers' }).count(), 2, 'Tokenize numbers in Needs You and in Failed to land, nowhere else');
+      assert.equal(await sidebar.getByText('Sent back or failed').count(), 0);
 
       // The digest opens with what the train did, graded by the plane's own builds, before what needs you.
       assert.equal(await runFromPalette(page, 'Fleet: Open Digest in Editor'), 'Fleet: Open Digest in Editor');

@@ -425,7 +425,7 @@ const ENTRY_ICONS: Record<TrainEntry['status'], vscode.ThemeIcon> = {
 function entryDescription(entry: TrainEntry, assignee: string | undefined): string {
   const by = assignee ? ` · ${assignee}` : '';
   if (entry.status === 'landed') return `${entry.landedCommit ? shortCommit(entry.landedCommit) : 'landed'} · ${entry.branch}${by}`;
-  if (entry.status === 'returned' || entry.status === 'failed') return `${entry.status === 'failed' ? 'failed' : 'sent back'}: ${entry.reason ?? 'no reason recorded'}`;
+  if (entry.status === 'returned') return `sent back: ${entry.reason ?? 'no reason recorded'}`;
   return `${entry.branch} @ ${shortCommit(entry.commit)}${by}`;
 }
 
