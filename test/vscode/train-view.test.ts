@@ -38,7 +38,7 @@ for (const id of selectedEngineIds()) {
     });
 
     test('the Train in the Work view, files awaiting landing in the Explorer, what could not land in Needs You, inside the extension host', async () => {
-      await runInHostPhase({ engine: id, phase: 'train', home, workspace, resultsFile, expectedTests: EXPECTED_TESTS, refusedLogLines: /is already registered/ });
+      await runInHostPhase({ engine: id, phase: 'train', home, workspace, resultsFile, expectedTests: EXPECTED_TESTS, refusedLogLines: /is already registered|Data tree node not found/ });
     });
 
     test('on screen: the Work view with a train (landed, failed, building with its output, queued), dark theme', async (t) => {
@@ -48,6 +48,9 @@ for (const id of selectedEngineIds()) {
       t.after(async () => void (!passed && (await workbench?.page.screenshot({ path: join(shots, 'train-failed.png') }).catch(() => undefined))));
       workbench = await openWorkbench({ engine: loadEngine(id), workspacePath: screenWorkspace, extensionPath: REPO_ROOT, env: { FLEET_HOME: screenHome, FLEET_PORT: '0' } });
       const { page } = workbench;
+      // The workbench's own errors about the view: a refresh that loses track of a row breaks the tree drawn after it.
+      const treeErrors: string[] = [];
+      page.on('console', (message) => void (/Data tree node not found|is already registered/.test(message.text()) && treeErrors.push(message.text())));
       // Tall enough for the whole train: the tree is virtual, rows out of sight are not drawn.
       await page.setViewportSize({ width: 1280, height: 1000 });
       await page.locator('.statusbar-item', { hasText: 'Fleet: running' }).first().waitFor({ timeout: 90_000 });
@@ -100,6 +103,7 @@ for (const id of selectedEngineIds()) {
       // What could not land is listed once: in Failed to land, not in the Train too.
       assert.equal(await sidebar.locator('.monaco-list-row', { hasText: 'Tokenize numbers' }).count(), 2, 'Tokenize numbers in Needs You and in Failed to land, nowhere else');
       assert.equal(await sidebar.getByText('Sent back or failed').count(), 0);
+      assert.deepEqual(treeErrors, [], 'the workbench lost no row of the Work view');
 
       // The digest opens with what the train did, graded by the plane's own builds, before what needs you.
       assert.equal(await runFromPalette(page, 'Fleet: Open Digest in Editor'), 'Fleet: Open Digest in Editor');

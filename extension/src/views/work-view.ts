@@ -50,6 +50,7 @@ interface SectionNode {
 interface EntryNode {
   readonly kind: 'entry';
   readonly scope: string;
+  readonly section: TrainSectionName;
   readonly entry: TrainEntry;
 }
 /** The running build's output under "Building now": its last lines as rows. */
@@ -273,7 +274,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     }
     if (element.kind === 'section') {
       const entries = sectionEntries(train, element.section);
-      const rows: WorkNode[] = entries.slice(0, GROUP_ROWS).map((entry) => ({ kind: 'entry', scope: element.scope, entry }));
+      const rows: WorkNode[] = entries.slice(0, GROUP_ROWS).map((entry) => ({ kind: 'entry', scope: element.scope, section: element.section, entry }));
       if (entries.length > GROUP_ROWS) rows.push({ kind: 'sectionMore', scope: element.scope, section: element.section, hidden: entries.length - GROUP_ROWS });
       if (element.section === 'building' && train.batch?.logTail) rows.push({ kind: 'log', scope: element.scope });
       return rows;
@@ -435,11 +436,13 @@ function entryDetails(entry: TrainEntry): WorkDetail[] {
 }
 
 /**
- * One id per item on a train, whichever section lists it: an item moving from queued to building
- * keeps its row (VS Code may still ask about the row it showed, and a train's subtree is rebuilt whole).
+ * One id per item and section (the train holds one entry per item): an item moving from queued to
+ * building is a new row. With one id in both sections, the refresh of the train's subtree met the
+ * id under its new section while VS Code still had it under the old one, and its tree lost the row
+ * ("Data tree node not found") and drew the sections after it no more.
  */
 function entryRowId(node: EntryNode): string {
-  return `train:${node.scope}:entry:${node.entry.itemId}`;
+  return `train:${node.scope}:${node.section}:entry:${node.entry.itemId}`;
 }
 
 /** Unique across the tree even while VS Code still holds a moved item under its old group (it refreshes the two groups one after the other). */
