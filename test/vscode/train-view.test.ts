@@ -104,6 +104,11 @@ for (const id of selectedEngineIds()) {
       assert.equal(await sidebar.locator('.monaco-list-row', { hasText: 'Tokenize numbers' }).count(), 2, 'Tokenize numbers in Needs You and in Failed to land, nowhere else');
       assert.equal(await sidebar.getByText('Sent back or failed').count(), 0);
       assert.deepEqual(treeErrors, [], 'the workbench lost no row of the Work view');
+      // One count of what needs the operator: the Fleet icon's badge says what the status bar says.
+      const needYou = (await page.locator('.statusbar-item', { hasText: /need you/ }).first().innerText()).match(/(\d+) need you/)?.[1];
+      const fleetBadge = await page.locator('.activitybar .action-item:has([aria-label^="Fleet"]) .badge-content, .activitybar .action-item[aria-label^="Fleet"] .badge-content').first().innerText();
+      assert.equal(needYou, '1', 'the status bar: Tokenize numbers could not land');
+      assert.equal(fleetBadge.trim(), needYou, "the Fleet icon's badge counts what the status bar does");
 
       // The digest opens with what the train did, graded by the plane's own builds, before what needs you.
       assert.equal(await runFromPalette(page, 'Fleet: Open Digest in Editor'), 'Fleet: Open Digest in Editor');

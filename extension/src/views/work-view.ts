@@ -103,7 +103,8 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string; 
 
 /**
  * The work queue (fleet_work_list), grouped by status, attention first. Agents pull ready work;
- * the person reads who has what, what waits for review or a decision, and what is blocked. A change
+ * the person reads who has what, what waits for review or a decision, and what is blocked. No
+ * badge: the Fleet icon's badge is Needs You's count alone, the one the status bar shows. A change
  * refreshes the items it names, or the groups an item moved between, never the whole queue; a
  * group lists its oldest GROUP_ROWS items, and bursts of changes repaint at most once a second.
  */
@@ -168,7 +169,6 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       this.items.clear();
       for (const group of this.groups.values()) group.items.clear();
       for (const item of this.ctx.state?.work ?? []) this.place(item.id, item.status);
-      this.badge();
       return this.throttle.request(undefined);
     }
     if (changes.work.length + changes.removedWork.length === 0) return;
@@ -189,7 +189,6 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       this.place(item.id, item.status);
       rows.add(this.groups.get(item.status)!);
     }
-    this.badge();
     this.throttle.request(rows);
   }
 
@@ -209,11 +208,6 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   private shownGroups(): string {
     const trains = this.shownTrains().map((node) => `train:${node.scope}`);
     return [...trains, ...ORDER.filter(({ status }) => this.groups.get(status)!.items.size > 0).map(({ status }) => status)].join();
-  }
-
-  private badge(): void {
-    const attention = this.groups.get('blocked')!.items.size + this.groups.get('escalated')!.items.size + this.groups.get('land_failed')!.items.size;
-    this.view.badge = attention > 0 ? { value: attention, tooltip: `${attention} work item(s) blocked, escalated or failed to land` } : undefined;
   }
 
   /** Every refresh goes through here, so the counter sees what each change cost. */
