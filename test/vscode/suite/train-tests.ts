@@ -43,6 +43,13 @@ export function trainTests(fx: () => Fixture): void {
     const gate = join(fleet.trees, 'gate');
     await fleet.operator.call('fleet_integrate_configure', { root: fx().workspace, batchSize: 1, buildCommand: fleet.gatedBuild(gate) });
     await vscode.commands.executeCommand('fleet.work.focus');
+    // Every parent each train row id is given under, at each repaint: VS Code's tree loses a row whose id moves to another parent ("Data tree node not found").
+    const parentsOf = new Map<string, Set<string>>();
+    const tracking = fx().api.onDidRepaintWork(() => {
+      for (const sectionRow of fx().api.workRows(3).find((row) => row.id.startsWith('train:'))?.children ?? []) {
+        for (const row of sectionRow.children) parentsOf.set(row.id, (parentsOf.get(row.id) ?? new Set()).add(sectionRow.id));
+      }
+    });
     await fleet.operator.call('fleet_land', { ids: [items.parser!, items.docs!], root: fx().workspace });
     const train = await rows((all) => {
       const building = section(all, 'Building now');
@@ -75,6 +82,9 @@ export function trainTests(fx: () => Fixture): void {
       assert.ok(statusRow.description?.startsWith(commit.slice(0, 10)), `the Landed group's row leads with the merge commit: ${statusRow.description}`);
     }
     assert.equal(landed.find((r) => r.id === 'status:landed')?.icon, 'git-merge');
+    tracking.dispose();
+    const moved = [...parentsOf].filter(([, parents]) => parents.size > 1).map(([id, parents]) => `${id} under ${[...parents].join(' and ')}`);
+    assert.deepEqual(moved, [], 'an item moving from Building now to Landed is a new row, not one id under two parents');
     // Landed: its held claim ended, and with it the mark.
     await fx().decoration('src/b.ts', (d) => d?.badge !== '⤓', 'the awaiting-landing mark gone once landed');
   });
