@@ -3,7 +3,8 @@
 // FLEET_HOME and real git: agents' branches landed by the plane's train, shown in the Work view
 // (building with its output, queued, landed with the merge commit, failed), the Explorer (files
 // awaiting landing) and Needs You (what could not land). On screen (Playwright): the Work view with
-// a train, dark theme, into test-results/screenshots/<vscode version>/train-dark.png.
+// a train, dark and light themes, into test-results/screenshots/<vscode version>/train-dark.png and
+// train-light.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ for (const id of selectedEngineIds()) {
       await runInHostPhase({ engine: id, phase: 'train', home, workspace, resultsFile, expectedTests: EXPECTED_TESTS, refusedLogLines: /is already registered|Data tree node not found/ });
     });
 
-    test('on screen: the Work view with a train (landed, failed, building with its output, queued), dark theme', async (t) => {
+    test('on screen: the Work view with a train (landed, failed, building with its output, queued), dark and light themes', async (t) => {
       mkdirSync(shots, { recursive: true });
       let passed = false;
       // What the page showed when a step failed, to look at.
@@ -109,6 +110,11 @@ for (const id of selectedEngineIds()) {
       const fleetBadge = await page.locator('.activitybar .action-item:has([aria-label^="Fleet"]) .badge-content, .activitybar .action-item[aria-label^="Fleet"] .badge-content').first().innerText();
       assert.equal(needYou, '1', 'the status bar: Tokenize numbers could not land');
       assert.equal(fleetBadge.trim(), needYou, "the Fleet icon's badge counts what the status bar does");
+      // The same view in the light theme.
+      await setColorTheme(page, 'Light Modern');
+      await page.locator('.monaco-workbench.vs:not(.vs-dark)').first().waitFor({ timeout: 20_000 });
+      await page.mouse.move(900, 700);
+      await page.screenshot({ path: join(shots, 'train-light.png') });
 
       // The digest opens with what the train did, graded by the plane's own builds, before what needs you.
       assert.equal(await runFromPalette(page, 'Fleet: Open Digest in Editor'), 'Fleet: Open Digest in Editor');
