@@ -29,8 +29,8 @@ interface AgentNode {
 
 /**
  * The roster: each agent's callsign, its mark (the Explorer badge), what it is doing now, and its
- * claim count; runtime, role and times in the tooltip. Stale agents get the warning icon and count
- * in the view's badge. Each change refreshes only the rows of the agents it names (the whole list
+ * claim count; runtime, role and times in the tooltip. Stale agents get the warning icon and are
+ * counted in the view's header. Each change refreshes only the rows of the agents it names (the whole list
  * only when agents join or leave); while visible, the rows tick for their "ago" times.
  */
 export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Disposable {
@@ -94,7 +94,8 @@ export class RosterView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
   private describeFleet(): void {
     const state = this.ctx.state;
     const stale = state?.agents.filter((agent) => agent.status === 'unknown' || agent.status === 'stalled').length ?? 0;
-    this.view.badge = stale > 0 ? { value: stale, tooltip: `${stale} agent${stale === 1 ? '' : 's'} not heartbeating` } : undefined;
+    // In the view's header, not a badge: the Fleet icon's badge is what needs the operator (Needs You) alone.
+    this.view.description = stale > 0 ? `${stale} not heartbeating` : undefined;
     const control = state?.control;
     this.view.message =
       state?.store?.health === 'unavailable'

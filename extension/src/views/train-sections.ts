@@ -8,7 +8,7 @@ export const TRAIN_SECTIONS: { name: TrainSectionName; label: string; icon: stri
   { name: 'building', label: 'Building now', icon: 'sync~spin', tooltip: 'The batch merged onto the target and building: it lands only if the build is GREEN.' },
   { name: 'queued', label: 'Queued to land', icon: 'list-ordered', tooltip: 'Accepted work waiting for the next batch, pinned at the commit that was verified, oldest first.' },
   { name: 'landed', label: 'Landed', icon: 'git-merge', color: 'charts.green', tooltip: 'Landed on the target, each as one merge commit the plane built GREEN; newest first.' },
-  { name: 'sentBack', label: 'Sent back or failed', icon: 'error', color: 'list.errorForeground', tooltip: 'Left the train without landing: a conflict or a RED build sent it back to its builder, a moved branch to review, or it could not land at all; newest first.' },
+  { name: 'sentBack', label: 'Sent back', icon: 'debug-restart', color: 'list.warningForeground', tooltip: 'Left the train to be worked on again: a conflict or a RED build sent it back to its builder, a moved branch to review; newest first. What could not land at all is under "Failed to land".' },
 ];
 
 /** Lines of the running build's output the view lists (the tooltip has the whole tail). */
@@ -16,30 +16,25 @@ export const LOG_LINES = 20;
 
 /** The entries of one section: the plane's order (queued oldest first, the rest newest first). */
 export function sectionEntries(train: WorkspaceTrain, section: TrainSectionName): TrainEntry[] {
-  return train.entries.filter((entry) => sectionOf(entry) === section);
+  return train.entries.filter((entry) => SECTION_OF[entry.status] === section);
 }
 
-function sectionOf(entry: TrainEntry): TrainSectionName {
-  switch (entry.status) {
-    case 'building':
-      return 'building';
-    case 'queued':
-      return 'queued';
-    case 'landed':
-      return 'landed';
-    default:
-      return 'sentBack';
-  }
-}
+/**
+ * Where each entry is listed. One that failed (no rework fixes it) is not: its item is in the Work
+ * view's "Failed to land" group and in Needs You, one place for the one thing to decide.
+ */
+const SECTION_OF: Record<TrainEntry['status'], TrainSectionName | undefined> = { building: 'building', queued: 'queued', landed: 'landed', returned: 'sentBack', failed: undefined };
 
-/** "1 building · 3 queued · 2 landed · 1 sent back". */
+/** "1 building · 3 queued · 2 landed · 1 sent back · 1 could not land (in Failed to land)". */
 export function trainSummary(train: WorkspaceTrain): string {
   const count = (section: TrainSectionName) => sectionEntries(train, section).length;
+  const failed = train.entries.filter((entry) => entry.status === 'failed').length;
   const parts = [
     [count('building'), 'building'],
     [count('queued'), 'queued'],
     [count('landed'), 'landed'],
     [count('sentBack'), 'sent back'],
+    [failed, 'could not land (in Failed to land)'],
   ] as const;
   return parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`).join(' · ') || 'empty';
 }

@@ -50,6 +50,7 @@ interface SectionNode {
 interface EntryNode {
   readonly kind: 'entry';
   readonly scope: string;
+  readonly section: TrainSectionName;
   readonly entry: TrainEntry;
 }
 /** The running build's output under "Building now": its last lines as rows. */
@@ -102,7 +103,8 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string; 
 
 /**
  * The work queue (fleet_work_list), grouped by status, attention first. Agents pull ready work;
- * the person reads who has what, what waits for review or a decision, and what is blocked. A change
+ * the person reads who has what, what waits for review or a decision, and what is blocked. No
+ * badge: the Fleet icon's badge is Needs You's count alone, the one the status bar shows. A change
  * refreshes the items it names, or the groups an item moved between, never the whole queue; a
  * group lists its oldest GROUP_ROWS items, and bursts of changes repaint at most once a second.
  */
@@ -167,7 +169,6 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       this.items.clear();
       for (const group of this.groups.values()) group.items.clear();
       for (const item of this.ctx.state?.work ?? []) this.place(item.id, item.status);
-      this.badge();
       return this.throttle.request(undefined);
     }
     if (changes.work.length + changes.removedWork.length === 0) return;
@@ -188,7 +189,6 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       this.place(item.id, item.status);
       rows.add(this.groups.get(item.status)!);
     }
-    this.badge();
     this.throttle.request(rows);
   }
 
@@ -208,11 +208,6 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   private shownGroups(): string {
     const trains = this.shownTrains().map((node) => `train:${node.scope}`);
     return [...trains, ...ORDER.filter(({ status }) => this.groups.get(status)!.items.size > 0).map(({ status }) => status)].join();
-  }
-
-  private badge(): void {
-    const attention = this.groups.get('blocked')!.items.size + this.groups.get('escalated')!.items.size + this.groups.get('land_failed')!.items.size;
-    this.view.badge = attention > 0 ? { value: attention, tooltip: `${attention} work item(s) blocked, escalated or failed to land` } : undefined;
   }
 
   /** Every refresh goes through here, so the counter sees what each change cost. */
@@ -273,7 +268,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     }
     if (element.kind === 'section') {
       const entries = sectionEntries(train, element.section);
-      const rows: WorkNode[] = entries.slice(0, GROUP_ROWS).map((entry) => ({ kind: 'entry', scope: element.scope, entry }));
+      const rows: WorkNode[] = entries.slice(0, GROUP_ROWS).map((entry) => ({ kind: 'entry', scope: element.scope, section: element.section, entry }));
       if (entries.length > GROUP_ROWS) rows.push({ kind: 'sectionMore', scope: element.scope, section: element.section, hidden: entries.length - GROUP_ROWS });
       if (element.section === 'building' && train.batch?.logTail) rows.push({ kind: 'log', scope: element.scope });
       return rows;
@@ -425,7 +420,7 @@ const ENTRY_ICONS: Record<TrainEntry['status'], vscode.ThemeIcon> = {
 function entryDescription(entry: TrainEntry, assignee: string | undefined): string {
   const by = assignee ? ` · ${assignee}` : '';
   if (entry.status === 'landed') return `${entry.landedCommit ? shortCommit(entry.landedCommit) : 'landed'} · ${entry.branch}${by}`;
-  if (entry.status === 'returned' || entry.status === 'failed') return `${entry.status === 'failed' ? 'failed' : 'sent back'}: ${entry.reason ?? 'no reason recorded'}`;
+  if (entry.status === 'returned') return `sent back: ${entry.reason ?? 'no reason recorded'}`;
   return `${entry.branch} @ ${shortCommit(entry.commit)}${by}`;
 }
 
@@ -435,11 +430,13 @@ function entryDetails(entry: TrainEntry): WorkDetail[] {
 }
 
 /**
- * One id per item on a train, whichever section lists it: an item moving from queued to building
- * keeps its row (VS Code may still ask about the row it showed, and a train's subtree is rebuilt whole).
+ * One id per item and section (the train holds one entry per item): an item moving from queued to
+ * building is a new row. With one id in both sections, the refresh of the train's subtree met the
+ * id under its new section while VS Code still had it under the old one, and its tree lost the row
+ * ("Data tree node not found") and drew the sections after it no more.
  */
 function entryRowId(node: EntryNode): string {
-  return `train:${node.scope}:entry:${node.entry.itemId}`;
+  return `train:${node.scope}:${node.section}:entry:${node.entry.itemId}`;
 }
 
 /** Unique across the tree even while VS Code still holds a moved item under its old group (it refreshes the two groups one after the other). */

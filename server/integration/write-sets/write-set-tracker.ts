@@ -139,6 +139,8 @@ export class WriteSetTracker {
     const work = await worktreeWork(worktree, target);
     if (work.kind === 'none') return work;
     const { branch, snapshot, targetCommit } = work;
+    // A detached HEAD (a checkout of a commit, a bisect, a moved target left checked out) is no branch of its own: nothing of it will land.
+    if (branch === undefined) return { kind: 'none', why: 'its HEAD is detached: it is on no branch of its own' };
     const bounded = boundedPaths(work.paths);
     const recorded = this.core.run(undefined, (ctx) =>
       recordWriteSet(ctx, {
@@ -148,7 +150,7 @@ export class WriteSetTracker {
         worktree: top,
         repository,
         scope: scopeIdOf(repository),
-        ...(branch !== undefined && { branch }),
+        branch,
         target,
         head: snapshot.head,
         commit: snapshot.commit,

@@ -142,4 +142,23 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     const { writeSets } = await operator.call('fleet_conflicts', {});
     assert.deepEqual(writeSets.map((w) => w.callsign).sort(), ['ATLAS', 'BOLT']);
   });
+
+  test('a worktree on a detached HEAD is on no branch of its own: its write-set ends and its conflict is no longer forecast', async () => {
+    let from = events.events.length;
+    writeFileSync(join(worktreeOf.BOLT, 'src/shared.ts'), edited(2, 'BOLT says two again'));
+    git(worktreeOf.BOLT, 'commit', '-q', '-am', 'bolt edits line 2 again');
+    await events.waitFor(forecastBetween('ATLAS', 'BOLT', 'conflict'), from, 30_000, 'the ATLAS–BOLT conflict forecast again');
+    from = events.events.length;
+    // Work on a detached HEAD (a builder left on a checkout of main, a bisect): the same conflicting edit and more, on no branch.
+    git(worktreeOf.BOLT, 'checkout', '-q', '--detach');
+    writeFileSync(join(worktreeOf.BOLT, 'src/a.ts'), 'a, detached\n');
+    git(worktreeOf.BOLT, 'commit', '-q', '-am', 'bolt commits on a detached HEAD');
+    await events.waitFor(writeSetOf('BOLT', (e) => e.ended === true), from, 30_000, "the end of BOLT's write-set");
+    await events.waitFor(forecastBetween('ATLAS', 'BOLT', 'cleared'), from, 30_000, 'the ATLAS–BOLT forecast cleared');
+    const { writeSets, conflicts } = await operator.call('fleet_conflicts', {});
+    assert.deepEqual(writeSets.map((w) => w.callsign), ['ATLAS']);
+    assert.deepEqual(conflicts, []);
+    const { digest } = await operator.call('fleet_digest', { sinceSeq: 1 });
+    assert.equal(digest.openForecastConflicts, 0);
+  });
 });
