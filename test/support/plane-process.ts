@@ -83,5 +83,6 @@ export async function startPlaneProcess(options: { home?: string; env?: NodeJS.P
 }
 
 export function removeHome(home: string): void {
-  rmSync(home, { recursive: true, force: true });
+  // Retried: a process ending meanwhile (a plane's git, a hook) may still add a file (ENOTEMPTY, seen in CI and the bench).
+  rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
