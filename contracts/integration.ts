@@ -8,6 +8,8 @@ export const MAX_WRITE_SET_PATHS = 5_000;
 export const MAX_WRITE_SET_PATHS_LISTED = 200;
 /** Conflicted paths kept per forecast. */
 export const MAX_FORECAST_PATHS = 200;
+/** The forecast conflicts a hook's answer carries for the paths a call touched (one per other live branch and the target: far fewer in practice). */
+export const MAX_TOUCHED_PATH_CONFLICTS = 100;
 
 /** What the plane records of an agent's write-set, in its event and its state alike. */
 export const writeSetFields = {

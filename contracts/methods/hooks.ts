@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forecastConflictSchema, MAX_TOUCHED_PATH_CONFLICTS } from '../integration.js';
 import { defineMethod, withControl } from '../method.js';
 import { boundedList, boundedText, limits } from '../limits.js';
 import { agentStatusSchema, callsignSchema, personWaitSchema } from '../records.js';
@@ -62,6 +63,11 @@ export const hookCheck = defineMethod({
     overridden: z.boolean(),
     results: z.array(pathVerdictSchema),
     mark: markResult,
+    conflicts: z
+      .array(forecastConflictSchema)
+      .max(MAX_TOUCHED_PATH_CONFLICTS)
+      .optional()
+      .describe("A runtime's PreToolUse let through: the conflict forecast (DESIGN §14) of the writing agent among these paths in its own worktree, for the note the hook adds; absent when there is none"),
   }),
   access: 'anyone',
   mutates: true,

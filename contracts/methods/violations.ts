@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forecastConflictSchema, MAX_TOUCHED_PATH_CONFLICTS } from '../integration.js';
 import { boundedText, limits } from '../limits.js';
 import { defineMethod, withControl } from '../method.js';
 import { callsignSchema } from '../records.js';
@@ -38,7 +39,7 @@ export const violationAck = defineMethod({
 export const worktreeChanges = defineMethod({
   name: 'fleet_worktree_changes',
   summary:
-    'What changed in a watched worktree (one a live agent registered at join) since a mark. Without since: returns a mark to ask with later (call it before a tool runs); with writer, changes until the call with that mark are attributed to that agent. With since: the paths changed after the mark (ignored paths and .git/ left out; viaGit when a checkout, merge or other index/HEAD move wrote them), and a new mark.',
+    'What changed in a watched worktree (one a live agent registered at join) since a mark. Without since: returns a mark to ask with later (call it before a tool runs); with writer, changes until the call with that mark are attributed to that agent. With since: the paths changed after the mark (ignored paths and .git/ left out; viaGit when a checkout, merge or other index/HEAD move wrote them), a new mark, and the forecast conflicts of the worktree\'s agent among those paths.',
   params: z.strictObject({
     worktree: pathParam.describe('Absolute path of (a folder in) the worktree'),
     since: z.number().int().min(0).optional().describe('A mark an earlier call returned'),
@@ -57,6 +58,12 @@ export const worktreeChanges = defineMethod({
      * recorded as by `unknown` (the caller's call may have made them; so may something else).
      */
     elsewhere: z.array(z.object({ worktree: z.string(), path: z.string(), holder: z.string() })).max(MAX_UNATTRIBUTED_ELSEWHERE).optional(),
+    /**
+     * With since: the conflict forecast (DESIGN §14) of the worktree's agent among the paths that
+     * changed (viaGit left out), so the hook that asks what a call changed notes the forecast in the
+     * same round trip. Absent when there is none.
+     */
+    conflicts: z.array(forecastConflictSchema).max(MAX_TOUCHED_PATH_CONFLICTS).optional(),
   }),
   // Hooks ask it around a tool call, and hooks hold only the plane token.
   access: 'anyone',

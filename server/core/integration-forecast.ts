@@ -189,6 +189,17 @@ export function writeSetView(record: WriteSetRecord): WriteSet {
   };
 }
 
+/**
+ * The forecast conflicts among `paths` (repository-relative) of whichever of a worktree's agents has
+ * a write-set (a shared checkout's agents have none), at most `max`: what a hook notes when a call
+ * touches those paths.
+ */
+export function touchedPathConflicts(state: State, worktreeAgents: readonly string[], paths: readonly string[], max: number): ForecastConflict[] {
+  if (paths.length === 0) return [];
+  const agentId = worktreeAgents.find((id) => state.writeSets.has(id));
+  return agentId === undefined ? [] : conflictsOf(state, agentId, paths).slice(0, max);
+}
+
 /** The forecast conflicts an agent is part of (either side), as that agent reads them: itself first. */
 export function conflictsOf(state: State, agentId: string | undefined, paths?: readonly string[]): ForecastConflict[] {
   const wanted = paths && new Set(paths);

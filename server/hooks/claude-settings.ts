@@ -10,11 +10,12 @@ import { placeOurHook, type MatcherGroup as MatcherEntry } from './hook-groups.j
 export const CLAUDE_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
 /**
- * PostToolUse on the tools that write: the shell and MCP tools (PreToolUse marked the worktree for
- * them) and the file tools (checked exactly before they write; after, the hook notes a conflict
- * forecast for the file they touched). Claude Code's other tools do not write.
+ * PostToolUse on the tools whose writes no check saw exactly: the shell and MCP tools (PreToolUse
+ * marked the worktree for them). The file tools are checked exactly before they write, and their
+ * conflict-forecast note rides on that PreToolUse: a PostToolUse of their own would start a second
+ * process per write for nothing. Claude Code's other tools do not write.
  */
-export const CLAUDE_POST_MATCHER = [...CLAUDE_WRITE_TOOLS, CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
+export const CLAUDE_POST_MATCHER = [CLAUDE_SHELL_TOOL, CLAUDE_MCP_TOOLS].join('|');
 
 /** The hooks after PreToolUse, each on its Claude Code event (the session ones with no matcher: every source, every reason). */
 const LATER_HOOKS = [

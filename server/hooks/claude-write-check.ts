@@ -25,8 +25,12 @@ const MCP_SHELL_TOOLS = ['execute_shell_command', 'execute_terminal_command'];
  * runTerminalCommand (the name VS Code's hooks docs use in their example).
  */
 export const VSCODE_TERMINAL_TOOLS = ['run_in_terminal', 'runInTerminal', 'runTerminalCommand'];
-/** What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). */
-export type ClaudeHookAnswer = { decision: 'allow' } | { decision: 'deny'; reason: string };
+/**
+ * What the hook prints on stdout; it always exits 0 (Claude Code's protocol for a decision). An
+ * allow may carry a note the model reads (additionalContext, with no permissionDecision: the
+ * runtime's own permission rules still decide, DESIGN §16).
+ */
+export type ClaudeHookAnswer = { decision: 'allow'; context?: string } | { decision: 'deny'; reason: string };
 
 /** The part of a PreToolUse event the hook reads. */
 export interface ToolEvent {
@@ -117,7 +121,7 @@ export function answerForFailure(errorName: string | undefined, message: string,
 
 /** The answer as Claude Code reads it from stdout. */
 export function claudeHookOutput(answer: ClaudeHookAnswer): string {
-  if (answer.decision === 'allow') return '';
+  if (answer.decision === 'allow') return answer.context === undefined ? '' : `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: answer.context } })}\n`;
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`;
 }
 

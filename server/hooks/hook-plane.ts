@@ -7,3 +7,19 @@ export type HookPlane = Pick<PlaneClient, 'call' | 'close'>;
 
 /** Opens a connection for one client name (`fleet-hook-<verb>`); each hook closes what it opens. */
 export type OpenHookPlane = (client: string) => Promise<HookPlane>;
+
+/**
+ * Every connection a hook run asks for is the first one (a hook asks one question after another):
+ * one upgrade and hello per run, opened at the first question; each hook's close leaves it open,
+ * `close` ends it when the run is over.
+ */
+export function oneConnectionPerRun(open: OpenHookPlane): { open: OpenHookPlane; close(): void } {
+  let plane: Promise<HookPlane> | undefined;
+  return {
+    open: async (client) => {
+      const opened = await (plane ??= open(client));
+      return { call: opened.call.bind(opened) as HookPlane['call'], close: () => undefined };
+    },
+    close: () => void plane?.then((opened) => opened.close(), () => undefined),
+  };
+}

@@ -1,7 +1,6 @@
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { takeToolMark } from './claude-tool-marks.js';
-import { writtenPaths } from './claude-write-check.js';
-import { forecastNote } from './forecast-note.js';
+import { explainForecast } from './forecast-note.js';
 import { answerWithin } from './plane-deadline.js';
 import { runHookCheck, type HookVerdict } from './hook-check.js';
 import { hookEnvironment, payloadSessionId } from './hook-check-request.js';
@@ -56,22 +55,20 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
   if (event.tool_use_id === undefined) return { decision: 'none' };
   const { tool_name: tool, tool_use_id: toolUseId } = event;
   const taken = takeToolMark(home, toolUseId);
-  if (!taken) {
-    // A file tool (checked before it wrote, no mark): its own input names what it touched.
-    const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
-    const cwd = event.cwd;
-    if (cwd === undefined || !isAbsolute(cwd)) return { decision: 'none' };
-    return withNote({ decision: 'none' }, await forecastNote(cwd, writtenPaths(tool, input, cwd), open, `fleet-hook-${hook}`).catch(() => undefined));
-  }
+  // No mark: nothing watched, or a file tool (checked exactly before it wrote; its forecast note rode on PreToolUse).
+  if (!taken) return { decision: 'none' };
   const { callsign } = hookEnvironment(env);
   const plane = await open(`fleet-hook-${hook}`);
   let changed: string[];
   let elsewhere: UnattributedWrite[];
+  let forecast: string | undefined;
   try {
     const found = await plane.call('fleet_worktree_changes', { worktree: taken.worktree, since: taken.mark });
     // Repository-relative; a checkout or merge moving files is not a write.
     changed = found.changes.filter((change) => !change.viaGit).map((change) => change.path);
     elsewhere = found.elsewhere ?? [];
+    // The forecast among those paths comes with the same answer (no question of its own).
+    forecast = found.conflicts && found.conflicts.length > 0 ? explainForecast(found.conflicts) : undefined;
   } catch {
     return { decision: 'none' };
   } finally {
@@ -90,8 +87,7 @@ async function reportChanges(hook: PostToolHook, stdin: string, home: string, en
     ...(callsign !== undefined && { callsign }),
     ...(sessionId !== undefined && { sessionId }),
   }, open);
-  const note = await forecastNote(taken.worktree, changed.map((path) => join(taken.worktree, path)), open, `fleet-hook-${hook}`).catch(() => undefined);
-  return withNote(withNote(breachAnswer(tool, verdict), unattributed), note);
+  return withNote(withNote(breachAnswer(tool, verdict), unattributed), forecast);
 }
 
 /** A note (a forecast, an unattributed write) joins a block's reason, or the answer's added context (never an allow: DESIGN §16). */

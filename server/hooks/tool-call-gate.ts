@@ -1,6 +1,7 @@
 import { PlaneCallError } from '../client/plane-call-error.js';
 import { answerForCommandVerdict, answerForFailure, answerForVerdict, planFileCheck, planShellCheck, toolCallWriter, type ClaudeHookAnswer, type ToolHook } from './claude-write-check.js';
 import { keepToolMark, type MarkRequest } from './claude-tool-marks.js';
+import { explainForecast } from './forecast-note.js';
 import { runCommandCheck, runHookCheck } from './hook-check.js';
 import type { MarkAsked } from './hook-check-request.js';
 import type { OpenHookPlane } from './hook-plane.js';
@@ -41,7 +42,9 @@ export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.Pro
       if ('answer' in plan) return plan.answer;
       const verdict = await withMarkIfTaken(asked, (extra) => runHookCheck({ ...plan.request, ...extra }, open));
       taken = verdict.mark;
-      return answerForVerdict(verdict, hook);
+      const answer = answerForVerdict(verdict, hook);
+      // Claude Code reads a PreToolUse note after the tool's result: the forecast needs no PostToolUse on the file tools.
+      return answer.decision === 'allow' && hook === 'claude-pre-tool-use' && verdict.conflicts?.length ? { ...answer, context: explainForecast(verdict.conflicts) } : answer;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return answerForFailure(error instanceof PlaneCallError ? error.errorName : undefined, message, writer.override);

@@ -1,4 +1,5 @@
 import { connectToPlane } from '../../client/connect.js';
+import { oneConnectionPerRun } from '../../hooks/hook-plane.js';
 import { hookInput, HOOK_VERBS, isHookVerb, runHook, takesRoot } from '../../hooks/hook-verbs.js';
 import { parseVerbArgs, requireValue } from '../args.js';
 import { UsageError } from '../cli-error.js';
@@ -16,7 +17,9 @@ export async function hookVerb(argv: string[]): Promise<number> {
   const [which] = positionals;
   if (!isHookVerb(which)) throw new UsageError(`usage: ${USAGE}`);
   const root = takesRoot(which) ? requireValue(values.root, '--root', USAGE) : '';
-  const outcome = await runHook(which, { stdin: await hookInput(which), home, root, env: process.env, cwd: process.cwd(), open: (client) => connectToPlane({ home, client }) });
+  // One connection for the run, as the lean runner's: a PostToolUse's questions share it.
+  const plane = oneConnectionPerRun((client) => connectToPlane({ home, client }));
+  const outcome = await runHook(which, { stdin: await hookInput(which), home, root, env: process.env, cwd: process.cwd(), open: plane.open }).finally(plane.close);
   process.stdout.write(outcome.stdout);
   process.stderr.write(outcome.stderr);
   return outcome.code;

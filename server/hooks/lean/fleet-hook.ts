@@ -6,9 +6,9 @@
 // where none runs, and arguments it does not know.
 import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { HookPlane, OpenHookPlane } from '../hook-plane.js';
+import { oneConnectionPerRun } from '../hook-plane.js';
 import { hookInput, isHookVerb, runHook, takesRoot, type HookVerb } from '../hook-verbs.js';
-import { openLeanPlane, runningPlane, type RunningPlane } from './plane-call.js';
+import { openLeanPlane, runningPlane } from './plane-call.js';
 
 /** The full CLI next to this runner (tools/bundle.mjs points it at dist/fleet.cjs in the bundle). */
 const FULL_CLI = new URL('../../cli/main.js', import.meta.url);
@@ -21,7 +21,9 @@ void (async () => {
   const plane = call && runningPlane(call.home);
   if (!call || !plane) return finish('', '', await runFullVerb(stdin, call?.verb));
   try {
-    const outcome = await runHook(call.verb, { ...call, stdin, env: process.env, cwd: process.cwd(), open: oneConnection(call.home, plane) });
+    // One connection for the run; it ends with the runner's exit.
+    const { open } = oneConnectionPerRun((client) => openLeanPlane(call.home, plane, client));
+    const outcome = await runHook(call.verb, { ...call, stdin, env: process.env, cwd: process.cwd(), open });
     finish(outcome.stdout, outcome.stderr, outcome.code);
   } catch (error) {
     // As the CLI reports a verb's failure (server/cli/main.ts).
@@ -37,17 +39,6 @@ function leanCall(argv: string[]): { verb: HookVerb; home: string; root: string 
   return argv.length === 5 && rootFlag === '--root' && root !== undefined ? { verb, home, root } : undefined;
 }
 
-/**
- * Every connection the hook asks for is the first one (a hook asks one question after another):
- * one upgrade and hello per run. It is closed when the runner exits.
- */
-function oneConnection(home: string, running: RunningPlane): OpenHookPlane {
-  let plane: Promise<HookPlane> | undefined;
-  return async (client) => {
-    const { call } = await (plane ??= openLeanPlane(home, running, client));
-    return { call, close: () => undefined };
-  };
-}
 
 /**
  * Says what the hook says and exits. Written straight to the descriptors: setting up

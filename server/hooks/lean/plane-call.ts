@@ -156,8 +156,8 @@ function frameReader(socket: Socket): { next(): Promise<string> } {
   };
 }
 
-/** A whole server frame at the start of `buffer` (servers don't mask), or undefined until it has arrived. */
-function parseFrame(buffer: Buffer): { fin: boolean; opcode: number; payload: Buffer; size: number } | undefined {
+/** A whole frame at the start of `buffer`, or undefined until it has arrived: the plane's (servers don't mask), or a client's unmasked (as a test reads one in passing). */
+export function parseFrame(buffer: Buffer): { fin: boolean; opcode: number; payload: Buffer; size: number } | undefined {
   if (buffer.length < 2) return undefined;
   let length = buffer[1]! & 0x7f;
   let offset = 2;
@@ -170,6 +170,12 @@ function parseFrame(buffer: Buffer): { fin: boolean; opcode: number; payload: Bu
     length = Number(buffer.readBigUInt64BE(2));
     offset = 10;
   }
-  if (buffer.length < offset + length) return undefined;
-  return { fin: (buffer[0]! & 0x80) !== 0, opcode: buffer[0]! & 0x0f, payload: buffer.subarray(offset, offset + length), size: offset + length };
+  const masked = (buffer[1]! & 0x80) !== 0;
+  const start = masked ? offset + 4 : offset;
+  if (buffer.length < start + length) return undefined;
+  const frame = { fin: (buffer[0]! & 0x80) !== 0, opcode: buffer[0]! & 0x0f, size: start + length };
+  if (!masked) return { ...frame, payload: buffer.subarray(start, start + length) };
+  const payload = Buffer.from(buffer.subarray(start, start + length));
+  for (let i = 0; i < length; i++) payload[i]! ^= buffer[offset + (i & 3)]!;
+  return { ...frame, payload };
 }

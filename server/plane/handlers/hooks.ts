@@ -1,8 +1,10 @@
-import { dirname, isAbsolute } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import type { z } from 'zod';
-import { FleetError } from '../../../contracts/index.js';
+import { FleetError, MAX_TOUCHED_PATH_CONFLICTS, type ForecastConflict } from '../../../contracts/index.js';
 import type { hookCheck as hookCheckSpec } from '../../../contracts/methods/hooks.js';
 import type { Caller } from '../../core/context.js';
+import type { Ctx } from '../../core/context.js';
+import { touchedPathConflicts } from '../../core/integration-forecast.js';
 import { agentStatus } from '../../core/liveness.js';
 import { checkPaths } from '../../core/path-check.js';
 import { existingDirectory, realPath } from '../../gate/real-path.js';
@@ -38,11 +40,14 @@ export const hookCheck = async (params: Params, session: Session, { core, scopes
     const allowed = results.every((r) => r.allowed);
     const overridden = !allowed && params.override !== undefined;
     if (overridden) recordOverrides(ctx, agent, results.filter((r) => !r.allowed).map((r) => r.path), params.override!, params.hook);
+    // A runtime's file tool about to write: the forecast among its files comes with the verdict (no question of its own).
+    const conflicts = allowed && params.fromRuntime && params.hook.endsWith('pre-tool-use') ? forecastAmong(ctx, located) : [];
     return {
       agent: agent ? { callsign: agent.callsign, status: agentStatus(agent, ctx.now, ctx.config) } : null,
       allowed,
       overridden,
       results,
+      ...(conflicts.length > 0 && { conflicts }),
     };
   });
   // A runtime's file tool writes what it was allowed next: the watcher then knows whose change that is.
@@ -51,6 +56,21 @@ export const hookCheck = async (params: Params, session: Session, { core, scopes
   }
   return params.mark && (verdict.allowed || verdict.overridden) ? { ...verdict, mark: await markForAllowedCall(worktrees, params.mark, marker) } : verdict;
 };
+
+/**
+ * The forecast conflicts among the located files of the branch checked out where each one is (the
+ * write-set of its worktree, repository-relative there), whoever writes: as PostToolUse's note after
+ * a shell call, it is about that branch's merge.
+ */
+function forecastAmong(ctx: Ctx, located: ReturnType<typeof locate>[]): ForecastConflict[] {
+  const files = located.flatMap((at) => (at.outside === undefined && at.real !== undefined ? [at.real] : []));
+  return [...ctx.state.writeSets.values()]
+    .flatMap((writeSet) => {
+      const paths = files.map((file) => relative(writeSet.worktree, file)).filter((path) => path !== '' && path !== '..' && !path.startsWith('../') && !isAbsolute(path));
+      return touchedPathConflicts(ctx.state, [writeSet.agentId], paths, MAX_TOUCHED_PATH_CONFLICTS);
+    })
+    .slice(0, MAX_TOUCHED_PATH_CONFLICTS);
+}
 
 /**
  * An absolute path is checked as its real path, in the repository that path is really in: a

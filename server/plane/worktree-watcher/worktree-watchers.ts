@@ -1,8 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { FleetError, MAX_UNATTRIBUTED_ELSEWHERE, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
+import { FleetError, MAX_TOUCHED_PATH_CONFLICTS, MAX_UNATTRIBUTED_ELSEWHERE, MAX_WORKTREE_CHANGES, type FleetEvent, type ResultBody } from '../../../contracts/index.js';
 import type { FleetCore } from '../../core/fleet-core.js';
+import { touchedPathConflicts } from '../../core/integration-forecast.js';
 import { recordViolation, violatedClaim } from '../../core/violations.js';
 import { callsignOf } from '../../core/views.js';
 import type { ScopeResolver } from '../repository/scope-resolver.js';
@@ -103,8 +104,9 @@ export class WorktreeWatchers {
   /**
    * The hook's question. Without `since` it returns a mark (and, with `writer`, attributes the
    * worktree's changes to that agent until the next call with this mark); with `since`, the paths
-   * changed after it, and — when that mark named a writer — the unattributed writes seen meanwhile in
-   * the repository's other worktrees while that writer's call was in flight.
+   * changed after it, the forecast conflicts of the worktree's agent among them, and — when that mark
+   * named a writer — the unattributed writes seen meanwhile in the repository's other worktrees while
+   * that writer's call was in flight.
    */
   async changes(worktree: string, since: number | undefined, writer: string | undefined, source?: string): Promise<ResultBody<'fleet_worktree_changes'>> {
     if (!isAbsolute(worktree)) throw new FleetError('INVALID_PARAMS', `worktree "${worktree}" must be an absolute path`, { worktree });
@@ -123,7 +125,16 @@ export class WorktreeWatchers {
     if (since !== undefined) this.tellChanged(root);
     const mark = this.mark;
     if (writer !== undefined) this.attributeCallsign(root, writer, mark, source);
-    return { mark, changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })), truncated: found.truncated, ...(elsewhere.length > 0 && { elsewhere }) };
+    // The forecast rides on this answer: the hook that asks what its call changed notes it without asking again.
+    const written = found.changes.filter((c) => !c.viaGit).map((c) => c.path);
+    const conflicts = touchedPathConflicts(this.core.state, watched.agents, written, MAX_TOUCHED_PATH_CONFLICTS);
+    return {
+      mark,
+      changes: found.changes.map((c) => ({ path: c.path, ...(c.viaGit && { viaGit: true }) })),
+      truncated: found.truncated,
+      ...(elsewhere.length > 0 && { elsewhere }),
+      ...(conflicts.length > 0 && { conflicts }),
+    };
   }
 
   /** What the other worktrees of the scope saw during `agentId`'s call and could not attribute, once what they saw so far is judged. */

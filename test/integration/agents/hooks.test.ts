@@ -85,8 +85,10 @@ describe('hooks: a real git commit and the Claude Code PreToolUse hook, against 
     accessSync(hook, constants.X_OK);
     accessSync(join(home, 'bin', 'fleet'), constants.X_OK);
     const settingsPath = join(repo, '.claude', 'settings.local.json');
-    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: { PreToolUse: { matcher: string }[] } };
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: { PreToolUse: { matcher: string }[]; PostToolUse: { matcher: string }[] } };
     assert.equal(settings.hooks.PreToolUse[0]!.matcher, 'Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*');
+    // A file tool runs one fleet hook: checked exactly before it writes, its forecast note rides on that check.
+    assert.equal(settings.hooks.PostToolUse[0]!.matcher, 'Bash|mcp__.*');
     const before = [readFileSync(hook, 'utf8'), readFileSync(settingsPath, 'utf8')];
     const again = await runCli(['install-hooks'], { home, cwd: repo });
     assert.equal(again.code, 0, again.stderr);

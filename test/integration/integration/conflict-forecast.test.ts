@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { FleetEvent } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { EventWatcher } from '../../support/event-watcher.js';
+import { tapPlaneSocket } from '../../support/plane-wiretap.js';
 import { git, makeRepo } from '../../support/git-repo.js';
 import { CLI, removeHome, startPlaneProcess, tempHome, type PlaneProcess } from '../../support/plane-process.js';
 import { runCli } from '../../support/run-cli.js';
@@ -18,16 +20,17 @@ const edited = (line: number, text: string) => `${SHARED.map((l, i) => (i === li
 /** A branch named like an option: every git call must keep it a name. */
 const HOSTILE_BRANCH = '--output=hostile-output';
 
-/** `fleet hook VERB` as Claude Code runs it, with the payload on stdin. */
-function runHook(verb: 'claude-pre-tool-use' | 'claude-post-tool-use', home: string, payload: object): Promise<string> {
+/** The lean runner as a checkout's `fleet init` installs it (FLEET_HOME/bin/fleet-hook runs it). */
+const LEAN_RUNNER = fileURLToPath(new URL('../../../server/hooks/lean/fleet-hook.js', import.meta.url));
+
+/** `fleet hook VERB` as Claude Code runs it, with the payload on stdin (or the lean runner, as installed). */
+function runHook(verb: 'claude-pre-tool-use' | 'claude-post-tool-use', home: string, payload: object, runner: 'full verb' | 'lean runner' = 'full verb'): Promise<string> {
+  const args = runner === 'full verb' ? [CLI, 'hook', verb, '--home', home] : [LEAN_RUNNER, verb, '--home', home];
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [CLI, 'hook', verb, '--home', home], { env: { ...process.env, FLEET_HOME: home }, timeout: 30_000 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    );
+    const child = execFile(process.execPath, args, { env: { ...process.env, FLEET_HOME: home }, timeout: 30_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
     child.stdin!.end(JSON.stringify(payload));
   });
 }
-const postToolUse = (home: string, payload: object) => runHook('claude-post-tool-use', home, payload);
 
 describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on their own branches, a real plane', () => {
   const repo = makeRepo({ 'src/shared.ts': `${SHARED.join('\n')}\n`, 'src/a.ts': 'a\n', 'README.md': '# r\n' });
@@ -87,14 +90,15 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     assert.deepEqual(resume.writeSet?.paths, ['src/shared.ts']);
     assert.deepEqual(resume.conflicts.map((c) => [c.callsign, c.otherCallsign, c.paths]), [['ATLAS', 'BOLT', ['src/shared.ts']]]);
 
-    const note = JSON.parse(
-      await postToolUse(plane.home, { session_id: 'atlas-session', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 'toolu_forecast', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, 'src/shared.ts') }, tool_response: {} }),
-    ) as { hookSpecificOutput?: { hookEventName: string; additionalContext: string; permissionDecision?: string }; decision?: string };
-    assert.equal(note.hookSpecificOutput?.hookEventName, 'PostToolUse');
-    assert.match(note.hookSpecificOutput.additionalContext, /src\/shared\.ts: with BOLT's branch refs\/heads\/--output=hostile-output/);
-    assert.equal(note.hookSpecificOutput.permissionDecision, undefined, 'a note never allows');
-    const untouched = await postToolUse(plane.home, { session_id: 'atlas-session', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 'toolu_other', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, 'src/a.ts') }, tool_response: {} });
-    assert.equal(untouched, '', 'no note for a file in no forecast conflict');
+    // A file tool: the check before it writes carries the note (Claude Code reads it after the tool's result), both runners alike.
+    const edit = (file: string) => ({ session_id: 'atlas-session', hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'toolu_forecast', cwd: worktreeOf.ATLAS, tool_input: { file_path: join(worktreeOf.ATLAS, file), old_string: 'line', new_string: 'Line' } });
+    for (const runner of ['full verb', 'lean runner'] as const) {
+      const note = JSON.parse(await runHook('claude-pre-tool-use', plane.home, edit('src/shared.ts'), runner)) as { hookSpecificOutput?: { hookEventName: string; additionalContext: string; permissionDecision?: string }; decision?: string };
+      assert.equal(note.hookSpecificOutput?.hookEventName, 'PreToolUse', runner);
+      assert.match(note.hookSpecificOutput.additionalContext, /^Fleet conflict forecast: .*\n  src\/shared\.ts: with BOLT's branch refs\/heads\/--output=hostile-output/, runner);
+      assert.deepEqual(Object.keys(note.hookSpecificOutput), ['hookEventName', 'additionalContext'], 'a note never allows (no permissionDecision: the runtime\'s own rules decide)');
+      assert.equal(await runHook('claude-pre-tool-use', plane.home, edit('src/a.ts'), runner), '', 'no note for a file in no forecast conflict');
+    }
 
     // A shell write: PreToolUse marks the worktree, the command writes, PostToolUse asks what changed and notes the conflict.
     const bash = { session_id: 'atlas-session', tool_name: 'Bash', tool_use_id: 'toolu_shell', cwd: worktreeOf.ATLAS, tool_input: { command: 'node scripts/touch-shared.js' } };
@@ -116,6 +120,25 @@ describe('write-sets and the conflict forecast (DESIGN §14): real worktrees on 
     assert.deepEqual((await operator.call('fleet_conflicts', { callsign: 'CLEO' })).conflicts, []);
     assert.ok(!events.events.some((e) => e.type === 'integration.forecast' && (e.callsign === 'CLEO' || e.otherCallsign === 'CLEO')), 'CLEO merges cleanly with both');
     assert.equal(existsSync(join(repo, 'hostile-output')) || existsSync(join(worktreeOf.BOLT, 'hostile-output')), false, 'the branch name ran no --output');
+  });
+
+  test('a shell call that changed a file in a forecast conflict: its PostToolUse notes it over one connection, the forecast coming with what changed', async () => {
+    const tap = await tapPlaneSocket(plane.socket!);
+    try {
+      for (const runner of ['lean runner', 'full verb'] as const) {
+        const bash = { session_id: 'atlas-session', tool_name: 'Bash', tool_use_id: `toolu_one_${runner.replace(' ', '_')}`, cwd: worktreeOf.ATLAS, tool_input: { command: 'node scripts/touch-shared.js' } };
+        assert.doesNotMatch(await runHook('claude-pre-tool-use', plane.home, { ...bash, hook_event_name: 'PreToolUse' }, runner), /"deny"/);
+        writeFileSync(join(worktreeOf.ATLAS, 'src/shared.ts'), `${edited(2, 'ATLAS says two')}// touched by the ${runner}\n`);
+        tap.reset();
+        const answer = JSON.parse(await runHook('claude-post-tool-use', plane.home, { ...bash, hook_event_name: 'PostToolUse', tool_response: {} }, runner)) as { hookSpecificOutput?: { additionalContext: string } };
+        assert.match(answer.hookSpecificOutput?.additionalContext ?? '', /^Fleet conflict forecast: .*\n  src\/shared\.ts: with BOLT's branch refs\/heads\/--output=hostile-output/, runner);
+        assert.equal(tap.connections(), 1, `${runner}: one connection to the plane (${tap.methods().join(', ')})`);
+        // What changed (with the forecast among it), then the check of those paths as ATLAS: no question of the forecast's own.
+        assert.deepEqual(tap.methods(), ['fleet_plane_hello', 'fleet_worktree_changes', 'fleet_hook_check'], runner);
+      }
+    } finally {
+      await tap.close();
+    }
   });
 
   test("the snapshot of uncommitted work left ATLAS's worktree and index as they were", () => {
