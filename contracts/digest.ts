@@ -79,6 +79,10 @@ export const digestSchema = z.object({
   forecasts: z.array(z.object({ status: z.enum(['conflict', 'cleared']), agent: z.string(), other: z.string(), paths: z.array(z.string()), at: z.iso.datetime() })).default([]),
   /** How many forecast conflicts hold at the window's end. */
   openForecastConflicts: z.number().int().default(0),
+  /** Write-sets the scope's integrator could not compare with other branches at the window's end, and why (at most MAX_DIGEST_VIOLATIONS; DESIGN §14). */
+  notCompared: z.array(z.object({ callsign: z.string(), branch: z.string().optional(), reason: z.string() })).default([]),
+  /** How many write-sets were not compared at the window's end (the list above may stop before). */
+  notComparedCount: z.number().int().default(0),
   eventCount: z.number().int(),
 });
 export type Digest = z.infer<typeof digestSchema>;

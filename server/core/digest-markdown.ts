@@ -7,7 +7,7 @@ const EXPIRY_REASONS = new Set(['expired', 'process_exited']);
 
 /** Nothing happened and nothing waits: the digest says so in one line instead of empty sections. */
 export function isQuietDigest(digest: Digest): boolean {
-  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && digest.waitingForPerson.length === 0 && digest.openForecastConflicts === 0;
+  return digest.eventCount === 0 && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && digest.waitingForPerson.length === 0 && digest.openForecastConflicts === 0 && digest.notComparedCount === 0;
 }
 
 /** A question past the clarification budget, as the operator answers it. */
@@ -48,6 +48,9 @@ export function renderDigestMarkdown(digest: Digest): string {
     digest.forecasts.map((f) => (f.status === 'conflict' ? `${f.agent} and ${f.other} would conflict in ${f.paths.join(', ')} (${f.at})` : `${f.agent} and ${f.other} no longer conflict (${f.at})`)),
   );
   if (digest.openForecastConflicts > 0) lines.push(`${plural(digest.openForecastConflicts, 'forecast conflict')} open now (\`fleet conflicts\` lists them).`, '');
+  section('Not compared with other branches (no conflict can be forecast for them)', digest.notCompared.map((n) => `${n.callsign}${n.branch ? ` (${n.branch})` : ''}: ${n.reason}`));
+  const unlisted = digest.notComparedCount - digest.notCompared.length;
+  if (unlisted > 0) lines.push(`… and ${plural(unlisted, 'more write-set')} not compared (\`fleet conflicts\` lists them).`, '');
   section('Stale agents', digest.staleAgents.map((c) => `${c}: no heartbeat within the agent TTL`));
   section('Expired claims', digest.claims.released.filter((c) => EXPIRY_REASONS.has(c.reason)).map((c) => `${c.holder}: ${c.pattern} — ${c.reason === 'expired' ? 'its agent stopped heartbeating' : "its agent's process ended"}`));
   section('Work completed', doneByAgent(digest));

@@ -33,6 +33,7 @@ export function buildDigest(window: readonly FleetEvent[], state: State, indexes
     unacknowledgedViolations: state.violations.size,
     forecasts: [],
     openForecastConflicts: state.forecasts.size,
+    ...notComparedDigest(state),
     integration: { landed: [], landedPerAgent: {}, redBuilds: 0, conflicts: 0, failed: [] },
     ...workProtocolDigest(state),
     waitingForPerson: personWaits(state).map(({ agent, wait }) => ({ callsign: agent.callsign, runtime: agent.runtime, reason: wait.reason, message: wait.message, ...(wait.tool !== undefined && { tool: wait.tool }), since: iso(wait.since) })),
@@ -135,6 +136,13 @@ function finisherOf(state: State, assignee: string | undefined, event: { by?: st
   if (assignee !== undefined) return callsignOf(state, assignee);
   if (event.by !== undefined && event.by !== 'plane') return callsignOf(state, event.by);
   return event.reason ?? 'the plane';
+}
+
+/** The write-sets the integrator could not compare with other branches, and why: a conflict there cannot be forecast. */
+function notComparedDigest(state: State): Pick<Digest, 'notCompared' | 'notComparedCount'> {
+  const records = [...state.writeSets.values()].filter((record) => record.notCompared !== undefined);
+  const listed = records.slice(0, MAX_DIGEST_VIOLATIONS).map((record) => ({ callsign: record.callsign, ...(record.branch !== undefined && { branch: record.branch }), reason: record.notCompared ?? '' }));
+  return { notCompared: listed, notComparedCount: records.length };
 }
 
 /** The train's part of a digest: landings (per builder, with accept → landed time), RED builds, conflicts, failures. */

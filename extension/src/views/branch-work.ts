@@ -60,9 +60,15 @@ export function writeSetItem(writeSet: WorkspaceWriteSet, id: string): vscode.Tr
   const item = new vscode.TreeItem(`${writeSet.branch ? shortRef(writeSet.branch) : `detached ${writeSet.head.slice(0, 8)}`} → ${target}`, vscode.TreeItemCollapsibleState.None);
   item.id = id;
   const count = `${writeSet.pathCount.toLocaleString('en-US')}${writeSet.truncated ? '+' : ''} path${writeSet.pathCount === 1 ? '' : 's'} changed`;
-  item.description = writeSet.truncated ? `${count} (truncated)` : count;
-  item.tooltip = [`${writeSet.callsign}'s write-set: what its work changed against ${target}, committed and uncommitted (worktree ${writeSet.worktree})`, ...bounded(writeSet.paths, writeSet.pathCount)].join('\n');
-  item.iconPath = new vscode.ThemeIcon('git-branch');
+  const described = writeSet.truncated ? `${count} (truncated)` : count;
+  // Not compared, no ⇄ can show for it: said on the row, why in the tooltip.
+  item.description = writeSet.notCompared === undefined ? described : `${described}, not compared`;
+  item.tooltip = [
+    `${writeSet.callsign}'s write-set: what its work changed against ${target}, committed and uncommitted (worktree ${writeSet.worktree})`,
+    ...(writeSet.notCompared === undefined ? [] : [`Not compared with other branches, so no conflict can be forecast for it: ${writeSet.notCompared}`]),
+    ...bounded(writeSet.paths, writeSet.pathCount),
+  ].join('\n');
+  item.iconPath = writeSet.notCompared === undefined ? new vscode.ThemeIcon('git-branch') : new vscode.ThemeIcon('git-branch', new vscode.ThemeColor('list.warningForeground'));
   item.contextValue = 'writeSet';
   return item;
 }

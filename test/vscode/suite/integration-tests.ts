@@ -2,7 +2,8 @@
 // workspace's repository, on branches of their own, edit one file differently. The Explorer marks
 // the workspace's file `⇄`; the Territory view lists each agent's write-set and the conflict, and
 // follows the forecast by refreshing those agents' rows only. A holder with more claims than a
-// Territory row lists shows "… and N more", and a claim past the cap is still revealed.
+// Territory row lists shows "… and N more", and a claim past the cap is still revealed. A write-set
+// in a clone whose commits the integrator cannot reach says it was not compared, and why.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -105,6 +106,26 @@ export function integrationTests(fx: () => Fixture): void {
     assert.equal(revealed.at(-1)!.label, '… and 30 more claims');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
+
+  test("a write-set the integrator cannot reach says in Territory it was not compared, and why", async () => {
+    const { api, home, workspace } = fx();
+    // A clone of the workspace's repository named as the same repository (as on another machine): its commits are not in the workspace's objects, and no remote is configured to fetch them.
+    const clone = join(trees, 'cleo-clone');
+    execFileSync('git', ['clone', '-q', workspace, clone], { stdio: 'ignore' });
+    const scope = execFileSync('git', ['-C', workspace, 'config', 'fleet.scope'], { encoding: 'utf8' }).trim();
+    execFileSync('git', ['-C', clone, 'config', 'fleet.scope', scope], { stdio: 'ignore' });
+    execFileSync('git', ['-C', clone, 'checkout', '-q', '-b', 'work-cleo'], { stdio: 'ignore' });
+    const cleo = (agents.CLEO = await TestAgent.join(home, 'CLEO', undefined, clone));
+    const { mark } = await cleo.worktreeChanges(clone);
+    commitC(clone, `export const c = 'CLEO';\n`);
+    assert.ok((await cleo.worktreeChanges(clone, mark)).changes.some((change) => change.path === 'src/c.ts'));
+
+    const row = await when(api.onDidChangeTerritory, () => rowsUnder(api.territory(), 'CLEO').find((r) => r.label.startsWith('work-cleo → ') && r.description.includes('not compared')), "CLEO's write-set said to be not compared", 40_000);
+    assert.deepEqual([row.label, row.description], ['work-cleo → origin/main', '1 path changed, not compared'], 'a clone compares with its origin');
+    assert.match(row.tooltip, /Not compared with other branches, so no conflict can be forecast for it: not reachable from the integrator's plane .*no remote is configured/);
+    assert.ok(!rowsUnder(api.territory(), 'CLEO').some((r) => r.label.startsWith('⇄')), 'not compared: no conflict either way');
+    assert.equal(rowsUnder(api.territory(), 'ATLAS')[0]?.description, '1 path changed', 'a branch the integrator reaches is compared');
+  }, 60_000);
 
   test('the agents leave and their worktrees go', async () => {
     for (const agent of Object.values(agents)) await agent.leave();
