@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, TransportKind, type CancellationToken, type LanguageClientOptions, type MessageSignature, type ServerOptions } from 'vscode-languageclient/node';
 import type { LspInitializationOptions } from '../../contracts/lsp.js';
 
 /**
@@ -21,5 +21,17 @@ export function createLanguageClient(
     initializationOptions,
     markdown: { isTrusted: false, supportThemeIcons: true },
   };
-  return new LanguageClient('fleet', 'Fleet Coordination', serverOptions, clientOptions);
+  return new FleetLanguageClient('fleet', 'Fleet Coordination', serverOptions, clientOptions);
+}
+
+/**
+ * A hover, CodeLens or code action VS Code asked for just as the client stops (a restart, a window
+ * closing) fails inside vscode-languageclient with "Starting server failed": nothing went wrong,
+ * the server it asked is going away and VS Code asks the next one. Answer nothing, log nothing.
+ */
+class FleetLanguageClient extends LanguageClient {
+  override handleFailedRequest<T>(type: MessageSignature, token: CancellationToken | undefined, error: unknown, defaultValue: T, showNotification?: boolean, throwOnCancel?: boolean): T {
+    if (!this.isRunning()) return defaultValue;
+    return super.handleFailedRequest(type, token, error, defaultValue, showNotification, throwOnCancel);
+  }
 }
