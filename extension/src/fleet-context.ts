@@ -198,15 +198,18 @@ export class FleetContext implements vscode.Disposable {
     await client.dispose(STOP_TIMEOUT_MS).catch((error: Error) => this.log.warn(`the Fleet language server did not stop cleanly: ${error.message}`));
   }
 
-  /** A custom request to the language server, its result checked against contracts/lsp.ts. */
-  /** Waits for a (re)start in progress; fails with what to do if the server is not running after it. */
+  /**
+   * A custom request to the language server, its result checked against contracts/lsp.ts. Waits for
+   * a (re)start in progress; fails saying what to do if no server runs after it.
+   */
   async request<N extends LspRequestName>(name: N, params: LspRequestParams<N>): Promise<LspRequestResult<N>> {
     for (let turns = this.lifecycle.settled(); ; turns = this.lifecycle.settled()) {
       await turns;
       if (turns === this.lifecycle.settled()) break; // no restart was asked for meanwhile
     }
     const client = this.client;
-    if (client?.state !== State.Running) throw new Error(SERVER_NOT_RUNNING);
+    // Starting: vscode-languageclient restarting a crashed server, which sendRequest waits for.
+    if (client?.state !== State.Running && client?.state !== State.Starting) throw new Error(SERVER_NOT_RUNNING);
     try {
       return await this.send(client, name, params);
     } catch (error) {
