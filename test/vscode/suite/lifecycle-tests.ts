@@ -45,7 +45,8 @@ export function lifecycleTests(fx: () => Fixture): void {
       });
       // The last server's own first line reached the log file: what came before it is on disk too.
       await until(() => serverLoggedAfterLastStart(), "the last server's first line in the Fleet log");
-      const refused = windowLogs().flatMap(({ name, lines }) => lines.filter((line) => REFUSED.test(line)).map((line) => `${name}: ${line}`));
+      // With the line before: vscode-languageclient logs what failed there and the error after it.
+      const refused = windowLogs().flatMap(({ name, lines }) => lines.flatMap((line, at) => (REFUSED.test(line) ? [`${name}: ${lines[at - 1] ?? ''} / ${line}`] : [])));
       assert.deepEqual(refused.slice(0, 5), [], `${refused.length} line(s) in the window's logs`);
     } finally {
       holder.close();
