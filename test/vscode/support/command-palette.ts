@@ -62,11 +62,20 @@ export async function answerInputBox(page: Page, prompt: RegExp, answer: string)
 
 /** Switches the colour theme through "Preferences: Color Theme", as a person does. */
 export async function setColorTheme(page: Page, theme: string): Promise<void> {
-  // VS Code ranks "Preferences: Browse Color Themes in Marketplace" first (alphabetical): pick the row by its label.
-  await paletteMatches(page, 'Preferences: Color Theme');
-  await page.locator(`${WIDGET} .monaco-list-row:visible`, { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
   const input = page.locator(`${WIDGET} input[placeholder*="Theme"]:visible`).first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  // The click on the command can be lost like F1 under a busy fleet (seen in a full run): again, 3 times.
+  for (let attempt = 1; ; attempt++) {
+    // VS Code ranks "Preferences: Browse Color Themes in Marketplace" first (alphabetical): pick the row by its label.
+    await paletteMatches(page, 'Preferences: Color Theme');
+    await page.locator(`${WIDGET} .monaco-list-row:visible`, { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await input.fill(theme);
   await page.locator(`${WIDGET} .monaco-list-row.focused .label-name:visible`, { hasText: new RegExp(`^${theme}$`) }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
