@@ -47,8 +47,9 @@ export interface DemoSummary {
 /**
  * `fleet demo`: starts (or uses) the plane of FLEET_HOME, creates a sample repository, seeds the
  * queue (never more than MAX_DEMO_ITEMS of its items in it) and runs the simulated fleet until the
- * duration ends, Ctrl-C or SIGTERM. On the way out the agents leave and the demo's work leaves the
- * queue (unfinished items rolled back first), so no real agent ever pulls it.
+ * duration ends, Ctrl-C or SIGTERM. On the way out the agents leave, the train gets a bounded wait to
+ * land what it holds, and the demo's work leaves the queue (unfinished items, those still on the
+ * train among them, rolled back first), so no real agent ever pulls it.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
