@@ -126,8 +126,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     // .git/worktrees/…/commondir"), and an agent still starting after another's failure would join after the wind-up.
     for (const [index, agent] of agents.entries()) {
       if (abort.signal.aborted) break;
+      // Named here; the error itself (and its exit code) follows from the CLI.
       await agent.start().catch((error: unknown) => {
-        throw new Error(`${PROFILES[index]!.callsign} could not start: ${error instanceof Error ? error.message : String(error)}`);
+        options.err(`fleet demo: ${PROFILES[index]!.callsign} could not start:`);
+        throw error;
       });
     }
     const loops = agents.map((agent) => agent.run());

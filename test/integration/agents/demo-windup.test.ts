@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { CLI, removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
-import { until } from './support.js';
+import { connectTo, until } from './support.js';
 
 /** The train's build while the fleet runs: slower than the fleet accepts work at pace 16, so finished waves still have items landing. */
 const SLOW_BUILD_MS = 4_000;
@@ -109,4 +109,33 @@ test('fleet demo whose plane stops under it says so on stderr and exits 1', { ti
   assert.match(stdout, /Demo ended \(plane gone\)/);
   // Whose connection ended and why, where a caller that keeps only stderr (or only the exit code) looks.
   assert.match(stderr, /^fleet demo: (ATLAS|BOLT|COMET|DELTA|ECHO)'s connection ended: the plane closed the connection \(code 1001: plane shutting down\); the demo ends \(the plane's log: /m, context());
+});
+
+test('fleet demo whose agent cannot start names it and says why on stderr, with the refusal\'s exit code', { timeout: 120_000 }, async (t) => {
+  const home = tempHome();
+  const plane = await startPlaneProcess({ home });
+  // Live agents hold every callsign ATLAS may take (ATLAS, ATLAS-2 … ATLAS-9).
+  const holders: PlaneClient[] = [];
+  t.after(async () => {
+    for (const holder of holders) holder.close();
+    await plane.stop();
+    removeHome(home);
+  });
+  for (let n = 1; n <= 9; n++) {
+    const holder = await connectTo(home);
+    holders.push(holder);
+    await holder.call('fleet_agent_join', { callsign: n === 1 ? 'ATLAS' : `ATLAS-${n}`, runtime: 'test', role: 'builder' });
+  }
+  const child = spawn(process.execPath, [CLI, 'demo', '--pace', '4', '--seed', '5'], { env: { ...process.env, FLEET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const demo = { stdout: '', stderr: '', status: null as number | null };
+  child.stdout.on('data', (chunk: Buffer) => (demo.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (demo.stderr += chunk.toString()));
+  demo.status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  assert.equal(demo.status, 3, `the demo exited with ${demo.status} (3: the plane refused)\n${demo.stdout}\n${demo.stderr}`);
+  assert.match(demo.stderr, /^fleet demo: ATLAS could not start:\nfleet demo: ATLAS-9 is live on the roster/m, demo.stderr);
+  const roster = await holders[0]!.call('fleet_roster', {});
+  assert.deepEqual(roster.agents.map((agent) => agent.callsign).filter((callsign) => !/^ATLAS(-\d)?$/.test(callsign)), [], 'no demo agent is left on the roster');
 });
