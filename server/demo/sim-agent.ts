@@ -45,7 +45,7 @@ export interface DemoWorld {
   error(callsign: string, error: unknown): void;
   /** The RTE tops up the demo's queue to its few waves ahead: the new wave's number, or undefined when full enough. */
   topUp(client: PlaneClient): Promise<number | undefined>;
-  /** An agent's connection ended while the demo ran: `what` says whose, and why. */
+  /** A connection of the demo (an agent's, its operator's) ended while it ran: `what` says whose, and why. */
   planeGone(what: string): void;
 }
 
