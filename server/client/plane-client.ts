@@ -30,7 +30,7 @@ export class PlaneClient {
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => this.receive(data.toString()));
-    socket.on('close', () => this.failAll(new Error('the plane closed the connection')));
+    socket.on('close', (code: number, reason: Buffer) => this.failAll(new Error(`the plane closed the connection (${closeCause(code, reason.toString())})`)));
     socket.on('error', (error) => this.failAll(error));
   }
 
@@ -93,6 +93,11 @@ export class PlaneClient {
     return () => this.notificationHandlers.delete(handler);
   }
 
+  /** Why the connection ended (the plane's close code and reason, or the socket's error), once it has. */
+  get closedBecause(): string | undefined {
+    return this.closedError?.message;
+  }
+
   onClose(handler: () => void): void {
     this.socket.once('close', handler);
   }
@@ -119,6 +124,12 @@ export class PlaneClient {
     for (const pending of this.pending.values()) pending.reject(new Error(`${pending.method}: ${error.message}`));
     this.pending.clear();
   }
+}
+
+/** A WebSocket close code and reason as words: 1006 is a connection cut without a close frame. */
+function closeCause(code: number, reason: string): string {
+  if (code === 1006) return 'cut without a close frame: the plane stopped, dropped this client, or the network failed';
+  return `code ${code}${reason !== '' ? `: ${reason}` : ''}`;
 }
 
 export class HandshakeRefusedError extends Error {

@@ -33,13 +33,16 @@ export class DemoQueue {
 
   /**
    * Adds the next wave when fewer than OPEN_WAVES have work left (a wave is finished when its
-   * epic is done: the plane completes it once all its tasks are), first removing finished waves
-   * but the newest. Returns the new wave's number, or undefined when the queue is full enough.
+   * epic is done: the plane completes it once all its tasks are accepted), first removing finished
+   * waves but the newest. A finished wave with work still on the train (landing) stays until that
+   * lands: the plane lets only done or rolled-back work leave. Returns the new wave's number, or
+   * undefined when the queue is full enough.
    */
   async topUp(client: PlaneClient): Promise<number | undefined> {
     const finished: Wave[] = [];
     for (const wave of this.waves) if (await this.isFinished(client, wave)) finished.push(wave);
     for (const wave of finished.slice(0, -FINISHED_WAVES_KEPT)) {
+      if (!(await this.allFinished(client, wave))) continue;
       await client.call('fleet_work_remove', { ids: wave.ids });
       this.waves.splice(this.waves.indexOf(wave), 1);
     }
@@ -98,6 +101,15 @@ export class DemoQueue {
   /** Whether `id` is one of the demo's items in the queue. */
   holds(id: string): boolean {
     return this.waves.some((wave) => wave.ids.includes(id));
+  }
+
+  /** Whether every item of the wave may leave the queue (none is still landing). */
+  private async allFinished(client: PlaneClient, wave: Wave): Promise<boolean> {
+    for (const id of wave.ids) {
+      const [item] = (await client.call('fleet_work_list', { id })).items;
+      if (item && !FINISHED_STATUSES.has(item.status)) return false;
+    }
+    return true;
   }
 
   private async isFinished(client: PlaneClient, wave: Wave): Promise<boolean> {

@@ -2,6 +2,8 @@ import { FINISHED_STATUSES, type WorkStatus } from '../../contracts/index.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectToPlane, readDiscovery } from '../client/connect.js';
+import type { PlaneClient } from '../client/plane-client.js';
+import { homePaths } from '../home/paths.js';
 import { defaultHome } from '../plane/config.js';
 import { createSampleRepository, HERE_FOLDER } from './sample-repo.js';
 import { SimAgent, type AgentProfile, type DemoStats, type DemoWorld } from './sim-agent.js';
@@ -45,8 +47,9 @@ export interface DemoSummary {
 /**
  * `fleet demo`: starts (or uses) the plane of FLEET_HOME, creates a sample repository, seeds the
  * queue (never more than MAX_DEMO_ITEMS of its items in it) and runs the simulated fleet until the
- * duration ends, Ctrl-C or SIGTERM. On the way out the agents leave and the demo's work leaves the
- * queue (unfinished items rolled back first), so no real agent ever pulls it.
+ * duration ends, Ctrl-C or SIGTERM. On the way out the agents leave, the train gets a bounded wait to
+ * land what it holds, and the demo's work leaves the queue (unfinished items, those still on the
+ * train among them, rolled back first), so no real agent ever pulls it.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const planeWasRunning = readDiscovery(options.home) !== undefined;
@@ -94,10 +97,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       options.err(`fleet demo: ${callsign}: ${error instanceof Error ? error.message : String(error)}`);
     },
     topUp: (client) => queue.topUp(client),
-    planeGone: () => stop('plane gone'),
+    // Said on stderr: the exit code alone does not tell a plane that stopped from one that dropped a client.
+    planeGone: (what) => {
+      if (abort.signal.aborted) return;
+      options.err(`fleet demo: ${what}; the demo ends (the plane's log: ${homePaths(options.home).log})`);
+      stop('plane gone');
+    },
   };
 
   const agents = PROFILES.map((profile) => new SimAgent(profile, world));
+  // The demo's own connection (the train's events, the queue) ending is the same news as an agent's.
+  operator.onClose(() => world.planeGone(`its operator connection ended: ${operator.closedBecause ?? 'the plane closed it'}`));
   try {
     // A build takes a moment (at the demo's pace), so accepted items queue up and the train builds batches.
     const build = `'${process.execPath.replace(/'/g, "'\\''")}' scripts/build.mjs ${Math.round(BUILD_MS / options.pace)}`;
@@ -112,7 +122,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     if (others.length > 0) {
       options.out(`Note: ${others.map((a) => a.callsign).join(', ')} ${others.length === 1 ? 'is' : 'are'} on this plane too and share its work queue; run the demo with --home DIR on a separate FLEET_HOME to keep it apart.\n`);
     }
-    await Promise.all(agents.map((agent) => agent.start()));
+    // One at a time: concurrent `git worktree add` in one repository fails ("failed to read
+    // .git/worktrees/…/commondir"), and an agent still starting after another's failure would join after the wind-up.
+    for (const [index, agent] of agents.entries()) {
+      if (abort.signal.aborted) break;
+      // Named here; the error itself (and its exit code) follows from the CLI.
+      await agent.start().catch((error: unknown) => {
+        options.err(`fleet demo: ${PROFILES[index]!.callsign} could not start:`);
+        throw error;
+      });
+    }
     const loops = agents.map((agent) => agent.run());
     const onSignal = () => stop('interrupted');
     process.once('SIGINT', onSignal);
@@ -129,7 +148,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   }
   // Assigned from callbacks: read it as the wider type.
   const why = stoppedBecause as DemoSummary['stoppedBecause'];
-  if (why !== 'plane gone') await trainDone(train, operator, repo);
+  if (why !== 'plane gone') await trainDone(train, operator, repo, (message) => log('TRAIN', message));
   const statuses = why === 'plane gone' ? {} : await queue.windUp(operator, options.err);
   operator.close();
   if (!options.keepRepository) removeRepository(repo, options.here);
@@ -144,10 +163,28 @@ const BUILD_MS = 2000;
 /** How long the demo waits on its way out for the train to finish what it holds (its builds take a moment). */
 const TRAIN_WAIT_MS = 15_000;
 
-/** Waits (bounded) until the train holds none of the demo's work: what it is landing lands, or is sent back and rolled back. */
-async function trainDone(train: TrainWatch, operator: Awaited<ReturnType<typeof connectToPlane>>, repo: string): Promise<void> {
+/** How often the wait for the train says how it stands. */
+const TRAIN_PROGRESS_MS = 3_000;
+
+/**
+ * Waits (bounded) until the train holds none of the demo's work, saying how it stands as it goes:
+ * what it is landing lands, or is sent back. What is still on it when the wait ends is taken off by
+ * the wind-up's rollback (a decision on a landing item takes it off the train).
+ */
+async function trainDone(train: TrainWatch, operator: PlaneClient, repo: string, say: (message: string) => void): Promise<void> {
   const until = Date.now() + TRAIN_WAIT_MS;
-  while (Date.now() < until && (await train.busy(operator, repo))) await new Promise((resolve) => setTimeout(resolve, 200));
+  let saidAt = 0;
+  for (let onTrain = await train.onTrain(operator, repo); onTrain.length > 0; onTrain = await train.onTrain(operator, repo)) {
+    if (Date.now() >= until) {
+      say(`the train still holds ${onTrain.join(', ')} after ${TRAIN_WAIT_MS / 1000} s: taken off it and rolled back`);
+      return;
+    }
+    if (Date.now() - saidAt >= TRAIN_PROGRESS_MS) {
+      saidAt = Date.now();
+      say(`waiting for the train to land ${onTrain.join(', ')} (at most ${Math.ceil((until - Date.now()) / 1000)} s more)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 function removeRepository(repo: string, here: string | undefined): void {

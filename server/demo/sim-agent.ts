@@ -45,7 +45,8 @@ export interface DemoWorld {
   error(callsign: string, error: unknown): void;
   /** The RTE tops up the demo's queue to its few waves ahead: the new wave's number, or undefined when full enough. */
   topUp(client: PlaneClient): Promise<number | undefined>;
-  planeGone(): void;
+  /** A connection of the demo (an agent's, its operator's) ended while it ran: `what` says whose, and why. */
+  planeGone(what: string): void;
 }
 
 const BUILD_STEPS = 3;
@@ -60,7 +61,8 @@ const FORECAST_WAIT_MS = 5000;
  * hand off before its "context runs out".
  */
 export class SimAgent {
-  private client!: PlaneClient;
+  /** Undefined until start() connects: a start that failed before then has nothing to close. */
+  private client: PlaneClient | undefined;
   private token: string | undefined;
   private control: ControlBrief = { state: 'run' };
   private onRoster = false;
@@ -81,9 +83,11 @@ export class SimAgent {
 
   async start(): Promise<void> {
     if (this.profile.role === 'builder') this.worktree = await addWorktree(this.world.repo, this.profile.callsign);
-    this.client = await connectToPlane({ home: this.world.home, client: `fleet-demo-${this.profile.callsign}` });
-    this.client.onClose(() => {
-      if (!this.world.signal.aborted) this.world.planeGone();
+    // The demo's plane is up (its operator connection found or started it): one gone meanwhile is news, not a reason to start another.
+    const client = await connectToPlane({ home: this.world.home, client: `fleet-demo-${this.profile.callsign}`, autoStart: false });
+    this.client = client;
+    client.onClose(() => {
+      if (!this.world.signal.aborted) this.world.planeGone(`${this.callsign}'s connection ended: ${client.closedBecause ?? 'the plane closed it'}`);
     });
     await this.join();
   }
@@ -102,9 +106,9 @@ export class SimAgent {
 
   /** Leaves the roster: claims released, unfinished work back to the queue. */
   async leave(): Promise<void> {
-    if (this.onRoster) await this.client.call('fleet_agent_leave', {}).catch(() => undefined);
+    if (this.onRoster) await this.client?.call('fleet_agent_leave', {}).catch(() => undefined);
     this.onRoster = false;
-    this.client.close();
+    this.client?.close();
   }
 
   private async step(): Promise<void> {
@@ -358,7 +362,7 @@ export class SimAgent {
       return;
     }
     if (this.control.state === 'run') {
-      const wave = await this.world.topUp(this.client);
+      const wave = await this.world.topUp(this.client!);
       if (wave !== undefined) {
         this.world.log(this.callsign, `seeded wave ${wave}: ${WAVE.length} more tasks for the builders`);
         return;
@@ -400,7 +404,7 @@ export class SimAgent {
   }
 
   private async call<N extends MethodName>(method: N, params: Params<N>): Promise<Result<N>> {
-    const result = await this.client.call(method, params);
+    const result = await this.client!.call(method, params);
     const control = (result as { control?: ControlBrief }).control;
     if (control && control.state !== this.control.state) {
       this.world.log(this.callsign, `noticed the fleet switch: ${control.state}${control.reason ? ` (${control.reason})` : ''}`);

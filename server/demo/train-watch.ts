@@ -38,10 +38,10 @@ export class TrainWatch {
     await client.call('fleet_events_subscribe', { fromSeq: plane.seq });
   }
 
-  /** Whether the train still holds work of the demo's repository (queued or building). */
-  async busy(client: PlaneClient, root: string): Promise<boolean> {
+  /** The items of the demo's repository the train still holds (queued or building). */
+  async onTrain(client: PlaneClient, root: string): Promise<string[]> {
     const status = await client.call('fleet_integrate_status', { root });
-    return status.batch !== undefined || status.entries.some((e) => e.status === 'queued' || e.status === 'building');
+    return status.entries.filter((e) => e.status === 'queued' || e.status === 'building').map((e) => e.itemId);
   }
 
   private onEvent(event: FleetEvent): void {
