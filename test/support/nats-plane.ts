@@ -43,7 +43,9 @@ export function natsConnection(cluster: NatsCluster) {
 export async function storeHealthy(client: PlaneClient, boundMs = 20_000): Promise<void> {
   const deadline = Date.now() + boundMs;
   for (;;) {
-    const store = (await client.call('fleet_status', {})).plane.store;
+    // A read runs the decisions that fell due (an agent's expiry), published like any change: while the
+    // store is still coming back their publish can time out and the read is refused (seen in full runs).
+    const store = (await callWhenServed(client, 'fleet_status', {}, Math.max(0, deadline - Date.now()))).plane.store;
     if (store?.health === 'ok') return;
     if (Date.now() > deadline) throw new Error(`the store stayed unhealthy for ${boundMs} ms: ${store?.problems?.join('; ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50)); // a status poll's pacing
