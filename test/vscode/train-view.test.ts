@@ -107,6 +107,9 @@ for (const id of selectedEngineIds()) {
       await sidebar.locator('.monaco-list-row', { hasText: 'Tokenize numbers' }).nth(1).waitFor({ timeout: 10_000 });
       assert.equal(await sidebar.locator('.monaco-list-row', { hasText: 'Tokenize numbers' }).count(), 2, 'Tokenize numbers in Needs You and in Failed to land, nowhere else');
       assert.equal(await sidebar.getByText('Sent back or failed').count(), 0);
+      // What moves along the train is listed once, in the Train: no Landing or Landed group repeats it.
+      for (const title of ['Parse empty input', 'Speed up the lexer', 'Report parse errors']) assert.equal(await sidebar.locator('.monaco-list-row', { hasText: title }).count(), 1, `${title} listed once, in the Train`);
+      assert.equal(await sidebar.locator('.monaco-list-row', { hasText: /^Landing\d*$/ }).count(), 0, 'no Landing group');
       assert.deepEqual(treeErrors, [], 'the workbench lost no row of the Work view');
       // One count of what needs the operator: the Fleet icon's badge says what the status bar says.
       const needYou = (await page.locator('.statusbar-item', { hasText: /need you/ }).first().innerText()).match(/(\d+) need you/)?.[1];

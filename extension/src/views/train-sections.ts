@@ -1,4 +1,4 @@
-import type { TrainEntry } from '../../../contracts/index.js';
+import type { TrainEntry, WorkStatus } from '../../../contracts/index.js';
 import type { WorkspaceTrain } from '../../../contracts/lsp.js';
 
 /** The parts of a train the Work view lists, in the order a person reads them. */
@@ -24,6 +24,25 @@ export function sectionEntries(train: WorkspaceTrain, section: TrainSectionName)
  * view's "Failed to land" group and in Needs You, one place for the one thing to decide.
  */
 const SECTION_OF: Record<TrainEntry['status'], TrainSectionName | undefined> = { building: 'building', queued: 'queued', landed: 'landed', returned: 'sentBack', failed: undefined };
+
+/** The work status whose Work view group would list an entry again: on the train (building, queued) is `landing`. */
+const STATUS_OF: Partial<Record<TrainEntry['status'], WorkStatus>> = { building: 'landing', queued: 'landing', landed: 'landed' };
+
+/**
+ * The items the trains list, by the work status whose group would repeat them: the Train is the one
+ * place for what moves along it, so the Landing and Landed groups list only what no Train shows
+ * (another repository's work, a landing older than the train's list).
+ */
+export function itemsOnTrains(trains: Iterable<WorkspaceTrain>): Map<WorkStatus, Set<string>> {
+  const listed = new Map<WorkStatus, Set<string>>();
+  for (const train of trains) {
+    for (const entry of train.entries) {
+      const status = STATUS_OF[entry.status];
+      if (status !== undefined) listed.set(status, (listed.get(status) ?? new Set()).add(entry.itemId));
+    }
+  }
+  return listed;
+}
 
 /** "1 building · 3 queued · 2 landed · 1 sent back · 1 could not land (in Failed to land)". */
 export function trainSummary(train: WorkspaceTrain): string {

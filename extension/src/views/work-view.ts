@@ -8,7 +8,7 @@ import { RefreshThrottle } from './refresh-throttle.js';
 import type { TreeCounter } from './tree-counter.js';
 import { since } from './relative-time.js';
 import { workDetails, type WorkDetail } from './work-details.js';
-import { logLines, sectionEntries, shortCommit, TRAIN_SECTIONS, trainSummary, type TrainSectionName } from './train-sections.js';
+import { itemsOnTrains, logLines, sectionEntries, shortCommit, TRAIN_SECTIONS, trainSummary, type TrainSectionName } from './train-sections.js';
 
 interface StatusNode {
   readonly kind: 'status';
@@ -95,15 +95,17 @@ const ORDER: { status: WorkStatus; label: string; icon: string; color?: string; 
   { status: 'rework', label: 'Rework', icon: 'debug-restart', color: 'list.warningForeground' },
   { status: 'in_progress', label: 'In progress', icon: 'sync' },
   { status: 'ready', label: 'Ready to pull', icon: 'circle-large-outline' },
-  { status: 'landing', label: 'Landing', icon: 'arrow-circle-down', tooltip: 'Accepted work on the train: merged onto the target with its batch, built, and landed only if GREEN (the Train lists the batch building now).' },
+  { status: 'landing', label: 'Landing', icon: 'arrow-circle-down', tooltip: "Accepted work on a train this window does not show (another repository's): merged onto the target with its batch, built, and landed only if GREEN. Work on a Train shown above is listed there only." },
   { status: 'done', label: 'Done', icon: 'check', color: 'charts.green' },
-  { status: 'landed', label: 'Landed', icon: 'git-merge', color: 'charts.green', tooltip: 'Landed on the target: each as the merge commit shown, built GREEN by the plane.' },
+  { status: 'landed', label: 'Landed', icon: 'git-merge', color: 'charts.green', tooltip: "Landed on the target: each as the merge commit shown, built GREEN by the plane. What a Train shown above lists as landed is listed there only." },
   { status: 'rolled_back', label: 'Rolled back', icon: 'discard' },
 ];
 
 /**
- * The work queue (fleet_work_list), grouped by status, attention first. Agents pull ready work;
- * the person reads who has what, what waits for review or a decision, and what is blocked. No
+ * The work queue (fleet_work_list), grouped by status, attention first, under each repository's
+ * Train. Agents pull ready work; the person reads who has what, what waits for review or a
+ * decision, and what is blocked. What a Train lists (building, queued, landed) is listed there
+ * only: the Landing and Landed groups hold just what no Train here shows. No
  * badge: the Fleet icon's badge is Needs You's count alone, the one the status bar shows. A change
  * refreshes the items it names, or the groups an item moved between, never the whole queue; a
  * group lists its oldest GROUP_ROWS items, and bursts of changes repaint at most once a second.
@@ -147,7 +149,8 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     const node = this.trainNodes.get(train.scope) ?? { kind: 'train', scope: train.scope };
     this.trainNodes.set(train.scope, node);
     this.followLog();
-    this.throttle.request(new Set([node]));
+    // What the Train lists leaves the Landing and Landed groups (and comes back when it no longer does).
+    this.throttle.request(new Set([node, this.groups.get('landing')!, this.groups.get('landed')!]));
   }
 
   private followLog(): void {
@@ -207,7 +210,36 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
 
   private shownGroups(): string {
     const trains = this.shownTrains().map((node) => `train:${node.scope}`);
-    return [...trains, ...ORDER.filter(({ status }) => this.groups.get(status)!.items.size > 0).map(({ status }) => status)].join();
+    return [...trains, ...this.listedGroups().map((group) => group.status)].join();
+  }
+
+  /** What each shown Train lists, by the work status whose group would repeat it. */
+  private onTrains(): Map<WorkStatus, Set<string>> {
+    return itemsOnTrains(this.shownTrains().map((node) => this.trains.get(node.scope)!));
+  }
+
+  /** The first GROUP_ROWS items a group lists: those of its status no shown Train lists (the Train is their one place). */
+  private groupRows(group: StatusNode): ItemNode[] {
+    const onTrain = this.onTrains().get(group.status);
+    const rows: ItemNode[] = [];
+    for (const node of group.items.values()) {
+      if (rows.length === GROUP_ROWS) break;
+      if (!onTrain?.has(node.id)) rows.push(node);
+    }
+    return rows;
+  }
+
+  /** How many items a group lists (counted without walking the group: a train lists at most MAX_TRAIN_ENTRIES). */
+  private groupCount(group: StatusNode, onTrains = this.onTrains()): number {
+    let count = group.items.size;
+    for (const id of onTrains.get(group.status) ?? []) if (group.items.has(id)) count -= 1;
+    return count;
+  }
+
+  /** The groups with something to list, in reading order. */
+  private listedGroups(): StatusNode[] {
+    const onTrains = this.onTrains();
+    return ORDER.map(({ status }) => this.groups.get(status)!).filter((group) => this.groupCount(group, onTrains) > 0);
   }
 
   /** Every refresh goes through here, so the counter sees what each change cost. */
@@ -244,16 +276,12 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   }
 
   getChildren(element?: WorkNode): WorkNode[] {
-    if (!element) return [...this.shownTrains(), ...ORDER.map(({ status }) => this.groups.get(status)!).filter((group) => group.items.size > 0)];
+    if (!element) return [...this.shownTrains(), ...this.listedGroups()];
     if (element.kind === 'train' || element.kind === 'section' || element.kind === 'entry' || element.kind === 'log' || element.kind === 'sectionMore') return this.trainChildren(element);
     if (element.kind === 'status') {
-      const rows: WorkNode[] = [];
-      for (const node of element.items.values()) {
-        if (rows.length === GROUP_ROWS) break;
-        rows.push(node);
-      }
-      element.shown = new Set(rows as ItemNode[]);
-      return element.items.size > GROUP_ROWS ? [...rows, element.more] : rows;
+      const rows = this.groupRows(element);
+      element.shown = new Set(rows);
+      return this.groupCount(element) > GROUP_ROWS ? [...rows, element.more] : rows;
     }
     if (element.kind === 'more') return [];
     const [parent, details] = element.kind === 'item' ? [itemRowId(element), this.detailsOf(element.id)] : [element.id, element.detail.children ?? []];
@@ -297,7 +325,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       const collapsed = node.status === 'done' || node.status === 'rolled_back' || node.status === 'landed' || node.status === 'landing';
       const item = new vscode.TreeItem(look.label, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
       item.id = `status:${node.status}`;
-      item.description = String(node.items.size);
+      item.description = String(this.groupCount(node));
       item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
       if (look.tooltip) item.tooltip = look.tooltip;
       return item;
@@ -390,7 +418,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   }
 
   private moreItem(node: MoreNode): vscode.TreeItem {
-    const hidden = this.groups.get(node.status)!.items.size - GROUP_ROWS;
+    const hidden = this.groupCount(this.groups.get(node.status)!) - GROUP_ROWS;
     const item = new vscode.TreeItem(`… and ${hidden.toLocaleString('en-US')} more`, vscode.TreeItemCollapsibleState.None);
     item.id = `more:${node.status}`;
     item.tooltip = `The view lists the ${GROUP_ROWS} oldest; \`fleet work list --status ${node.status}\` lists them all.`;
