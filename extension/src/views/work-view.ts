@@ -149,8 +149,9 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     const node = this.trainNodes.get(train.scope) ?? { kind: 'train', scope: train.scope };
     this.trainNodes.set(train.scope, node);
     this.followLog();
-    // What the Train lists leaves the Landing and Landed groups (and comes back when it no longer does).
-    this.throttle.request(new Set([node, this.groups.get('landing')!, this.groups.get('landed')!]));
+    // What the Train lists leaves the Landing and Landed groups (and comes back when it no longer does); a group appearing or emptying repaints the whole view.
+    const repeating = this.listedGroups().filter((group) => group.status === 'landing' || group.status === 'landed');
+    this.throttle.request(new Set([node, ...repeating]));
   }
 
   private followLog(): void {
