@@ -7,13 +7,12 @@
 // 500 older items of another fleet): the RTE then saw "the queue ran dry" on every step and added a
 // wave each time, and on the way out only what the first page listed left the queue.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import type { WorkItem } from '../../../contracts/index.js';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
 import { WAVE } from '../../../server/demo/work-plan.js';
-import { CLI, removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
-import { until } from './support.js';
+import { removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
+import { startDemo, until } from './support.js';
 
 /** The README's promise: at most three waves (an epic and its tasks each) in the queue at once. */
 const DEMO_ITEMS_BOUND = 3 * (WAVE.length + 1);
@@ -58,37 +57,29 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       for (const { item } of added) others.add(item.id);
     }
 
-    const child = spawn(process.execPath, [CLI, 'demo', '--pace', '16', '--seed', '11'], { env: { ...process.env, FLEET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    t.after(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
-    const context = () => `\n--- stdout (tail) ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-2000)}`;
+    const demo = startDemo(t, home, ['--pace', '16', '--seed', '11']);
+    const context = () => demo.context();
     const demoItems = async () => (await allItems(operator)).filter((item) => !others.has(item.id));
 
-    await until(() => /ATLAS\s+pulled /.test(stdout), 20_000, `the demo's builders never pulled work${context()}`);
+    await until(() => /ATLAS\s+pulled /.test(demo.stdout()), 20_000, `the demo's builders never pulled work${context()}`);
     let most = 0;
     const runUntil = Date.now() + RUN_MS;
-    while (Date.now() < runUntil && wavesSeeded(stdout) <= DEMO_ITEMS_BOUND / (WAVE.length + 1)) {
+    while (Date.now() < runUntil && wavesSeeded(demo.stdout()) <= DEMO_ITEMS_BOUND / (WAVE.length + 1)) {
       most = Math.max(most, (await demoItems()).length);
       if (most > DEMO_ITEMS_BOUND) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     assert.ok(most <= DEMO_ITEMS_BOUND, `the demo had ${most} items in the queue at once (at most ${DEMO_ITEMS_BOUND} promised)${context()}`);
-    assert.match(stdout, /accepted wk_\S+ ".*": (done|landing)/, `the demo's fleet got work done while bounded${context()}`);
-    const waves = [...stdout.matchAll(/seeded wave (\d+)/g)].map((match) => Number(match[1]));
-    assert.ok(wavesSeeded(stdout) > DEMO_ITEMS_BOUND / (WAVE.length + 1), `finished waves left the queue as it ran, making room for more (waves seeded: ${waves.join(', ')})${context()}`);
+    assert.match(demo.stdout(), /accepted wk_\S+ ".*": (done|landing)/, `the demo's fleet got work done while bounded${context()}`);
+    const waves = [...demo.stdout().matchAll(/seeded wave (\d+)/g)].map((match) => Number(match[1]));
+    assert.ok(wavesSeeded(demo.stdout()) > DEMO_ITEMS_BOUND / (WAVE.length + 1), `finished waves left the queue as it ran, making room for more (waves seeded: ${waves.join(', ')})${context()}`);
 
     const signalledAt = Date.now();
-    child.kill(signal);
-    const code = await Promise.race([exited, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 20_000))]);
+    demo.kill(signal);
+    const code = await Promise.race([demo.exited, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 20_000))]);
     assert.notEqual(code, 'late', `the demo did not exit within 20 s of ${signal}${context()}`);
     assert.equal(code, 0, `the demo exited with ${code}${context()}`);
-    assert.match(stdout, /Demo ended \(interrupted\)/);
+    assert.match(demo.stdout(), /Demo ended \(interrupted\)/);
     t.diagnostic(`${signal}: exited ${Date.now() - signalledAt} ms after the signal; at most ${most} demo items were queued at once; waves seeded: ${waves.join(', ')}`);
 
     const left = await demoItems();

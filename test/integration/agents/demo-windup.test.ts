@@ -3,11 +3,10 @@
 // work still on the train is covered by demo.test.ts ("runs with no errors until Ctrl-C…"): a test
 // driving a slow train into that state depended on timing and was left out.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
-import { CLI, removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
-import { connectTo, until } from './support.js';
+import { removeHome, startPlaneProcess, tempHome } from '../../support/plane-process.js';
+import { connectTo, startDemo, until } from './support.js';
 
 test('fleet demo whose plane stops under it says so on stderr and exits 1', { timeout: 120_000 }, async (t) => {
   const home = tempHome();
@@ -16,24 +15,16 @@ test('fleet demo whose plane stops under it says so on stderr and exits 1', { ti
     await plane.stop();
     removeHome(home);
   });
-  const child = spawn(process.execPath, [CLI, 'demo', '--pace', '4', '--seed', '5'], { env: { ...process.env, FLEET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  const context = () => `\n--- stdout (tail) ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-2000)}`;
-  await until(() => /ECHO +joined as rte/.test(stdout), 30_000, `the demo's agents never joined${context()}`);
+  const demo = startDemo(t, home, ['--pace', '4', '--seed', '5']);
+  const context = () => demo.context();
+  await until(() => /ECHO +joined as rte/.test(demo.stdout()), 30_000, `the demo's agents never joined${context()}`);
 
   await plane.stop();
-  const code = await Promise.race([exited, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 30_000))]);
+  const code = await Promise.race([demo.exited, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 30_000))]);
   assert.equal(code, 1, `the demo exited with ${code}${context()}`);
-  assert.match(stdout, /Demo ended \(plane gone\)/);
+  assert.match(demo.stdout(), /Demo ended \(plane gone\)/);
   // Whose connection ended and why, where a caller that keeps only stderr (or only the exit code) looks.
-  assert.match(stderr, /^fleet demo: (ATLAS|BOLT|COMET|DELTA|ECHO)'s connection ended: the plane closed the connection \(code 1001: plane shutting down\); the demo ends \(the plane's log: /m, context());
+  assert.match(demo.stderr(), /^fleet demo: (ATLAS|BOLT|COMET|DELTA|ECHO)'s connection ended: the plane closed the connection \(code 1001: plane shutting down\); the demo ends \(the plane's log: /m, context());
 });
 
 test('fleet demo whose agent cannot start names it and says why on stderr, with the refusal\'s exit code', { timeout: 120_000 }, async (t) => {
@@ -51,16 +42,10 @@ test('fleet demo whose agent cannot start names it and says why on stderr, with 
     holders.push(holder);
     await holder.call('fleet_agent_join', { callsign: n === 1 ? 'ATLAS' : `ATLAS-${n}`, runtime: 'test', role: 'builder' });
   }
-  const child = spawn(process.execPath, [CLI, 'demo', '--pace', '4', '--seed', '5'], { env: { ...process.env, FLEET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  const demo = { stdout: '', stderr: '', status: null as number | null };
-  child.stdout.on('data', (chunk: Buffer) => (demo.stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (demo.stderr += chunk.toString()));
-  demo.status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  assert.equal(demo.status, 3, `the demo exited with ${demo.status} (3: the plane refused)\n${demo.stdout}\n${demo.stderr}`);
-  assert.match(demo.stderr, /^fleet demo: ATLAS could not start:\nfleet demo: ATLAS-9 is live on the roster/m, demo.stderr);
+  const demo = startDemo(t, home, ['--pace', '4', '--seed', '5']);
+  const status = await demo.exited;
+  assert.equal(status, 3, `the demo exited with ${status} (3: the plane refused)\n${demo.stdout()}\n${demo.stderr()}`);
+  assert.match(demo.stderr(), /^fleet demo: ATLAS could not start:\nfleet demo: ATLAS-9 is live on the roster/m, demo.stderr());
   const roster = await holders[0]!.call('fleet_roster', {});
   assert.deepEqual(roster.agents.map((agent) => agent.callsign).filter((callsign) => !/^ATLAS(-\d)?$/.test(callsign)), [], 'no demo agent is left on the roster');
 });

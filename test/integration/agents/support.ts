@@ -6,6 +6,7 @@ import { eventNotificationSchema, type FleetEvent } from '../../../contracts/ind
 import { readDiscovery } from '../../../server/client/connect.js';
 import { PlaneClient } from '../../../server/client/plane-client.js';
 import { isAlive } from '../../../server/plane/processes/process-identity.js';
+import { CLI } from '../../support/plane-process.js';
 
 /** A connection to the plane of `home` (started by a process under test) with the plane token: unjoined until it joins. */
 export async function connectTo(home: string, client = 'test'): Promise<PlaneClient> {
@@ -80,4 +81,27 @@ export async function eventsOf(home: string): Promise<FleetEvent[]> {
   await client.call('fleet_events_subscribe', { fromSeq: 0 });
   client.close();
   return events;
+}
+
+/** A `fleet demo` process on `home` whose output is kept, killed after the test if still running. */
+export interface DemoProcess {
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+  stdout(): string;
+  stderr(): string;
+  /** The output's tails, for an assertion's message. */
+  context(): string;
+}
+
+export function startDemo(t: { after(fn: () => void): void }, home: string, args: readonly string[]): DemoProcess {
+  const child = spawn(process.execPath, [CLI, 'demo', ...args], { env: { ...process.env, FLEET_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return { exited, kill: (signal) => void child.kill(signal), stdout: () => stdout, stderr: () => stderr, context: () => `\n--- stdout (tail) ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-2000)}` };
 }
