@@ -152,7 +152,7 @@ describe('Claude Code in a repository set up by fleet init', { skip }, () => {
       assert.ok(escrowed.length > 0, `no claim.escrowed event after the session ended:\n${describeRun(run)}`);
       assert.deepEqual([...new Set(escrowed.map((event) => event.by))], ['MINE']);
       const inbox = await checkout.fleet('inbox', '--as', 'MINE', '--json');
-      assert.match(inbox.stdout, /claims held in escrow for MINE's next session/);
+      assert.match(inbox.stdout, /claims held in escrow for MINE's next session/, `fleet inbox exited ${inbox.code}: ${inbox.stderr}`);
     });
   });
 });
