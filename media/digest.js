@@ -40,7 +40,7 @@
   }
 
   function quiet(digest) {
-    return digest.eventCount === 0 && !trainText(digest) && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && (digest.waitingForPerson || []).length === 0;
+    return digest.eventCount === 0 && !trainText(digest) && digest.blockers.length === 0 && digest.awaitingDecision.length === 0 && digest.staleAgents.length === 0 && digest.unacknowledgedViolations === 0 && (digest.waitingForPerson || []).length === 0 && !digest.openForecastConflicts && !digest.notComparedCount;
   }
 
   function tab(label, active, message) {
@@ -143,6 +143,7 @@
       `${digest.agents.length} agent(s) on the roster`,
     ];
     box.append(el('p', 'muted counts', counts.join(' · ')));
+    if (digest.openForecastConflicts > 0) box.append(el('p', 'warning', `${digest.openForecastConflicts} forecast merge conflict(s) open now between branches (\`fleet conflicts\` lists them)`));
     return box;
   }
 
@@ -196,6 +197,13 @@
         ...section('Work completed', digest.workCompleted, (work) => el('li', '', `${work.by}: ${work.title}`)),
         ...section('Landed by the train', digest.integration ? digest.integration.landed : [], (landed) => el('li', 'ok', `${landed.title} by ${landed.by} as ${landed.commit.slice(0, 10)}`)),
         ...section('Could not land', digest.integration ? digest.integration.failed : [], (failed) => el('li', 'warning', `${failed.id}: ${failed.reason}`)),
+        ...section('Conflict forecast', digest.forecasts || [], (forecast) =>
+          forecast.status === 'conflict'
+            ? el('li', 'warning', `${forecast.agent} and ${forecast.other} would conflict in ${forecast.paths.join(', ')}, ${ago(forecast.at)}`)
+            : el('li', 'ok', `${forecast.agent} and ${forecast.other} no longer conflict, ${ago(forecast.at)}`),
+        ),
+        ...section('Not compared with other branches (no conflict can be forecast for them)', digest.notCompared || [], (unreached) => el('li', 'warning', `${unreached.callsign}${unreached.branch ? ` (${unreached.branch})` : ''}: ${unreached.reason}`)),
+        ...(digest.notComparedCount > (digest.notCompared || []).length ? [el('p', 'muted', `…and ${digest.notComparedCount - digest.notCompared.length} more not compared (\`fleet conflicts\` lists them)`)] : []),
         ...section('Budgets spent', digest.budgetsSpent, (budget) => el('li', '', `${budget.title}: rework ${budget.reworkRounds}/${budget.reworkLimit}, clarification ${budget.clarificationRounds}/${budget.clarificationLimit}`)),
         ...section('Agents', digest.agents, renderAgent),
         ...section('Fleet switch', digest.controlChanges, (change) => el('li', '', `${new Date(change.at).toLocaleTimeString()}: ${WORDS[change.state]} by ${change.by}${change.reason ? ` — “${change.reason}”` : ''}`)),

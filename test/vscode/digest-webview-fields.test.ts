@@ -27,11 +27,13 @@ const READERS: Record<string, z.ZodObject> = {
   change: shape.controlChanges.unwrap().element,
   pending: shape.awaitingDecision.unwrap().element,
   wait: shape.waitingForPerson.unwrap().element,
+  forecast: shape.forecasts.unwrap().element,
+  unreached: shape.notCompared.unwrap().element,
 };
 
 test('the Digest webview reads only fields the digest schema has', () => {
   const script = readFileSync(join(REPO_ROOT, 'media', 'digest.js'), 'utf8');
-  const reads = [...script.matchAll(/\b(digest\.(?:control|claims)|digest|agent|build|blocker|claim|handoff|work|violation|change|pending|escalation|budget|wait)\.(\w+)/g)];
+  const reads = [...script.matchAll(/\b(digest\.(?:control|claims)|digest|agent|build|blocker|claim|handoff|work|violation|change|pending|escalation|budget|wait|forecast|unreached)\.(\w+)/g)];
   assert.ok(reads.some((read) => read[1] === 'agent'), 'the webview renders agents');
   const unknown = reads.filter(([, reader, field]) => !(field in READERS[reader]!.shape)).map(([whole]) => whole);
   assert.deepEqual([...new Set(unknown)], [], 'fields the webview reads that contracts/digest.ts does not define');
