@@ -146,3 +146,9 @@ export const workItemSchema = z.object({
   updatedAt: z.iso.datetime(),
 });
 export type WorkItem = z.infer<typeof workItemSchema>;
+
+/** What an item landed as, in full commit ids: its commit, or for a rebase of several commits the range `landedOnto..landedCommit`. */
+export function landedAs(item: Pick<WorkItem, 'landedCommit' | 'landedOnto'>): string | undefined {
+  if (item.landedCommit === undefined) return undefined;
+  return item.landedOnto !== undefined ? `${item.landedOnto}..${item.landedCommit}` : item.landedCommit;
+}
