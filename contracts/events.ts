@@ -183,7 +183,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     artifact: buildArtifactSchema.optional(),
     report: verificationReportSchema.optional(),
     decision: decisionSchema.optional(),
-    ...workItemSchema.pick({ verificationRequest: true, startCommit: true, integration: true, landedCommit: true }).partial().shape,
+    ...workItemSchema.pick({ verificationRequest: true, startCommit: true, integration: true, landedCommit: true, landedOnto: true }).partial().shape,
     reworkRounds: z.number().int().optional(),
     /** Set when a spent budget sends the item to the operator; null clears it. */
     escalation: escalationSchema.nullable().optional(),

@@ -137,7 +137,18 @@ export const workItemSchema = z.object({
   integration: workIntegrationSchema.optional(),
   /** The commit on the target that landed it (the train's merge commit, or the merge the plane saw). */
   landedCommit: z.string().optional(),
+  /**
+   * Set when its branch of several commits landed rebased onto the target outside the train (seen by
+   * patch id): the target commit they were put on top of, so the landing is `landedOnto..landedCommit`.
+   */
+  landedOnto: z.string().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 export type WorkItem = z.infer<typeof workItemSchema>;
+
+/** What an item landed as, in full commit ids: its commit, or for a rebase of several commits the range `landedOnto..landedCommit`. */
+export function landedAs(item: Pick<WorkItem, 'landedCommit' | 'landedOnto'>): string | undefined {
+  if (item.landedCommit === undefined) return undefined;
+  return item.landedOnto !== undefined ? `${item.landedOnto}..${item.landedCommit}` : item.landedCommit;
+}

@@ -81,11 +81,14 @@ function landedAsItsOwnCommits(item: WorkRecord): boolean {
 
 /**
  * A rollback of a landed item (seed 001, DESIGN §14): exactly its landing is reverted, as a commit
- * of its own built on the target by the train. The item stays landed until the revert lands.
+ * of its own built on the target by the train. The item stays landed until the revert lands. A
+ * landing of several commits is a range: rebased onto the target (`landedOnto..landedCommit`), or
+ * its own commits since the merge-base it was completed at.
  */
 export function queueRevert(ctx: Ctx, item: WorkRecord, by: string): void {
   const { branch, target, repository, base } = item.integration!;
-  const from = landedAsItsOwnCommits(item) ? { revertFrom: base! } : {};
+  const start = item.landedOnto ?? (landedAsItsOwnCommits(item) ? base : undefined);
+  const from = start !== undefined ? { revertFrom: start } : {};
   ctx.emit({ type: 'integration.queued', by, itemId: item.id, scope: item.scope!, branch, commit: item.landedCommit!, target, repository, revert: item.landedCommit!, ...from });
 }
 
@@ -109,10 +112,11 @@ export function landOnAccept(ctx: Ctx, item: WorkRecord, by: string): void {
 
 /**
  * An item landed: by the train (its merge commit), by hand (`fleet land --done`), or by a merge the
- * plane saw on the target. Its held claims end; an accepted item becomes `landed`, one that is not
- * accepted yet only records the commit.
+ * plane saw on the target (`onto`: its commits rebased onto that target commit, landed as
+ * `onto..commit`). Its held claims end; an accepted item becomes `landed`, one that is not accepted
+ * yet only records the commit.
  */
-export function recordLanded(ctx: Ctx, itemId: string, commit: string | undefined, by: string): void {
+export function recordLanded(ctx: Ctx, itemId: string, commit: string | undefined, by: string, onto?: string): void {
   const entry = ctx.state.train.get(itemId);
   // Off the train too, so a queued entry is not landed a second time.
   if (entry && entry.leftAt === undefined) ctx.emit({ type: 'integration.left', by, itemId, status: 'landed', ...(commit !== undefined && { landedCommit: commit }) });
@@ -120,7 +124,12 @@ export function recordLanded(ctx: Ctx, itemId: string, commit: string | undefine
   const item = ctx.state.work.get(itemId);
   if (!item || item.status === 'landed') return;
   const status = ACCEPTED_STATUSES.has(item.status) ? 'landed' : item.status;
-  ctx.emit({ type: 'work.transitioned', by, itemId, status, ...(commit !== undefined && { landedCommit: commit }), reason: commit !== undefined ? `landed as ${commit.slice(0, 12)}` : 'marked landed by hand' });
+  ctx.emit({ type: 'work.transitioned', by, itemId, status, ...(commit !== undefined && { landedCommit: commit }), ...(commit !== undefined && onto !== undefined && { landedOnto: onto }), reason: commit !== undefined ? `landed as ${landingName(commit, onto)}` : 'marked landed by hand' });
+}
+
+/** A landing as people read it: its commit, or the range of commits it rebased onto the target. */
+export function landingName(commit: string, onto?: string): string {
+  return `${onto !== undefined ? `${onto.slice(0, 12)}..` : ''}${commit.slice(0, 12)}`;
 }
 
 /** `fleet land --done`: the operator or an RTE says the item landed outside the train. */

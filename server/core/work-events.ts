@@ -47,6 +47,7 @@ export function transitionWork<Time>(item: WorkShape<Time>, event: WorkEvent<'wo
   if (event.startCommit !== undefined) item.startCommit = event.startCommit;
   if (event.integration !== undefined) item.integration = event.integration;
   if (event.landedCommit !== undefined) item.landedCommit = event.landedCommit;
+  if (event.landedOnto !== undefined) item.landedOnto = event.landedOnto;
   if (event.reworkRounds !== undefined) item.reworkRounds = event.reworkRounds;
   if (event.escalation === null) delete item.escalation;
   else if (event.escalation !== undefined) item.escalation = event.escalation;

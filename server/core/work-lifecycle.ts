@@ -5,7 +5,7 @@ import type { WorkRecord } from './orchestration-records.js';
 import { callsignOf } from './views.js';
 import { escalateWork, spentBudget } from './work-budgets.js';
 import { releaseAtOf } from './integration-config.js';
-import { landOnAccept, queueRevert, revertsOnTrain, takeOffTrain } from './integration-train.js';
+import { landingName, landOnAccept, queueRevert, revertsOnTrain, takeOffTrain } from './integration-train.js';
 import { freeBuilder, holdItemClaims, releaseHeldClaims, releaseItemClaims } from './work-claims.js';
 import { answerClarification, askClarification, type ClarificationAnswer, type ClarificationAsk } from './work-clarification.js';
 import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './work-plan.js';
@@ -134,7 +134,7 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
     itemId: item.id,
     status: revert ? item.status : DISPOSITION_STATUS[decision.disposition],
     decision: sealed,
-    reason: revert ? `${decision.reasonCode}: its landing ${item.landedCommit!.slice(0, 12)} is reverted through the train` : decision.reasonCode,
+    reason: revert ? `${decision.reasonCode}: its landing ${landingName(item.landedCommit!, item.landedOnto)} is reverted through the train` : decision.reasonCode,
     ...rework,
     ...(item.escalation !== undefined && decision.disposition !== 'escalate' && { escalation: null }),
     ...freeBuilder(ctx, item, by),

@@ -1,4 +1,4 @@
-import type { ClarificationRequest, WorkItem } from '../../../contracts/index.js';
+import { landedAs, type ClarificationRequest, type WorkItem } from '../../../contracts/index.js';
 import type { FleetChanges, FleetViewState, ViewAgent } from '../../../contracts/lsp.js';
 
 /**
@@ -121,7 +121,7 @@ function landingEntry(item: WorkItem): Pick<AttentionEntry, 'kind' | 'descriptio
     return { kind: 'landing', description: `could not land: ${reason}`, reason, details: [...where, { label: 'Show Reason', description: 'opens why, then land it again (fleet land) or send it back' }] };
   }
   if (item.status === 'escalated' && item.escalation === undefined && item.decision?.disposition === 'rollback' && item.landedCommit !== undefined) {
-    return { kind: 'landing', description: `its revert could not land: ${reason}`, reason, details: [...where, { label: 'Landed as', description: item.landedCommit }, { label: 'Show Reason', description: 'opens why; nothing was rewritten: revert it by hand or decide again' }] };
+    return { kind: 'landing', description: `its revert could not land: ${reason}`, reason, details: [...where, { label: 'Landed as', description: landedAs(item)! }, { label: 'Show Reason', description: 'opens why; nothing was rewritten: revert it by hand or decide again' }] };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WorkItem, WorkStatus } from '../../../contracts/index.js';
+import { landedAs, type WorkItem, type WorkStatus } from '../../../contracts/index.js';
 import type { TrainEntry } from '../../../contracts/index.js';
 import type { FleetChanges, WorkspaceTrain } from '../../../contracts/lsp.js';
 import type { FleetContext } from '../fleet-context.js';
@@ -355,7 +355,7 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     if (blockers.length > 0) tooltip.appendText(`Waiting on: ${blockers.join('; ')}\n\n`);
     if (work.paths.length > 0) tooltip.appendText(`Paths: ${work.paths.join(', ')}\n\n`);
     if (work.criteria.length > 0) tooltip.appendText(`Criteria: ${work.criteria.join('; ')}\n\n`);
-    if (work.landedCommit) tooltip.appendText(`Landed as ${work.landedCommit}${work.integration ? ` on ${work.integration.target} from ${work.integration.branch}` : ''}\n\n`);
+    if (work.landedCommit) tooltip.appendText(`Landed as ${landedAs(work)!}${work.integration ? ` on ${work.integration.target} from ${work.integration.branch}` : ''}\n\n`);
     if (work.decision) tooltip.appendText(`Decision: ${work.decision.disposition} (${work.decision.reasonCode})`);
     item.tooltip = tooltip;
     return item;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { GIT_LIMITS } from '../git/limits.js';
 
-/** Commits of the target compared with a branch's diff: a squash merge older than this is not recognized. */
+/** Commits of the target compared with a branch's diff and with its commits: a squash or rebase merge older than this is not recognized. */
 export const RECENT_TARGET_COMMITS = 50;
 
 /**

@@ -4,7 +4,7 @@ import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
 import type { Ctx } from '../../core/context.js';
 import { holdPlaneLease } from '../../core/leases.js';
-import { endBatch, escalateRevert, failLanding, integratorLease, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork, takeOffTrain } from '../../core/integration-train.js';
+import { endBatch, escalateRevert, failLanding, integratorLease, landingName, recordReverted, nextBatch, recordBatch, recordLanded, returnToBuilder, returnToReview, scopesWithWork, takeOffTrain } from '../../core/integration-train.js';
 import type { TrainBatchRecord, TrainRecord } from '../../core/state.js';
 import { DEFAULT_BUILD_TIMEOUT_S } from '../../core/build-gate.js';
 import type { Journal } from '../../plane/persistence/journal.js';
@@ -289,7 +289,7 @@ export class TrainRunner {
       const culprit = merged[0]!;
       const why = `the build of ${track.target} with ${culprit.branch} merged is RED (${outcome.timedOut ? `timed out after ${track.timeoutMs / 1000} s` : `exit ${outcome.exitCode}`}): fix it on the branch and complete again`;
       await this.asIntegrator(track.scope, (ctx) => {
-        if (culprit.revert !== undefined) escalateRevert(ctx, culprit.itemId, `the revert of ${culprit.itemId}'s landing ${culprit.revert.slice(0, 12)} makes the build of ${track.target} RED: the operator decides (nothing was changed)`, tail);
+        if (culprit.revert !== undefined) escalateRevert(ctx, culprit.itemId, `the revert of ${culprit.itemId}'s landing ${landingName(culprit.revert, culprit.revertFrom)} makes the build of ${track.target} RED: the operator decides (nothing was changed)`, tail);
         else if (this.core.state.work.has(culprit.itemId)) returnToBuilder(ctx, culprit.itemId, 'red', why, tail);
         else failLanding(ctx, culprit.itemId, why);
       });
@@ -303,7 +303,7 @@ export class TrainRunner {
 
   /** A revert that collides with what landed after it escalates to the operator, naming the files: history is never rewritten. */
   private async revertConflicted(entry: TrainRecord, track: Track, files: string[]): Promise<void> {
-    const reason = `the revert of ${entry.itemId}'s landing ${entry.revert!.slice(0, 12)} conflicts with later landings on ${track.target} in ${files.slice(0, MAX_NAMED_FILES).join(', ')}${files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : ''}: the operator decides (revert it by hand, or leave it)`;
+    const reason = `the revert of ${entry.itemId}'s landing ${landingName(entry.revert!, entry.revertFrom)} conflicts with later landings on ${track.target} in ${files.slice(0, MAX_NAMED_FILES).join(', ')}${files.length > MAX_NAMED_FILES ? ` and ${files.length - MAX_NAMED_FILES} more` : ''}: the operator decides (revert it by hand, or leave it)`;
     await this.asIntegrator(track.scope, (ctx) => escalateRevert(ctx, entry.itemId, reason));
   }
 

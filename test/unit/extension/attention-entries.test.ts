@@ -97,3 +97,11 @@ test('work the train could not land, and a rollback whose revert could not land,
   assert.equal(revert!.description, 'its revert could not land: the revert conflicts in src/a.ts with later landings');
   assert.ok(revert!.details.some((d) => d.label === 'Landed as' && d.description === 'd'.repeat(40)));
 });
+
+test('a rollback whose revert could not land, of a rebase of several commits, names the range it landed as (what to revert by hand)', () => {
+  const integration = { branch: 'bolt-work', commit: 'c'.repeat(40), target: 'main', repository: '/r/.git' };
+  const rollback = { disposition: 'rollback', reasonCode: 'regression', refs: [] } as unknown as WorkItem['decision'];
+  const entries = new AttentionEntries();
+  entries.replace(state([item('w-1', 'escalated', { statusReason: 'the revert conflicts in src/c.ts with later landings', decision: rollback, landedOnto: 'a'.repeat(40), landedCommit: 'b'.repeat(40), integration })], []));
+  assert.deepEqual(entries.list[0]?.details.find((d) => d.label === 'Landed as')?.description, `${'a'.repeat(40)}..${'b'.repeat(40)}`);
+});
