@@ -1,7 +1,7 @@
 import { MAX_AWAITING_LANDING_ITEMS } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
 import type { Indexes } from './indexes.js';
-import { endWriteSet, forgetIntegrationOf } from './integration-forecast.js';
+import { endWriteSet, forgetIntegrationOf, type WriteSetRecord } from './integration-forecast.js';
 import type { State } from './state.js';
 
 /*
@@ -35,10 +35,10 @@ export function applyAgentGone(state: State, agentId: string, gone: 'left' | 'ex
 /** Reducer: the agent is back: its write-set is its live work again (recomputed; one of another branch replaces it). */
 export function applyAgentBack(state: State, agentId: string): void {
   const record = state.writeSets.get(agentId);
-  if (record?.awaitingLanding === undefined) return;
-  const { awaitingLanding: _, ...live } = record;
-  state.writeSets.set(agentId, live);
+  if (record?.awaitingLanding !== undefined) state.writeSets.set(agentId, live(record));
 }
+
+const live = ({ awaitingLanding: _, ...record }: WriteSetRecord): WriteSetRecord => record;
 
 /** Reducer: the last claim held for an item ended: it awaits landing on no gone builder's write-set any more. */
 export function applyItemNoLongerHeld(state: State, itemId: string): void {
