@@ -17,7 +17,8 @@ export const integrationHandlers = {
     }),
 } satisfies Partial<HandlerTable>;
 
+/** The write-set of a worktree: its live agent's before a gone builder's kept there for its items awaiting landing. */
 function writeSetOfWorktree(state: State, worktree: string): string | undefined {
-  for (const record of state.writeSets.values()) if (record.worktree === worktree) return record.agentId;
-  return undefined;
+  const records = [...state.writeSets.values()].filter((record) => record.worktree === worktree);
+  return (records.find((record) => record.awaitingLanding === undefined) ?? records[0])?.agentId;
 }

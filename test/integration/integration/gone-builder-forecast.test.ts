@@ -55,6 +55,13 @@ test('a builder that completed on its own branch and left: its write-set stays w
   assert.deepEqual(replayed.writeSets.find((w) => w.callsign === 'ATLAS')?.awaitingLanding, { agent: 'left', items: [item.id] });
   assert.equal(replayed.conflicts.length, 1);
 
+  // A new session joins ATLAS's worktree: a hook asking for that worktree's write-set gets the live one's, not the kept one.
+  const cara = await fleet.plane.connect('CARA');
+  t.after(() => cara.close());
+  await cara.call('fleet_agent_join', { callsign: 'CARA', runtime: 'test', role: 'builder', worktree: atlas.worktree });
+  await eventually(20_000, async () => assert.deepEqual((await cara.call('fleet_conflicts', { worktree: atlas.worktree })).writeSets.map((w) => w.callsign), ['CARA']));
+  await cara.call('fleet_agent_leave', {});
+
   // The operator says it landed outside the train: the forecast clears and ATLAS's write-set ends.
   const watcher = await EventWatcher.follow(await fleet.operator());
   const landed = await runCli(['land', '--done', item.id], { home: fleet.plane.home, cwd: fleet.repo });
