@@ -22,7 +22,6 @@ export const awaitingLandingItemsSchema = z.array(z.string()).min(1).max(MAX_AWA
 
 /** A gone agent's write-set kept while items it built await landing: how its agent went, and those items. */
 export const awaitingLandingSchema = z.object({ agent: z.enum(['left', 'expired']), items: awaitingLandingItemsSchema });
-export type AwaitingLanding = z.infer<typeof awaitingLandingSchema>;
 
 /** What the plane records of an agent's write-set, in its event and its state alike. */
 export const writeSetFields = {
