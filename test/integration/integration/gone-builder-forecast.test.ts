@@ -46,6 +46,9 @@ test('a builder that completed on its own branch and left: its write-set stays w
   assert.match(cli.stdout, /ATLAS \(left\) +atlas-work/);
   assert.match(cli.stdout, new RegExp(`ATLAS \\(left\\) — ${item.id} awaiting landing`));
   assert.match(cli.stdout, /forecast conflicts \(1\)[\s\S]*(ATLAS .*BOLT|BOLT .*ATLAS).*src\/shared\.ts/);
+  const own = await runCli(['conflicts', 'ATLAS', '--json'], { home: fleet.plane.home, cwd: fleet.repo });
+  assert.equal(own.code, 0, `fleet conflicts names a gone builder whose write-set is kept: ${own.stderr}`);
+  assert.deepEqual((JSON.parse(own.stdout) as { conflicts: { otherCallsign?: string }[] }).conflicts.map((c) => c.otherCallsign), ['BOLT']);
   const status = await runCli(['status'], { home: fleet.plane.home, cwd: fleet.repo });
   assert.match(status.stdout, new RegExp(`ATLAS \\(left\\) — ${item.id} awaiting landing`));
 
