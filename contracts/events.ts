@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildRunStatusSchema } from './build.js';
 import { handoffEnvelopeSchema } from './handoff.js';
-import { forecastFields, MAX_NOT_COMPARED_CHARS, writeSetFields } from './integration.js';
+import { awaitingLandingItemsSchema, forecastFields, MAX_NOT_COMPARED_CHARS, writeSetFields } from './integration.js';
 import { integrationConfigSchema, trainEntrySchema } from './train.js';
 import { messageSchema, messageStatusSchema, messageTypeSchema } from './messages.js';
 import { claimModeSchema, controlStateSchema, personWaitSchema, reportedStatusSchema, roleSchema, tierSchema } from './records.js';
@@ -14,6 +14,13 @@ import { buildPlanSchema, clarificationRequestSchema, clarificationResponseSchem
  * are recorded as events too, so a replay never re-decides anything.
  */
 const base = { seq: z.number().int().positive(), at: z.number(), by: z.string().optional() };
+
+/**
+ * An agent that is gone (left, expired, its process exited). `awaitingLanding`: the items it built on
+ * its write-set's branch whose claims are held until they land; its write-set then stays, still
+ * forecast against, until they land (absent in older logs: the write-set went with the agent).
+ */
+const goneAgentFields = { agentId: z.string(), awaitingLanding: awaitingLandingItemsSchema.optional() };
 
 const claimReleaseReasonSchema = z.enum([
   'released',
@@ -65,12 +72,12 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     task: z.string().optional(),
   }),
   z.object({ ...base, type: z.literal('agent.unknown'), agentId: z.string() }),
-  z.object({ ...base, type: z.literal('agent.left'), agentId: z.string() }),
-  z.object({ ...base, type: z.literal('agent.expired'), agentId: z.string() }),
+  z.object({ ...base, type: z.literal('agent.left'), ...goneAgentFields }),
+  z.object({ ...base, type: z.literal('agent.expired'), ...goneAgentFields }),
   /** Silent for 3 × TTL, kept live because its registered process still runs; or silent for 2 × TTL while the plane that relayed it is silent too. */
   z.object({ ...base, type: z.literal('agent.stalled'), agentId: z.string() }),
   /** The agent's registered process ended (or its pid now names another process): it is gone. */
-  z.object({ ...base, type: z.literal('agent.process_exited'), agentId: z.string(), pid: z.number().int() }),
+  z.object({ ...base, type: z.literal('agent.process_exited'), ...goneAgentFields, pid: z.number().int() }),
   /** A gone agent dropped from the state after the retention window; its history stays in the log. */
   z.object({ ...base, type: z.literal('agent.pruned'), agentId: z.string() }),
   /** A runtime session (a hook payload's session_id) speaks for this agent from now on (its SessionStart hook bound it). */

@@ -11,6 +11,18 @@ export const MAX_FORECAST_PATHS = 200;
 /** The forecast conflicts a hook's answer carries for the paths a call touched (one per other live branch and the target: far fewer in practice). */
 export const MAX_TOUCHED_PATH_CONFLICTS = 100;
 
+/** The items a gone builder's write-set is kept for, at most (one builder rarely has more than a few waiting on one branch). */
+export const MAX_AWAITING_LANDING_ITEMS = 100;
+
+/**
+ * The items a builder that is gone built on its write-set's branch whose claims are held until they
+ * land (DESIGN §14): its write-set stays, and is still forecast against, until none of them waits.
+ */
+export const awaitingLandingItemsSchema = z.array(z.string()).min(1).max(MAX_AWAITING_LANDING_ITEMS);
+
+/** A gone agent's write-set kept while items it built await landing: how its agent went, and those items. */
+export const awaitingLandingSchema = z.object({ agent: z.enum(['left', 'expired']), items: awaitingLandingItemsSchema });
+
 /** What the plane records of an agent's write-set, in its event and its state alike. */
 export const writeSetFields = {
   agentId: z.string(),
@@ -63,6 +75,8 @@ export const writeSetSchema = z.object({
   truncated: z.boolean(),
   /** Why the scope's integrator could not compare this work with other branches (or compared only part of it), when it could not. */
   notCompared: z.string().optional(),
+  /** Its agent is gone, but items it built on this branch await landing: kept (and forecast against) until they land. */
+  awaitingLanding: awaitingLandingSchema.optional(),
   updatedAt: z.iso.datetime(),
 });
 export type WriteSet = z.infer<typeof writeSetSchema>;

@@ -1,10 +1,19 @@
 import { z } from 'zod';
-import { forecastFields, MAX_NOT_COMPARED_CHARS, MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
+import { awaitingLandingSchema, forecastFields, MAX_NOT_COMPARED_CHARS, MAX_WRITE_SET_PATHS_LISTED, writeSetFields, type FleetEvent, type ForecastConflict, type WriteSet } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
 import type { State } from './state.js';
 
-/** An agent's write-set as the state keeps it (DESIGN §14), by agent id; `notCompared` from the integrator's `integration.reach`. */
-export const writeSetRecordSchema = z.object({ ...writeSetFields, notCompared: z.string().optional(), at: z.number() });
+/**
+ * An agent's write-set as the state keeps it (DESIGN §14), by agent id; `notCompared` from the
+ * integrator's `integration.reach`; `awaitingLanding` while its agent is gone and items it built
+ * await landing (write-set-awaiting-landing.ts; its items empty for the instant before it ends).
+ */
+export const writeSetRecordSchema = z.object({
+  ...writeSetFields,
+  notCompared: z.string().optional(),
+  awaitingLanding: awaitingLandingSchema.extend({ items: z.array(z.string()) }).optional(),
+  at: z.number(),
+});
 export type WriteSetRecord = z.infer<typeof writeSetRecordSchema>;
 
 /** A conflict forecast between an agent and another (or the target, without otherAgentId), by pair key. */
@@ -36,7 +45,7 @@ export function applyForecastEvent(state: State, event: ForecastEvent): void {
   else state.forecasts.set(key, forecastRecordSchema.parse({ ...event, key }));
 }
 
-/** An agent that is gone has no write-set and forecasts no conflict (the log keeps what they were). */
+/** An agent that is gone has no write-set and forecasts no conflict (the log keeps what they were); see applyAgentGone for one whose work awaits landing. */
 export function forgetIntegrationOf(state: State, agentId: string): void {
   state.writeSets.delete(agentId);
   for (const [key, forecast] of state.forecasts) if (forecast.agentId === agentId || forecast.otherAgentId === agentId) state.forecasts.delete(key);
@@ -44,7 +53,7 @@ export function forgetIntegrationOf(state: State, agentId: string): void {
 
 const withoutNote = ({ notCompared: _, ...record }: WriteSetRecord): WriteSetRecord => record;
 
-const writeSetInputSchema = writeSetRecordSchema.omit({ at: true, notCompared: true });
+const writeSetInputSchema = writeSetRecordSchema.omit({ at: true, notCompared: true, awaitingLanding: true });
 export type WriteSetInput = z.infer<typeof writeSetInputSchema>;
 
 /** Bytes of paths one write-set event may carry, so it fits any log's message bound (NATS: 1 MB by default). */
@@ -185,6 +194,7 @@ export function writeSetView(record: WriteSetRecord): WriteSet {
     pathCount: record.paths.length,
     truncated: record.truncated || record.paths.length > MAX_WRITE_SET_PATHS_LISTED,
     ...(record.notCompared !== undefined && { notCompared: record.notCompared }),
+    ...(record.awaitingLanding !== undefined && record.awaitingLanding.items.length > 0 && { awaitingLanding: record.awaitingLanding }),
     updatedAt: new Date(record.at).toISOString(),
   };
 }

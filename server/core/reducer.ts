@@ -6,7 +6,8 @@ import { applyTrainEvent } from './integration-reducer.js';
 import { applyOrchestrationEvent } from './orchestration-reducer.js';
 import { applyScopesMigrated } from './scope-merge.js';
 import { applyViolationEvent } from './violations.js';
-import { applyForecastEvent, forgetIntegrationOf } from './integration-forecast.js';
+import { applyForecastEvent } from './integration-forecast.js';
+import { applyAgentBack, applyAgentGone, applyItemNoLongerHeld } from './write-set-awaiting-landing.js';
 import { MAX_REMEMBERED_REQUESTS, requestKey, type AgentRecord, type State } from './state.js';
 
 export interface ReducerConfig {
@@ -80,6 +81,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       }
       if (event.plane !== undefined) planeHeard(state, event.plane, event.at, agent);
       indexes.liveCallsigns.set(agent.callsign, agent.agentId);
+      applyAgentBack(state, agent.agentId);
       return;
     }
     case 'agent.heartbeat': {
@@ -115,7 +117,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       // A gone agent speaks for no session: the session's next hooks find its writer afresh.
       agent.hookSessions = undefined;
       agent.waiting = undefined;
-      forgetIntegrationOf(state, agent.agentId);
+      applyAgentGone(state, agent.agentId, agent.gone, event.awaitingLanding);
       if (indexes.liveCallsigns.get(agent.callsign) === agent.agentId) indexes.liveCallsigns.delete(agent.callsign);
       return;
     }
@@ -173,6 +175,7 @@ export function applyEvent(state: State, indexes: Indexes, event: FleetEvent, co
       if (!claim) return;
       state.claims.delete(claim.id);
       indexes.removeClaim(claim);
+      if (claim.heldFor !== undefined && !indexes.claimsHeldFor.has(claim.heldFor)) applyItemNoLongerHeld(state, claim.heldFor);
       return;
     }
     case 'lease.acquired':

@@ -7,6 +7,7 @@ import type { AgentRecord } from './state.js';
 import { releaseAllOf } from './territory.js';
 import { releaseLeasesOf } from './leases.js';
 import { returnWorkOf } from './work-lifecycle.js';
+import { awaitingLandingOf } from './write-set-awaiting-landing.js';
 
 export type JoinRequest = ParsedParams<'fleet_agent_join'> & {
   /** Start time of `pid`, read by the plane when it registers the pid. */
@@ -96,7 +97,7 @@ export function leave(ctx: Ctx, caller: Caller): string[] {
   const released = releaseAllOf(ctx, agent.agentId, 'agent_left', actorName(ctx.state, caller));
   releaseLeasesOf(ctx, agent.agentId, 'agent_left');
   returnWorkOf(ctx, agent.agentId, `${agent.callsign} left`);
-  ctx.emit({ type: 'agent.left', by: agent.callsign, agentId: agent.agentId });
+  ctx.emit({ type: 'agent.left', by: agent.callsign, agentId: agent.agentId, ...awaitingLandingOf(ctx.state, ctx.indexes, agent.agentId) });
   return released;
 }
 
@@ -128,7 +129,7 @@ export function sweepAgent(ctx: Ctx, agentId: string): void {
   }
   if (!registered && ctx.now >= expiresAt) {
     endAgent(ctx, agent, 'expired', `${agent.callsign} went silent and expired`);
-    ctx.emit({ type: 'agent.expired', by: 'plane', agentId });
+    ctx.emit({ type: 'agent.expired', by: 'plane', agentId, ...awaitingLandingOf(ctx.state, ctx.indexes, agentId) });
     return;
   }
   const unknownAt = agent.lastSeen + ttl;
@@ -160,7 +161,7 @@ export function processExited(ctx: Ctx, agentId: string, pid: number, pidStart: 
   const agent = ctx.state.agents.get(agentId);
   if (!agent || agent.gone || agent.pid !== pid || agent.pidStart !== pidStart) return;
   endAgent(ctx, agent, 'process_exited', `${agent.callsign}'s process (pid ${pid}) exited`);
-  ctx.emit({ type: 'agent.process_exited', by: 'plane', agentId, pid });
+  ctx.emit({ type: 'agent.process_exited', by: 'plane', agentId, pid, ...awaitingLandingOf(ctx.state, ctx.indexes, agentId) });
 }
 
 /** What the plane does for an agent that ends without leaving; its pruning is due a retention window later. */

@@ -3,6 +3,7 @@ import { GlobBudget } from './glob/index.js';
 import type { WorkRecord } from './orchestration-records.js';
 import { compileRecordedPattern } from './patterns.js';
 import { grant, releaseClaim } from './territory.js';
+import { endWriteSetsNoLongerAwaiting } from './write-set-awaiting-landing.js';
 
 /** Releases the claims a pull made for the item (they carry its id in their reason). */
 export function releaseItemClaims(ctx: Ctx, item: WorkRecord, agentId: string, by: string): void {
@@ -45,6 +46,8 @@ export function holdItemClaims(ctx: Ctx, item: WorkRecord, agentId: string, writ
 /** Ends the claims held for an item: it landed, went back to a builder, was rolled back or removed. */
 export function releaseHeldClaims(ctx: Ctx, itemId: string, by: string, note: string): void {
   for (const claimId of ctx.indexes.claimIdsHeldFor(itemId)) releaseClaim(ctx, claimId, 'landed', by, note);
+  // A gone builder's write-set kept for the item alone ends with it.
+  endWriteSetsNoLongerAwaiting(ctx);
 }
 
 /**

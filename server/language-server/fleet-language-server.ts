@@ -23,6 +23,9 @@ import { WorkspaceViolations } from './workspace-violations.js';
 import { WorkspaceForecast } from './workspace-forecast.js';
 import { WorkspaceTrain } from './workspace-train.js';
 
+/** Events after which the forecast is read again: its own, and an agent gone or back (its write-set goes, stays awaiting landing, or is live again). */
+const FORECAST_CHANGES: ReadonlySet<string> = new Set(['integration.forecast', 'integration.write_set', 'integration.reach', 'agent.left', 'agent.expired', 'agent.process_exited', 'agent.rejoined']);
+
 
 /**
  * Turns the plane's state into editor features: a mirror of the plane loaded once and then kept
@@ -131,7 +134,7 @@ export class FleetLanguageServer implements FleetServices {
     if (event.type === 'digest.published') void this.digestPublished(event.toSeq);
     if (event.type === 'territory.violated') this.violationSeen(event);
     if (event.type === 'territory.violations_acknowledged' && this.violations.acknowledge(event.violationIds)) this.publishViolations();
-    if (event.type === 'integration.forecast' || event.type === 'integration.write_set' || event.type === 'integration.reach') this.forecast.changed(this.link.current);
+    if (FORECAST_CHANGES.has(event.type)) this.forecast.changed(this.link.current);
     if (event.type === 'integration.queued' || event.type === 'integration.batch' || event.type === 'integration.batch_ended' || event.type === 'integration.left' || event.type === 'integration.configured') this.train.changed(this.link.current);
     if (this.held) return void this.held.push(event);
     // Scope ids renamed under the claims (an older plane's store migrated): start from the whole state again.

@@ -8,7 +8,7 @@ import { ENGINE_VERSIONS, selectedEngineIds } from './harness/index.js';
 import { bundleForTests, makeHome, makeWorkspace, removeDir, stopPlane } from './support/fleet-fixtures.js';
 import { runInHostPhase } from './support/in-host-phase.js';
 
-const EXPECTED_TESTS = 4;
+const EXPECTED_TESTS = 5;
 
 before(() => bundleForTests());
 

@@ -62,9 +62,12 @@ export function writeSetItem(writeSet: WorkspaceWriteSet, id: string): vscode.Tr
   const count = `${writeSet.pathCount.toLocaleString('en-US')}${writeSet.truncated ? '+' : ''} path${writeSet.pathCount === 1 ? '' : 's'} changed`;
   const described = writeSet.truncated ? `${count} (truncated)` : count;
   // Not compared, no ⇄ can show for it: said on the row, why in the tooltip.
-  item.description = writeSet.notCompared === undefined ? described : `${described}, not compared`;
+  const compared = writeSet.notCompared === undefined ? described : `${described}, not compared`;
+  const waiting = writeSet.awaitingLanding;
+  item.description = waiting === undefined ? compared : `${writeSet.callsign} (${waiting.agent}) — ${waiting.items.join(', ')} awaiting landing · ${compared}`;
   item.tooltip = [
     `${writeSet.callsign}'s write-set: what its work changed against ${target}, committed and uncommitted (worktree ${writeSet.worktree})`,
+    ...(waiting === undefined ? [] : [`${writeSet.callsign} is gone (${waiting.agent}), but ${waiting.items.join(', ')} it built here await landing: still forecast against other branches until they land`]),
     ...(writeSet.notCompared === undefined ? [] : [`Not compared with other branches, so no conflict can be forecast for it: ${writeSet.notCompared}`]),
     ...bounded(writeSet.paths, writeSet.pathCount),
   ].join('\n');

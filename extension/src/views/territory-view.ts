@@ -128,6 +128,8 @@ export class TerritoryView implements vscode.TreeDataProvider<TerritoryNode>, vs
   /** Only the holders whose write-set or forecast conflicts changed are refreshed (or added, or dropped). */
   private updateBranchWork(forecast: LspNotificationParams<'fleet/didChangeForecast'>): void {
     const agentIds = new Map((this.ctx.state?.agents ?? []).map((agent) => [agent.callsign, agent.agentId]));
+    // A gone builder's write-set, kept while its items await landing, sits under the holder of their held claims.
+    for (const claim of this.ctx.state?.claims ?? []) if (claim.heldFor !== undefined && !agentIds.has(claim.holder)) agentIds.set(claim.holder, claim.agentId);
     const touched = new Set<TerritoryNode>();
     for (const key of this.branchWork.replace(forecast, (callsign) => agentIds.get(callsign))) {
       const { scope, agentId } = splitHolderKey(key);

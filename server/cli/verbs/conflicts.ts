@@ -23,11 +23,12 @@ export function renderConflicts({ writeSets, conflicts }: Conflicts): string {
     lines.push(
       table([
         ['CALLSIGN', 'BRANCH', 'TARGET', 'PATHS', 'UPDATED'],
-        ...writeSets.map((w) => [w.callsign, shortRef(w.branch) ?? `(detached ${w.head.slice(0, 12)})`, shortRef(w.target)!, `${w.pathCount}${w.truncated ? '+' : ''}`, relativeTime(w.updatedAt)]),
+        ...writeSets.map((w) => [holderOf(w), shortRef(w.branch) ?? `(detached ${w.head.slice(0, 12)})`, shortRef(w.target)!, `${w.pathCount}${w.truncated ? '+' : ''}`, relativeTime(w.updatedAt)]),
       ]),
     );
     // Never silently skipped: a write-set the integrator could not compare says why.
     for (const w of writeSets) if (w.notCompared !== undefined) lines.push(`${w.callsign}: ${w.notCompared}`);
+    for (const w of writeSets) if (w.awaitingLanding !== undefined) lines.push(`${holderOf(w)} — ${w.awaitingLanding.items.join(', ')} awaiting landing: its branch is still forecast against until then`);
   }
   lines.push('', `forecast conflicts (${conflicts.length})`);
   if (conflicts.length > 0) {
@@ -42,3 +43,6 @@ export function renderConflicts({ writeSets, conflicts }: Conflicts): string {
 }
 
 const shortRef = (ref: string | undefined): string | undefined => ref?.replace(/^refs\/heads\//, '');
+
+/** The write-set's agent, said to be gone when it is kept for its items awaiting landing. */
+const holderOf = (w: Conflicts['writeSets'][number]): string => (w.awaitingLanding === undefined ? w.callsign : `${w.callsign} (${w.awaitingLanding.agent})`);

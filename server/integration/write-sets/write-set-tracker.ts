@@ -126,7 +126,9 @@ export class WriteSetTracker {
 
   private async compute(agentId: string): Promise<Computed> {
     const agent = this.core.state.agents.get(agentId);
-    if (!agent || agent.gone || agent.worktree === undefined) return { kind: 'none', why: 'no live agent with a worktree' };
+    // A gone agent's write-set is no longer computed: the core kept it (items it built await landing) or dropped it.
+    if (agent?.gone !== undefined) return { kind: 'elsewhere' };
+    if (!agent || agent.worktree === undefined) return { kind: 'none', why: 'no live agent with a worktree' };
     const worktree = agent.worktree;
     // On a shared log the roster holds other planes' agents: the plane that hears an agent keeps its write-set (one writer each).
     if (!this.ours(agentId) || !existsSync(worktree)) return { kind: 'elsewhere' };
@@ -177,6 +179,7 @@ export class WriteSetTracker {
     for (const record of [...this.core.state.writeSets.values()]) {
       if (this.closed) return;
       const side = this.sides.get(record.agentId);
+      if (record.awaitingLanding !== undefined) continue; // its agent is gone: the write-set stands as it was until its items land
       if (!this.ours(record.agentId) || (!side && !existsSync(record.worktree))) continue; // another plane's agent (a shared log)
       const [head, targetCommit] = await Promise.all([resolveCommit(record.worktree, 'HEAD'), resolveCommit(record.worktree, record.target)]);
       if (!side || head !== side.head || targetCommit !== side.targetCommit) this.changed([record.agentId]);

@@ -3,7 +3,8 @@
 // the workspace's file `⇄`; the Territory view lists each agent's write-set and the conflict, and
 // follows the forecast by refreshing those agents' rows only. A holder with more claims than a
 // Territory row lists shows "… and N more", and a claim past the cap is still revealed. A write-set
-// in a clone whose commits the integrator cannot reach says it was not compared, and why.
+// in a clone whose commits the integrator cannot reach says it was not compared, and why. A builder
+// that completed on its branch and left keeps its write-set there while the item awaits landing.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -126,6 +127,24 @@ export function integrationTests(fx: () => Fixture): void {
     assert.ok(!rowsUnder(api.territory(), 'CLEO').some((r) => r.label.startsWith('⇄')), 'not compared: no conflict either way');
     assert.equal(rowsUnder(api.territory(), 'ATLAS')[0]?.description, '1 path changed', 'a branch the integrator reaches is compared');
   }, 60_000);
+
+  test('a builder that completed its item on its branch and left: its write-set stays under it in Territory, awaiting landing', async () => {
+    const { api, home } = fx();
+    const worktree = join(trees, 'dana');
+    execFileSync('git', ['-C', fx().workspace, 'worktree', 'add', '-q', '-b', 'work-dana', worktree, 'HEAD'], { stdio: 'ignore' });
+    const dana = await TestAgent.join(home, 'DANA', undefined, worktree);
+    const { item } = await dana.addWork('the d constant', worktree, ['src/d.ts']);
+    assert.equal((await dana.pull()).item?.id, item.id);
+    writeFileSync(join(worktree, 'src/d.ts'), "export const d = 'DANA';\n");
+    execFileSync('git', ['-c', 'user.name=Fleet Test', '-c', 'user.email=fleet@example.invalid', '-C', worktree, 'add', 'src/d.ts'], { stdio: 'ignore' });
+    execFileSync('git', ['-c', 'user.name=Fleet Test', '-c', 'user.email=fleet@example.invalid', '-C', worktree, 'commit', '-qm', 'd'], { stdio: 'ignore' });
+    await when(api.onDidChangeTerritory, () => rowsUnder(api.territory(), 'DANA').some((r) => r.label === 'work-dana → main' && r.description === '1 path changed'), "DANA's write-set in Territory", 40_000);
+    await dana.complete(item.id);
+    await dana.leave();
+    const row = await when(api.onDidChangeTerritory, () => rowsUnder(api.territory(), 'DANA').find((r) => r.label === 'work-dana → main' && r.description.includes('awaiting landing')), "DANA's write-set kept after it left", 40_000);
+    assert.equal(row.description, `DANA (left) — ${item.id} awaiting landing · 1 path changed`);
+    assert.match(row.tooltip, new RegExp(`DANA is gone \\(left\\), but ${item.id} it built here await landing`));
+  }, 90_000);
 
   test('the agents leave and their worktrees go', async () => {
     for (const agent of Object.values(agents)) await agent.leave();
