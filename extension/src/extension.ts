@@ -26,10 +26,15 @@ import { ViolatedFiles } from './violated-files.js';
 import { ForecastFiles } from './forecast-files.js';
 import { WorkView } from './views/work-view.js';
 
+/** How long closing the window waits for the language server to stop (VS Code allows deactivate a few seconds). */
+const DEACTIVATE_TIMEOUT_MS = 4_000;
+let running: FleetContext | undefined;
+
 /** Wires the parts together; each part owns its own behaviour and is disposed with the extension. */
 export async function activate(extension: vscode.ExtensionContext): Promise<FleetApi> {
   const config = new FleetConfig();
   const ctx = new FleetContext(extension, config);
+  running = ctx;
   const ownership = new OwnershipCache(ctx);
   const violated = new ViolatedFiles(ctx);
   const forecast = new ForecastFiles(ctx);
@@ -74,7 +79,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     mcp.disposable,
     config.onDidChange((event) => {
       if (!event.affectsConfiguration('fleet.home')) return;
-      void ctx.restart();
+      ctx.restart().catch((error: Error) => ctx.log.error(`the Fleet language server did not restart: ${error.message}`));
       void installCli();
     }),
   );
@@ -125,4 +130,19 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     launcher: () => launcher,
     mcp: mcp.status,
   };
+}
+
+/**
+ * VS Code disposes the subscriptions without waiting for them: only what deactivate returns is
+ * waited for, so this is where the language server gets its shutdown and exit (vscode-languageclient's
+ * documented pattern), within a bound so a stuck server cannot hold the window.
+ */
+export async function deactivate(): Promise<void> {
+  const ctx = running;
+  running = undefined;
+  if (!ctx) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, DEACTIVATE_TIMEOUT_MS)));
+  await Promise.race([ctx.stop().catch((error: Error) => ctx.log.warn(`the Fleet language server did not stop: ${error.message}`)), bound]);
+  clearTimeout(timer);
 }

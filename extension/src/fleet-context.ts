@@ -19,8 +19,12 @@ import type { Control, ControlState, Digest } from '../../contracts/index.js';
 import type { FleetConfig } from './config.js';
 import { FleetState } from './fleet-state.js';
 import { createLanguageClient } from './language-client.js';
+import { LifecycleQueue } from './lifecycle-queue.js';
 
 const OPERATOR_KEY = 'fleet.operator.joinedAs';
+/** How long a stopping server gets to answer shutdown before vscode-languageclient gives up on it. */
+const STOP_TIMEOUT_MS = 2_000;
+const SERVER_NOT_RUNNING = 'The Fleet language server is not running: see the Fleet Coordination output, then run "Fleet: Connect to the Plane (Launch It If Needed)".';
 
 function serverStopped(home: string): FleetViewState {
   return {
@@ -42,6 +46,7 @@ export class FleetContext implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   private client: LanguageClient | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
+  private readonly lifecycle = new LifecycleQueue<'start' | 'stop' | 'restart'>();
   private current: FleetState | undefined;
   private ownControl: { state: ControlState; until: number } | undefined;
 
@@ -128,7 +133,25 @@ export class FleetContext implements vscode.Disposable {
     return this.extension.globalState.update(OPERATOR_KEY, callsign);
   }
 
-  async start(): Promise<void> {
+  /** Starts the language server; starts, stops and restarts take turns (see LifecycleQueue). */
+  start(): Promise<void> {
+    return this.lifecycle.run('start', () => this.startClient());
+  }
+
+  stop(): Promise<void> {
+    return this.lifecycle.run('stop', () => this.stopClient());
+  }
+
+  /** A new FLEET_HOME or a server gone: several asked for in a row are one restart. */
+  restart(): Promise<void> {
+    return this.lifecycle.run('restart', async () => {
+      await this.stopClient();
+      await this.startClient();
+    });
+  }
+
+  private async startClient(): Promise<void> {
+    if (this.client) return;
     const home = this.config.home;
     this.log.info(`starting the Fleet language server for FLEET_HOME ${home}`);
     const client = createLanguageClient(this.extension, this.log, () => ({
@@ -160,26 +183,42 @@ export class FleetContext implements vscode.Disposable {
       }),
     ];
     await client.start();
-    this.setState(await this.request('fleet/getState', {}));
+    this.setState(await this.send(client, 'fleet/getState', {}));
   }
 
-  async stop(): Promise<void> {
+  private async stopClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
     for (const subscription of this.clientSubscriptions) subscription.dispose();
     this.clientSubscriptions = [];
-    if (client) await client.dispose();
+    if (!client) return;
+    // Mid-start (vscode-languageclient restarting a crashed server) it cannot be stopped yet: let it finish.
+    if (client.state === State.Starting) await client.start().catch(() => undefined);
+    if (client.state !== State.Running) return; // stopped already, or its start failed and it cleaned up after itself
+    await client.dispose(STOP_TIMEOUT_MS).catch((error: Error) => this.log.warn(`the Fleet language server did not stop cleanly: ${error.message}`));
   }
 
-  async restart(): Promise<void> {
-    await this.stop();
-    await this.start();
-  }
-
-  /** A custom request to the language server, its result checked against contracts/lsp.ts. */
+  /**
+   * A custom request to the language server, its result checked against contracts/lsp.ts. Waits for
+   * a (re)start in progress; fails saying what to do if no server runs after it.
+   */
   async request<N extends LspRequestName>(name: N, params: LspRequestParams<N>): Promise<LspRequestResult<N>> {
+    for (let turns = this.lifecycle.settled(); ; turns = this.lifecycle.settled()) {
+      await turns;
+      if (turns === this.lifecycle.settled()) break; // no restart was asked for meanwhile
+    }
     const client = this.client;
-    if (!client) throw new Error('The Fleet language server is not running.');
+    // Starting: vscode-languageclient restarting a crashed server, which sendRequest waits for.
+    if (client?.state !== State.Running && client?.state !== State.Starting) throw new Error(SERVER_NOT_RUNNING);
+    try {
+      return await this.send(client, name, params);
+    } catch (error) {
+      if (client.state !== State.Running) throw new Error(`The Fleet language server stopped before it answered ${name}; try again once it is back.`);
+      throw error;
+    }
+  }
+
+  private async send<N extends LspRequestName>(client: LanguageClient, name: N, params: LspRequestParams<N>): Promise<LspRequestResult<N>> {
     const raw: unknown = await client.sendRequest(name, params);
     return lspRequests[name].result.parse(raw) as LspRequestResult<N>;
   }

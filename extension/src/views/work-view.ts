@@ -127,6 +127,8 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
   private readonly throttle = new RefreshThrottle<WorkNode>((rows) => this.refresh(rows), REFRESH_INTERVAL_MS);
   /** The groups listed at the last repaint: one appearing or emptying changes the list of groups itself. */
   private listed = '';
+  /** Changes made while the view was hidden: VS Code is told once it shows (see refresh). */
+  private owed = false;
 
   constructor(
     private readonly ctx: FleetContext,
@@ -137,7 +139,15 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
       ctx.onDidChangeFleet((changes) => this.update(changes)),
       ctx.onDidChangeTrain((train) => this.trainChanged(train)),
       // The build's output is read only while someone looks at it.
-      this.view.onDidChangeVisibility(() => this.followLog()),
+      this.view.onDidChangeVisibility(({ visible }) => {
+        // Shown, VS Code reads the tree: no refresh in the middle of that read; what changed while hidden after it.
+        if (visible) {
+          this.throttle.read();
+          if (this.owed) this.throttle.request(undefined);
+          this.owed = false;
+        }
+        this.followLog();
+      }),
     ];
     for (const train of ctx.trains) this.trains.set(train.scope, train);
     this.update('all');
@@ -253,14 +263,18 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     // An item that moved since it was asked for is gone from that group (refreshed for it); one whose group repaints goes with it.
     const rows = whole ? undefined : asked.filter((row) => row.kind !== 'item' || (this.items.get(row.id) === row && !groups.has(this.groups.get(row.status)!)));
     if (rows?.length === 0) return;
-    this.counter.refreshed('work', rows);
-    this.changed.fire(rows);
+    // Hidden, VS Code reads the whole tree when the view shows (the first time) or is told then
+    // (owed): a refresh now could land in the middle of that first read.
+    if (this.view.visible) {
+      this.counter.refreshed('work', rows);
+      this.changed.fire(rows);
+    } else this.owed = true;
     this.repainted.fire();
   }
 
   /** What the view shows, `depth` levels down, as VS Code would build it. */
   rows(depth: number, parent?: WorkNode): WorkRow[] {
-    return this.getChildren(parent).map((node) => {
+    return this.children(parent).map((node) => {
       const item = this.getTreeItem(node);
       const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       const tooltip = typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value;
@@ -276,7 +290,13 @@ export class WorkView implements vscode.TreeDataProvider<WorkNode>, vscode.Dispo
     });
   }
 
+  /** VS Code reading the tree: refreshes wait until it is done (see RefreshThrottle). */
   getChildren(element?: WorkNode): WorkNode[] {
+    this.throttle.read();
+    return this.children(element);
+  }
+
+  private children(element?: WorkNode): WorkNode[] {
     if (!element) return [...this.shownTrains(), ...this.listedGroups()];
     if (element.kind === 'train' || element.kind === 'section' || element.kind === 'entry' || element.kind === 'log' || element.kind === 'sectionMore') return this.trainChildren(element);
     if (element.kind === 'status') {

@@ -5,7 +5,8 @@
 // "editor" what the editor must never cost an agent (reloads, Revert, the plane down); "codexHooks"
 // Codex's trust in the fleet's hooks, said in the editor; "attention" what waits for the operator
 // (Needs You) and its actions; "integration" write-sets and the conflict forecast in the Explorer and Territory;
-// "train" the integration train in the Work view, the Explorer and Needs You.
+// "train" the integration train in the Work view, the Explorer and Needs You; "lifecycle" the
+// language server restarted several times in a row while VS Code asks it things.
 import { attentionTests } from './attention-tests.js';
 import { codexHookTests } from './codex-hook-tests.js';
 import { controlTests } from './control-tests.js';
@@ -17,6 +18,7 @@ import { drainTests } from './drain-tests.js';
 import { editorSafetyTests } from './editor-safety-tests.js';
 import { guardTests } from './guard-tests.js';
 import { integrationTests } from './integration-tests.js';
+import { lifecycleTests } from './lifecycle-tests.js';
 import { liveTests } from './live-tests.js';
 import { crashTests, planeTests, reopenTests } from './plane-tests.js';
 import { runAll, test } from './runner.js';
@@ -45,6 +47,8 @@ export async function run(): Promise<void> {
     integrationTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'train') {
     trainTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'lifecycle') {
+    lifecycleTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {

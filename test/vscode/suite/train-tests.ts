@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkItem } from '../../../contracts/index.js';
+import type { TreeWork } from '../../../extension/src/views/tree-counter.js';
 import type { WorkRow } from '../../../extension/src/views/work-view.js';
 import { git, TrainFleet } from '../support/train-fleet.js';
 import type { Fixture } from './fixture.js';
@@ -27,8 +28,15 @@ export function trainTests(fx: () => Fixture): void {
   const groupsListing = (all: WorkRow[], ids: string[]) =>
     all.filter((row) => row.id.startsWith('status:')).flatMap((group) => group.children.filter((row) => ids.some((id) => row.id.endsWith(`:${id}`))).map((row) => `${group.label}: ${row.label}`));
 
+  // The Work view is hidden until the third test shows it: what changes before reaches VS Code only then.
+  let hidden: { work: TreeWork; repaints: number; counting: vscode.Disposable } | undefined;
+
   test('the plane, a verifier, and the workspace checked out on a branch of its own (so the train may move main)', async () => {
     await fx().state((s) => s.connection.status === 'connected', 'the extension to reach (start) the plane');
+    const counting = fx().api.onDidRepaintWork(() => {
+      if (hidden) hidden.repaints++;
+    });
+    hidden = { work: fx().api.treeWork().work, repaints: 0, counting };
     fleet = await TrainFleet.open(fx().home, fx().workspace);
   });
 
@@ -46,7 +54,18 @@ export function trainTests(fx: () => Fixture): void {
     // One item a batch, a build that prints and then waits for the gate: the first builds while the second waits.
     const gate = join(fleet.trees, 'gate');
     await fleet.operator.call('fleet_integrate_configure', { root: fx().workspace, batchSize: 1, buildCommand: fleet.gatedBuild(gate) });
+    // Hidden, the Work view followed the queue (BOREAS's item from added to accepted) and told VS Code
+    // nothing: a refresh handed on then lands in the middle of VS Code's first read of the view when it
+    // shows, and its tree gave rows to the wrong parent, drew them over each other, lost the Train's
+    // Queued and Landed rows ("Data tree node not found").
+    const { work: before, repaints, counting } = hidden!;
+    counting.dispose();
+    assert.ok(repaints > 0, 'the Work view repainted for the changes while hidden');
+    const told = fx().api.treeWork().work;
+    assert.deepEqual({ rows: told.rowsRefreshed, whole: told.fullRefreshes }, { rows: before.rowsRefreshed, whole: before.fullRefreshes }, 'VS Code told of no change while the view was hidden');
     await vscode.commands.executeCommand('fleet.work.focus');
+    // Shown, once VS Code's read of it is over: one whole refresh for what changed while hidden.
+    await when(fx().api.onDidBuildTreeItem, () => fx().api.treeWork().work.fullRefreshes > before.fullRefreshes, 'the Work view refreshed once shown');
     // Every parent each train row id is given under, at each repaint: VS Code's tree loses a row whose id moves to another parent ("Data tree node not found").
     const parentsOf = new Map<string, Set<string>>();
     const tracking = fx().api.onDidRepaintWork(() => {
