@@ -14,8 +14,12 @@ export const HOOK_FRONT_FILE = 'fleet-hook-front';
 /** The longest event the front posts, in characters (the plane bounds it in bytes): what one call's frame carries. */
 const HOOK_FRONT_MAX_EVENT = MAX_FRAME_BYTES;
 
-/** How long the front waits for the plane's answer before the lean runner asks again (it then has its own 10 s). */
-export const HOOK_FRONT_WAIT_SECONDS = 5;
+/**
+ * How long the front waits for the plane's answer before the lean runner asks again. A plane answers
+ * in milliseconds; one that is stuck then costs this plus the runner's own deadline (10 s), well
+ * inside the runtimes' 30 s hook timeout, past which they would let the tool call through.
+ */
+export const HOOK_FRONT_WAIT_SECONDS = 2;
 
 /**
  * Builtins only, no process started on the way (each fork costs a hook a millisecond): $(<file)
