@@ -35,8 +35,9 @@ export interface HookFrontAnswer {
 export type AnswerHookFront = (request: HookFrontRequest) => Promise<HookFrontAnswer>;
 
 /**
- * Serves one plain HTTP POST of the hook front (isHookFrontPost): vetted as an upgrade is (loopback Host, no Origin,
- * the bearer one of the plane's secrets in constant time), its body bounded, its fields checked.
+ * Serves one plain HTTP POST of the hook front (isHookFrontPost): vetted as an upgrade is (loopback
+ * Host, no Origin, the bearer one of the plane's secrets in constant time), its body bounded, its
+ * fields checked.
  * Any answer but 200 makes the front run the lean runner instead, so a refusal here costs a hook
  * its speed, never its decision; the reason is said in the body for whoever posts by hand.
  */
@@ -66,22 +67,23 @@ export function serveHookFront(request: IncomingMessage, response: ServerRespons
   });
 }
 
+const FRONT_HEADERS = ['fleet-root', 'fleet-cwd', 'fleet-as', 'fleet-override', 'fleet-parent-pid'] as const;
+
+/** The largest pid a process may have (Linux's pid_max ceiling, above every other system's). */
+const MAX_PID = 2 ** 22;
+
 /** The front's headers, each one value of at most 4 KiB; UTF-8 travels as the latin-1 HTTP header text Node hands over. */
 function frontFields(request: IncomingMessage): Omit<HookFrontRequest, 'verb' | 'stdin' | 'credential'> | { problem: string } {
-  const text = (name: string): string | { problem: string } => {
+  const text: Partial<Record<(typeof FRONT_HEADERS)[number], string>> = {};
+  for (const name of FRONT_HEADERS) {
     const value = request.headers[name] ?? '';
     if (typeof value !== 'string') return { problem: `${name}: one value expected` };
     if (value.length > 4096) return { problem: `${name}: over 4096 bytes` };
-    return Buffer.from(value, 'latin1').toString('utf8');
-  };
-  const root = text('fleet-root');
-  const cwd = text('fleet-cwd');
-  const as = text('fleet-as');
-  const override = text('fleet-override');
-  const parent = text('fleet-parent-pid');
-  for (const value of [root, cwd, as, override, parent]) if (typeof value !== 'string') return value;
+    text[name] = Buffer.from(value, 'latin1').toString('utf8');
+  }
+  const { 'fleet-root': root = '', 'fleet-cwd': cwd = '', 'fleet-as': as = '', 'fleet-override': override = '', 'fleet-parent-pid': parent = '' } = text;
   const parentPid = Number(parent);
-  if (!Number.isInteger(parentPid) || parentPid < 1) return { problem: `fleet-parent-pid: expected the pid of the hook's parent, got "${String(parent)}"` };
-  if (cwd === '') return { problem: 'fleet-cwd: expected the hook\'s working directory' };
-  return { root: root as string, cwd: cwd as string, parentPid, env: { FLEET_AS: as as string, FLEET_OVERRIDE: override as string } };
+  if (!/^[0-9]+$/.test(parent) || parentPid < 1 || parentPid > MAX_PID) return { problem: `fleet-parent-pid: expected the pid of the hook's parent, got "${parent}"` };
+  if (cwd === '') return { problem: "fleet-cwd: expected the hook's working directory" };
+  return { root, cwd, parentPid, env: { FLEET_AS: as, FLEET_OVERRIDE: override } };
 }

@@ -89,8 +89,10 @@ describe('the hook front route refuses what is not its own front', () => {
     });
     assert.match(short, /^HTTP\/1\.1 400 Bad Request\r\n/);
     assert.doesNotMatch(short, /fleet-exit/i);
-    const parent = await exchange(plane.port, post((h) => (h['Fleet-Parent-Pid'] = 'me')));
-    assert.deepEqual([parent.status, parent.body], [400, 'fleet-parent-pid: expected the pid of the hook\'s parent, got "me"\n']);
+    for (const pid of ['me', '0', '99999999999']) {
+      const parent = await exchange(plane.port, post((h) => (h['Fleet-Parent-Pid'] = pid)));
+      assert.deepEqual([parent.status, parent.body], [400, `fleet-parent-pid: expected the pid of the hook's parent, got "${pid}"\n`]);
+    }
     const cwd = await exchange(plane.port, post((h) => delete h['Fleet-Cwd']));
     assert.deepEqual([cwd.status, cwd.body], [400, "fleet-cwd: expected the hook's working directory\n"]);
     const verb = await exchange(plane.port, post(undefined, event, '/hooks/git-pre-commit'));
