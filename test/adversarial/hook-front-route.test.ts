@@ -46,11 +46,16 @@ describe('the hook front route refuses what is not its own front', () => {
     removeHome(repo);
   });
 
-  test('the front\'s own request is answered: 200, the hook\'s exit code, its stdout (a person\'s write, allowed: nothing)', async () => {
+  test('the front\'s own request is answered (200, the hook\'s exit code, its stdout: a person\'s write, allowed, says nothing); anything else is still told the plane speaks WebSocket', async () => {
     const answer = await exchange(plane.port, post());
     assert.equal(answer.status, 200, answer.body);
     assert.match(answer.headers, /\r\nfleet-exit: 0\r\n/i);
     assert.equal(answer.body, '');
+    for (const request of ['GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n', `GET /hooks/claude-pre-tool-use HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n`]) {
+      const other = await exchange(plane.port, request);
+      assert.equal(other.status, 426, request);
+      assert.match(other.body, /speaks WebSocket JSON-RPC only/);
+    }
   });
 
   test('no token, a wrong one, a Host that is not loopback, a browser\'s Origin: refused with the reason', async () => {
@@ -98,13 +103,5 @@ describe('the hook front route refuses what is not its own front', () => {
     const verb = await exchange(plane.port, post(undefined, event, '/hooks/git-pre-commit'));
     assert.equal(verb.status, 500);
     assert.match(verb.body, /the plane answers claude-pre-tool-use and codex-pre-tool-use for the hook front, not "git-pre-commit": run bin\/fleet-hook/);
-  });
-
-  test('anything but POST /hooks/VERB is still told the plane speaks WebSocket', async () => {
-    for (const request of ['GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n', `GET /hooks/claude-pre-tool-use HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n`]) {
-      const answer = await exchange(plane.port, request);
-      assert.equal(answer.status, 426, request);
-      assert.match(answer.body, /speaks WebSocket JSON-RPC only/);
-    }
   });
 });

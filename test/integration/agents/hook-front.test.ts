@@ -107,7 +107,11 @@ describe('the hook front answers the installed PreToolUse hooks through the plan
     assert.deepEqual([mine.status, mine.stdout, mine.nodeScripts], [0, '', []]);
   });
 
+  /** The fallbacks below are the front's: the installed command runs it first. */
+  const throughTheFront = () => assert.ok(claude.includes(`exec '${join(plane.home, 'bin', 'fleet-hook-front')}' claude-pre-tool-use`), claude);
+
   test('an event over the front\'s bound goes to the lean runner whole', async () => {
+    throughTheFront();
     const big = claudeEvent('Write', { file_path: join(repo, 'docs', 'big.md'), content: 'x'.repeat(1_100_000) }, 'toolu_big');
     const ran = await run(claude, big, repo, plane.home);
     assert.deepEqual(ran.nodeScripts, [LEAN_RUNNER]);
@@ -115,6 +119,7 @@ describe('the hook front answers the installed PreToolUse hooks through the plan
   });
 
   test('a plane that refuses the route (one older than it) gets the lean runner, with the same event', async () => {
+    throughTheFront();
     const discovery = join(plane.home, 'plane.json');
     const real = readFileSync(discovery, 'utf8');
     // As a plane from before the front answers any plain request; its pid is a live process (this one).
@@ -136,6 +141,7 @@ describe('the hook front answers the installed PreToolUse hooks through the plan
   });
 
   test('with the plane gone, the front hands the event to the lean runner, which starts a plane and answers', async () => {
+    throughTheFront();
     const before = planePid(plane.home);
     for (const stop of stops) stop();
     for (const client of clients) client.close();
