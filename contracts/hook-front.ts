@@ -36,10 +36,9 @@ runner=\${0%/*}/fleet-hook
 IFS= read -r -N ${HOOK_FRONT_MAX_EVENT + 1} event
 runner() { exec "$runner" "\${args[@]}" < <(printf '%s' "$event"; [ \${#event} -le ${HOOK_FRONT_MAX_EVENT} ] || cat); }
 [ \${#event} -le ${HOOK_FRONT_MAX_EVENT} ] || runner
-case $1 in claude-pre-tool-use|codex-pre-tool-use) ;; *) runner ;; esac
-[ "$2" = --home ] || runner
-home=$3 root=
-[ "$4" = --root ] && root=$5
+# The arguments as install-hooks writes them, else the runner's (it knows every other form).
+case $#:$1:$2:$4 in 3:claude-pre-tool-use:--home: | 5:codex-pre-tool-use:--home:--root) ;; *) runner ;; esac
+home=$3 root=\${5-}
 # A plane noted as silent: the runner's short deadline (plane-unanswered.json) decides as ever.
 [ -e "$home/plane-unanswered.json" ] && runner
 IFS= read -r -d '' plane 2>/dev/null < "$home/plane.json"
