@@ -44,7 +44,8 @@ home=$3 root=\${5-}
 IFS= read -r -d '' plane 2>/dev/null < "$home/plane.json"
 [[ $plane =~ \\"port\\":([0-9]+) ]] || runner
 port=\${BASH_REMATCH[1]}
-[[ $plane =~ \\"pid\\":([0-9]+) ]] && kill -0 "\${BASH_REMATCH[1]}" 2>/dev/null || runner
+# The plane's process lives (another user's answers kill -0 with EPERM: /proc still shows it).
+[[ $plane =~ \\"pid\\":([0-9]+) ]] && { kill -0 "\${BASH_REMATCH[1]}" 2>/dev/null || [ -e "/proc/\${BASH_REMATCH[1]}" ]; } || runner
 IFS= read -r token 2>/dev/null < "$home/token"
 [ -n "$token" ] || runner
 cd -P . 2>/dev/null || runner
