@@ -8,7 +8,8 @@ import { HOOK_RUNNER_BUNDLE, launcherFileName } from '../../contracts/launchers.
  * configs `fleet init` writes call this path, and it always runs the CLI bundled with the installed
  * version of the extension, so they keep working across extension updates. Beside it goes
  * bin/fleet-hook, which runs the lean hook runner bundled beside that CLI (the installed hooks
- * call it), and on POSIX bin/fleet-hook-front, the PreToolUse hooks' fast path in front of it. Each is rewritten only when its content changes. Returns bin/fleet's path.
+ * call it), and on POSIX bin/fleet-hook-front, the PreToolUse hooks' fast path in front of it.
+ * Each is rewritten only when its content changes. Returns bin/fleet's path.
  */
 export async function installLauncher(home: string, cliEntry: string, nodeBinary: string): Promise<string> {
   const bin = join(home, 'bin');

@@ -31,8 +31,8 @@ export function hookRunnerBeside(cli: string): string {
 /**
  * Makes sure FLEET_HOME/bin/fleet and its sibling bin/fleet-hook exist (the latter where the CLI
  * has its lean hook runner beside it), and beside the runner, on POSIX, the hook front that is this
- * version's (rewritten when it differs: it names no path of its own). The VS Code extension installs (and updates) its own; where
- * none exists yet, this writes ones that run this checkout's CLI (and lean hook runner) with this
+ * version's (rewritten when it differs: it names no path of its own). The VS Code extension
+ * installs (and updates) its own; where none exists yet, this writes ones that run this checkout's CLI (and lean hook runner) with this
  * Node. An existing launcher is never replaced. Returns the path of bin/fleet and whether it was
  * written now.
  */

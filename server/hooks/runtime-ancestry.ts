@@ -18,10 +18,10 @@ export function runtimeAncestry(): number[] {
   return cached;
 }
 
-/** The processes from `parent` up, as runtimeAncestry reads a hook's own: the plane reads a hook front's this way, from the parent it names. */
-export function ancestryFrom(parent: number): number[] {
+/** The processes from `start` up, as runtimeAncestry reads a hook's own: the plane reads a hook front's this way, from the parent it names. */
+export function ancestryFrom(start: number): number[] {
   const pids: number[] = [];
-  let pid = parent;
+  let pid = start;
   while (pid > 1 && pids.length < MAX_ANCESTORS && !pids.includes(pid)) {
     pids.push(pid);
     const parent = parentOf(pid);
