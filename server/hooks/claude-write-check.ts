@@ -44,9 +44,9 @@ export interface ToolEvent {
 export type ToolHook = 'claude-pre-tool-use' | 'codex-pre-tool-use';
 
 /** Who writes, as every check of a tool hook names them: an agent for certain, maybe FLEET_AS, the payload's session and FLEET_OVERRIDE. */
-export function toolCallWriter(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, sessionId: string | undefined) {
+export function toolCallWriter(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, sessionId: string | undefined, runtimePids?: number[]) {
   const { callsign, override } = hookEnvironment(env);
-  return { home, hook, fromRuntime: true, ...(callsign !== undefined && { callsign }), ...(sessionId !== undefined && { sessionId }), ...(override !== undefined && { override }) };
+  return { home, hook, fromRuntime: true, ...(callsign !== undefined && { callsign }), ...(sessionId !== undefined && { sessionId }), ...(override !== undefined && { override }), ...(runtimePids !== undefined && { runtimePids }) };
 }
 type Writer = ReturnType<typeof toolCallWriter>;
 

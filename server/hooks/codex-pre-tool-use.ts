@@ -5,7 +5,7 @@ import { inRepository } from '../gate/repository-directory.js';
 import { reachesInto } from './reaches-into.js';
 import type { OpenHookPlane } from './hook-plane.js';
 import { payloadSessionId } from './hook-check-request.js';
-import { gateToolCall } from './tool-call-gate.js';
+import { gateToolCall, type HookProcess } from './tool-call-gate.js';
 import { exactly, NON_EMPTY_STRING, readEvent, STRING } from './tool-event.js';
 
 /** Codex names its shell tools (shell, exec_command) `Bash` in hook payloads. */
@@ -32,13 +32,13 @@ interface CodexToolEvent {
  * into it, and stays silent for the rest. Allowing prints nothing, so Codex's own approval rules
  * still apply.
  */
-export async function codexPreToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv, open: OpenHookPlane): Promise<ClaudeHookAnswer> {
+export async function codexPreToolUse(stdin: string, home: string, root: string, env: NodeJS.ProcessEnv, open: OpenHookPlane, { runtimePids }: HookProcess): Promise<ClaudeHookAnswer> {
   const read = readEvent<CodexToolEvent>(stdin, { hook_event_name: exactly('PreToolUse'), tool_name: STRING, cwd: NON_EMPTY_STRING });
   if ('problem' in read) return deny(`The fleet hook could not read Codex's PreToolUse input (${read.problem}), so it cannot tell whether this write is inside your territory.`);
   const { event } = read;
   const { cwd } = event;
   if (!inRepository(cwd, root) && !reachesInto(cwd, root, JSON.stringify(event.tool_input ?? null))) return { decision: 'allow' };
-  const session = { cwd, sessionId: payloadSessionId(event) };
+  const session = { cwd, sessionId: payloadSessionId(event), runtimePids };
   const input = typeof event.tool_input === 'object' && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
   const text = typeof input.command === 'string' ? input.command : '';
   // Codex's shell is named as Claude Code's (CODEX_SHELL_TOOL); MCP shell tools run their command in the project.

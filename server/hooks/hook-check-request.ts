@@ -19,6 +19,8 @@ export interface HookCheckRequest {
   override?: string;
   /** A PreToolUse hook's mark for the call, taken by the plane if it lets the call through. */
   mark?: MarkAsked;
+  /** The processes the hook runs under, where they are not the running process's (the plane answering a hook front). */
+  runtimePids?: number[];
 }
 
 /** The worktree a tool call runs in and its tool: the watcher's mark of it, asked with the check (fleet_hook_check's `mark`). */
@@ -55,6 +57,7 @@ export interface CommandCheckRequest {
   fromRuntime?: boolean;
   override?: string;
   mark?: MarkAsked;
+  runtimePids?: number[];
 }
 
 /** The fleet_hook_check_command params: the plane parses and judges the command. */
@@ -71,8 +74,8 @@ export function commandCheckParams(request: CommandCheckRequest): Record<string,
 }
 
 /** Who the hook says writes: FLEET_AS, the session it runs in, and the processes it runs under (its runtime among them). */
-export function writerHints(request: { callsign?: string; sessionId?: string }): { callsign?: string; sessionId?: string; runtimePids: number[] } {
-  return { ...(request.callsign !== undefined && { callsign: request.callsign }), ...(request.sessionId !== undefined && { sessionId: request.sessionId }), runtimePids: runtimeAncestry() };
+export function writerHints(request: { callsign?: string; sessionId?: string; runtimePids?: number[] }): { callsign?: string; sessionId?: string; runtimePids: number[] } {
+  return { ...(request.callsign !== undefined && { callsign: request.callsign }), ...(request.sessionId !== undefined && { sessionId: request.sessionId }), runtimePids: request.runtimePids ?? runtimeAncestry() };
 }
 
 /** A hook payload's session_id, when it has a usable one. */

@@ -36,6 +36,8 @@ export interface HookRun {
   env: NodeJS.ProcessEnv;
   cwd: string;
   open: OpenHookPlane;
+  /** The processes the hook runs under, where they are not this process's (the plane answering a hook front); else runtimeAncestry's. */
+  runtimePids?: number[];
 }
 
 /** What the hook says: stdout in its runtime's protocol (Claude Code's and Codex's JSON), git's exit code and stderr. */
@@ -48,12 +50,12 @@ export interface HookOutcome {
 const said = (stdout: string): HookOutcome => ({ stdout, stderr: '', code: 0 });
 
 /** Runs one hook; a failure it does not answer itself (SessionEnd's, PostToolUse's) is thrown, for the caller to report. */
-export async function runHook(verb: HookVerb, { stdin, home, root, env, cwd, open }: HookRun): Promise<HookOutcome> {
+export async function runHook(verb: HookVerb, { stdin, home, root, env, cwd, open, runtimePids }: HookRun): Promise<HookOutcome> {
   switch (verb) {
     case 'claude-pre-tool-use': {
       // An allowed shell or MCP call also leaves the watcher's mark, so PostToolUse can tell what it changed.
       const { claudeHookOutput, claudePreToolUse } = await import('./claude-pre-tool-use.js');
-      return said(claudeHookOutput(await claudePreToolUse(stdin, home, env, open)));
+      return said(claudeHookOutput(await claudePreToolUse(stdin, home, env, open, { cwd, runtimePids })));
     }
     case 'claude-post-tool-use': {
       const { postToolUse, postToolUseOutput } = await import('./post-tool-use.js');
@@ -78,7 +80,7 @@ export async function runHook(verb: HookVerb, { stdin, home, root, env, cwd, ope
     case 'codex-pre-tool-use': {
       const [{ claudeHookOutput }, { codexPreToolUse }] = await Promise.all([import('./claude-write-check.js'), import('./codex-pre-tool-use.js')]);
       // Codex reads the same deny shape Claude Code does (hookSpecificOutput.permissionDecision).
-      return said(claudeHookOutput(await codexPreToolUse(stdin, home, root, env, open)));
+      return said(claudeHookOutput(await codexPreToolUse(stdin, home, root, env, open, { cwd, runtimePids })));
     }
     case 'codex-post-tool-use': {
       const [{ postToolUseOutput }, { codexPostToolUse }] = await Promise.all([import('./post-tool-use.js'), import('./codex-lifecycle.js')]);

@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HOOK_FRONT_FILE, HOOK_FRONT_SCRIPT } from '../../contracts/hook-front.js';
 import { HOOK_RUNNER_BUNDLE, launcherFileName } from '../../contracts/launchers.js';
 
 /** The stable launcher DESIGN §2 names: hooks and the configs of `fleet init` call it. */
@@ -16,6 +17,11 @@ export function hookLauncherBeside(launcher: string): string {
   return join(dirname(launcher), launcherFileName('fleet-hook'));
 }
 
+/** The hook front beside `launcher` (contracts/hook-front.ts): the installed PreToolUse hooks run it where it is. */
+export function hookFrontBeside(launcher: string): string {
+  return join(dirname(launcher), HOOK_FRONT_FILE);
+}
+
 /** The lean hook runner that goes with `cli`: dist/fleet-hook.cjs beside the CLI bundle, else this checkout's compiled one. */
 export function hookRunnerBeside(cli: string): string {
   if (basename(cli) === 'fleet.cjs') return join(dirname(cli), HOOK_RUNNER_BUNDLE);
@@ -24,8 +30,9 @@ export function hookRunnerBeside(cli: string): string {
 
 /**
  * Makes sure FLEET_HOME/bin/fleet and its sibling bin/fleet-hook exist (the latter where the CLI
- * has its lean hook runner beside it). The VS Code extension installs (and updates) its own; where
- * none exists yet, this writes ones that run this checkout's CLI (and lean hook runner) with this
+ * has its lean hook runner beside it), and beside the runner, on POSIX, the hook front that is this
+ * version's (rewritten when it differs: it names no path of its own). The VS Code extension
+ * installs (and updates) its own; where none exists yet, this writes ones that run this checkout's CLI (and lean hook runner) with this
  * Node. An existing launcher is never replaced. Returns the path of bin/fleet and whether it was
  * written now.
  */
@@ -37,7 +44,15 @@ export function ensureLauncher(home: string): { path: string; created: boolean }
   const runner = hookRunnerBeside(cli ?? cliEntry());
   // A CLI bundle from before the lean runner has none beside it: the hook then calls bin/fleet.
   if (!existsSync(hook) && existsSync(runner)) writeLauncher(hook, runner);
+  if (existsSync(hook) && process.platform !== 'win32') writeHookFront(hookFrontBeside(path));
   return { path, created: cli !== undefined };
+}
+
+function writeHookFront(path: string): void {
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  if (existing === HOOK_FRONT_SCRIPT) return;
+  writeFileSync(path, HOOK_FRONT_SCRIPT, { mode: 0o755 });
+  chmodSync(path, 0o755);
 }
 
 function writeLauncher(path: string, script: string): void {

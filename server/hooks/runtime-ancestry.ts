@@ -14,13 +14,14 @@ let cached: number[] | undefined;
  * alone (the runtime itself when it runs hooks without a shell).
  */
 export function runtimeAncestry(): number[] {
-  cached ??= readAncestry();
+  cached ??= ancestryFrom(process.ppid);
   return cached;
 }
 
-function readAncestry(): number[] {
+/** The processes from `start` up, as runtimeAncestry reads a hook's own: the plane reads a hook front's this way, from the parent it names. */
+export function ancestryFrom(start: number): number[] {
   const pids: number[] = [];
-  let pid = process.ppid;
+  let pid = start;
   while (pid > 1 && pids.length < MAX_ANCESTORS && !pids.includes(pid)) {
     pids.push(pid);
     const parent = parentOf(pid);

@@ -10,10 +10,17 @@ import { answerWithin } from './plane-deadline.js';
 /** What a runtime's PreToolUse hook asks about: a shell command, or the files a tool writes (absolute, or relative to cwd). */
 export type ToolCallWrites = { command: string } | { paths: string[] };
 
-/** Where the call runs: the payload's cwd and session_id. */
+/** The hook's own process as a PreToolUse hook reads it: its cwd, and the processes it runs under where they are not the running process's (runtimeAncestry): a hook front's, answered in the plane. */
+export interface HookProcess {
+  cwd: string;
+  runtimePids?: number[] | undefined;
+}
+
+/** Where the call runs: the payload's cwd and session_id, and the hook's runtimePids (HookProcess). */
 export interface ToolCallSession {
   cwd: string;
   sessionId?: string | undefined;
+  runtimePids?: number[] | undefined;
 }
 
 /**
@@ -24,8 +31,8 @@ export interface ToolCallSession {
  * a reason the model reads. An allowed call that `mark` names keeps the watcher's mark for its
  * PostToolUse (asked with the check). The full verb and the lean runner differ only in `open`.
  */
-export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, { cwd, sessionId }: ToolCallSession, writes: ToolCallWrites, open: OpenHookPlane, mark?: MarkRequest): Promise<ClaudeHookAnswer> {
-  const writer = toolCallWriter(hook, home, env, sessionId);
+export async function gateToolCall(hook: ToolHook, home: string, env: NodeJS.ProcessEnv, { cwd, sessionId, runtimePids }: ToolCallSession, writes: ToolCallWrites, open: OpenHookPlane, mark?: MarkRequest): Promise<ClaudeHookAnswer> {
+  const writer = toolCallWriter(hook, home, env, sessionId, runtimePids);
   const asked = mark && { mark: { worktree: mark.worktree, source: mark.tool } };
   /** The mark the check took: a number, null where nothing is watched, undefined when no check took one. */
   let taken: number | null | undefined;

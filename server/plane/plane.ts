@@ -11,6 +11,7 @@ import type { PlaneConfig } from './config.js';
 import type { PlaneServices } from './handlers/handler.js';
 import { ShellAnalyzer } from '../gate/shell-analyzer.js';
 import { homePaths } from '../home/paths.js';
+import { answerHookFront } from './hook-front.js';
 import { dispatch } from './rpc/dispatcher.js';
 import { InstanceLock } from './processes/instance-lock.js';
 import { Journal } from './persistence/journal.js';
@@ -170,7 +171,12 @@ export async function startPlane(config: PlaneConfig, log: (message: string) => 
   };
   const notices = new ThrottledLog(log);
   const dispatchCall: Dispatch = (session, method, params) => dispatch(services, session, method, params);
-  const endpoint = new WsEndpoint(secrets, notices, (socket, credential) => serveConnection(socket, credential, dispatchCall, log, notices));
+  const endpoint = new WsEndpoint(
+    secrets,
+    notices,
+    (socket, credential) => serveConnection(socket, credential, dispatchCall, log, notices),
+    (request) => answerHookFront(config.home, dispatchCall, log, request),
+  );
   port = await endpoint.listen(config.port);
   socket = await listenOnSocket(endpoint, paths.socket, log);
   try {

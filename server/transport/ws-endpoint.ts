@@ -7,6 +7,7 @@ import { MAX_FRAME_BYTES } from '../../contracts/index.js';
 import type { Credential } from '../core/context.js';
 import { Admission, MAX_CONNECTIONS, refuse } from './admission.js';
 import { refuseUpgrade, type PlaneSecrets } from './handshake.js';
+import { isHookFrontPost, serveHookFront, type AnswerHookFront } from './hook-front-door.js';
 import type { ThrottledLog } from './throttled-log.js';
 import { listenOnUnixSocket } from './unix-socket.js';
 
@@ -24,6 +25,7 @@ export interface ServedConnection {
  * The plane's WebSocket endpoint on 127.0.0.1, and on a Unix socket beside it. Upgrades are vetted
  * before the handshake, whichever door they came through; connections that have not upgraded are
  * capped and timed out, established ones capped; dead peers are found by ping/pong and dropped.
+ * Beside WebSocket, the loopback port answers the hook front's plain POSTs (hook-front-door.ts).
  */
 export class WsEndpoint {
   private readonly http: Server;
@@ -37,12 +39,14 @@ export class WsEndpoint {
     secrets: PlaneSecrets,
     private readonly notices: ThrottledLog,
     private readonly onConnection: (socket: WebSocket, credential: Credential) => ServedConnection,
+    answerHookFront?: AnswerHookFront,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
-    this.http = createServer((_request, response) => {
+    const admission = new Admission(notices);
+    this.http = createServer((request, response) => {
+      if (answerHookFront && isHookFrontPost(request)) return serveHookFront(request, response, secrets, answerHookFront, () => admission.upgraded(request.socket));
       response.writeHead(426, { 'content-type': 'text/plain' }).end('The Fleet Coordination plane speaks WebSocket JSON-RPC only.\n');
     });
-    const admission = new Admission(notices);
     this.http.on('connection', (socket: Socket) => admission.admit(socket));
     this.http.on('upgrade', (request, socket: Socket, head) => {
       const refusal = refuseUpgrade(request, secrets);

@@ -3,7 +3,7 @@
 // the plane itself (without loading the CLI) and handing what it cannot to the verb.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlaneClient } from '../../../server/client/plane-client.js';
@@ -33,7 +33,8 @@ function run(command: string, input: string, cwd: string, env: NodeJS.ProcessEnv
   delete base.FLEET_AS;
   delete base.FLEET_OVERRIDE;
   const result = spawnSync('sh', ['-c', command], { input, cwd, env: { ...base, ...env }, encoding: 'utf8' });
-  const scripts = readFileSync(marks, 'utf8').trim().split('\n');
+  // The hook front answers without any Node process.
+  const scripts = existsSync(marks) ? readFileSync(marks, 'utf8').trim().split('\n') : [];
   rmSync(join(marks, '..'), { recursive: true, force: true });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, scripts };
 }
@@ -79,7 +80,8 @@ describe('the lean Claude Code hook answers exactly as the full verb, against a 
   test('install-hooks installs the lean runner: FLEET_HOME/bin/fleet-hook claude-pre-tool-use --home …, refusing when it cannot run', () => {
     const runner = quote(join(plane.home, 'bin', 'fleet-hook'));
     assert.ok(lean.startsWith(`[ -x ${runner} ] || { cat >/dev/null; echo `), lean);
-    assert.ok(lean.endsWith(`; exit 2; }; exec ${runner} claude-pre-tool-use --home ${quote(plane.home)}`), lean);
+    const front = quote(join(plane.home, 'bin', 'fleet-hook-front'));
+    assert.ok(lean.endsWith(`; exit 2; }; [ -x ${front} ] && [ -x /bin/bash ] && exec ${front} claude-pre-tool-use --home ${quote(plane.home)}; exec ${runner} claude-pre-tool-use --home ${quote(plane.home)}`), lean);
   });
 
   test('a Write and an Edit in its own territory are allowed without loading the CLI', () => {
