@@ -31,6 +31,8 @@ export const HOOK_FRONT_SCRIPT = `#!/bin/bash
 # hooks. Usage: fleet-hook-front VERB --home FLEET_HOME [--root REPO], the event on stdin.
 args=("$@")
 runner=\${0%/*}/fleet-hook
+# read -N came with bash 4.1 (macOS's /bin/bash is 3.2): an older bash leaves the event to the runner, unread.
+((BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 1))) || exec "$runner" "$@"
 # -N reads a socket (Claude Code's stdin) in blocks, where -d '' reads a byte at a time and
 # /dev/stdin cannot be opened. A longer event goes to the runner whole: what was read, then the rest.
 IFS= read -r -N ${HOOK_FRONT_MAX_EVENT + 1} event
