@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelopeMeta } from './envelope.js';
-import { limits, sentSizes, storedSizes, type Sizing } from './limits.js';
+import { boundedText, limits, sentSizes, storedSizes, type Sizing } from './limits.js';
 import { artifactRecordShape } from './work-artifact.js';
 
 /**
@@ -50,6 +50,8 @@ export const verificationRequestSchema = z.object({
 });
 export type VerificationRequest = z.infer<typeof verificationRequestSchema>;
 
+const confidences = ['low', 'medium', 'high'] as const;
+
 function clarificationAskShape(size: Sizing) {
   return {
     question: size.text(limits.paragraph).min(1),
@@ -59,10 +61,19 @@ function clarificationAskShape(size: Sizing) {
     /** The decision context (seed: decision context): what is being decided and what depends on it. */
     context: size.text(limits.summary).min(1).optional(),
     /** The asker's confidence in going on without an answer (seed: confidence level). */
-    confidence: z.enum(['low', 'medium', 'high']).optional(),
+    confidence: z.enum(confidences).optional(),
   };
 }
-export const sentClarificationAskSchema = z.object(clarificationAskShape(sentSizes));
+
+/**
+ * A new question must carry its decision context and the asker's confidence (seed 001: a
+ * ClarificationRequest must include them); questions stored before that are still read without.
+ */
+export const sentClarificationAskSchema = z.object({
+  ...clarificationAskShape(sentSizes),
+  context: boundedText(limits.summary, 'a question carries its decision context: add context (what is being decided and what depends on the answer)').min(1, 'context is empty: say what is being decided and what depends on the answer'),
+  confidence: z.enum(confidences, { error: (issue) => (issue.input === undefined ? 'a question carries your confidence in going on without an answer: add confidence (low, medium or high)' : undefined) }),
+});
 
 /** A question about an item; its id is the REQUEST message that blocks the item until answered. */
 export const clarificationRequestSchema = z.object({

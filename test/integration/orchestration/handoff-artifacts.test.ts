@@ -112,7 +112,7 @@ test('a question past the clarification budget carries its question, context and
   const id: string = (await operator('work', 'add', 'nested list parser', ...CRITERIA.flatMap((c) => ['--criterion', c]), '--path', 'src/parser.ts')).item.id;
   await bolt.ok('fleet_work_pull');
   await bolt.ok('fleet_work_update', { id, action: 'plan', plan });
-  const first = await bolt.ok('fleet_work_update', { id, action: 'clarify', question: 'Keep the old API?', options: ['yes', 'no'] });
+  const first = await bolt.ok('fleet_work_update', { id, action: 'clarify', question: 'Keep the old API?', context: 'callers in src/config use it', confidence: 'low', options: ['yes', 'no'] });
   await rita.ok('fleet_work_update', { id, action: 'answer', requestId: first.clarificationId, chosen: 'yes', rationale: 'callers' });
   const question = 'Error or warning on a trailing comma?';
   const context = 'Two callers in src/config rely on the old leniency.';
