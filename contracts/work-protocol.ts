@@ -47,6 +47,7 @@ export const verificationRequestSchema = z.object({
   round: z.number().int().positive(),
   criteria: z.array(z.string()),
   expectedEvidence: z.array(z.object({ criterion: z.string(), evidence: z.string() })),
+  verifierConstraints: z.array(z.string()).optional().describe('The policy constraints applied to the verifier (seed: policy constraints applied to verifier): its role\'s rules from the guidance.'),
 });
 export type VerificationRequest = z.infer<typeof verificationRequestSchema>;
 

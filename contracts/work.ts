@@ -69,7 +69,14 @@ function decisionShape(size: Sizing) {
     rollbackRef: size.text(limits.id).min(1).optional(),
   };
 }
-export const decisionSchema = z.object(decisionShape(storedSizes)).extend(artifactRecordShape);
+export const decisionSchema = z.object(decisionShape(storedSizes)).extend({
+  ...artifactRecordShape,
+  statusMutation: z
+    .object({ from: workStatusSchema, to: workStatusSchema })
+    .optional()
+    .describe('The status change the decision applied (seed: status mutation, if applied); absent while the train still has to apply it (a landed item\'s revert).'),
+  remediation: z.string().optional().describe('For a rollback the plane does not apply itself: how to return the files to the rollback reference (seed invariant 4).'),
+});
 export type Decision = z.infer<typeof decisionSchema>;
 export const sentDecisionSchema = z.object(decisionShape(sentSizes));
 

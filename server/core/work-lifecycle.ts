@@ -12,6 +12,8 @@ import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './w
 import { answeredRefs, currentRefs, producerOf, seal } from './work-artifacts.js';
 import { requireCitations } from './work-citations.js';
 import { latestGuidanceRef } from './work-guidance.js';
+import { orchestratorDecision } from './work-orchestrator-decision.js';
+import { rollbackRemediation } from './work-rollback-remediation.js';
 
 export type WorkUpdate =
   /** `integration`: the builder's branch, when it works on a branch of its own (the handler reads it with git). */
@@ -98,7 +100,10 @@ function verify(ctx: Ctx, caller: Caller, item: WorkRecord, sent: VerificationRe
   if (failed) {
     const escalation = spentBudget(ctx, item, 'rework', agent.callsign);
     if (escalation) escalateWork(ctx, item, escalation, { report, verifier: agent.agentId });
-    else ctx.emit({ type: 'work.transitioned', ...transition, status: 'rework', verifier: agent.agentId, reworkRounds: item.reworkRounds + 1 });
+    else {
+      const decision = orchestratorDecision(ctx, item, 'rework', 'verification-failed', [report.artifactId], 'rework');
+      ctx.emit({ type: 'work.transitioned', ...transition, status: 'rework', verifier: agent.agentId, reworkRounds: item.reworkRounds + 1, decision });
+    }
     return;
   }
   // Inconclusive evidence leaves the item in review for another look or a decision.
@@ -127,12 +132,19 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
   const rework = decision.disposition === 'rework' ? reworkRound(ctx, caller, item, by) : {};
   if (rework === undefined) return;
   const onTrain = item.status === 'landing'; // read before the transition below changes the record
-  const sealed = seal(ctx, 'OrchestratorDecision', { ...decision, ...(rollbackRef !== undefined && { rollbackRef }) }, { workItem: item.id, producer: producerOf(ctx, caller), sourceRefs: [...decision.refs, rollbackRef] });
+  const status = revert ? item.status : DISPOSITION_STATUS[decision.disposition];
+  const applied = {
+    // The train applies a revert's status later: until then the decision has no mutation of its own.
+    ...(!revert && { statusMutation: { from: item.status, to: status } }),
+    ...(rollbackRef !== undefined && { rollbackRef }),
+    ...(rollbackRef !== undefined && !revert && { remediation: rollbackRemediation(item, rollbackRef) }),
+  };
+  const sealed = seal(ctx, 'OrchestratorDecision', { ...decision, ...applied }, { workItem: item.id, producer: producerOf(ctx, caller), sourceRefs: [...decision.refs, rollbackRef] });
   ctx.emit({
     type: 'work.transitioned',
     by,
     itemId: item.id,
-    status: revert ? item.status : DISPOSITION_STATUS[decision.disposition],
+    status,
     decision: sealed,
     reason: revert ? `${decision.reasonCode}: its landing ${item.landedCommit!.slice(0, 12)} is reverted through the train` : decision.reasonCode,
     ...rework,

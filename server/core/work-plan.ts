@@ -3,7 +3,7 @@ import type { Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import type { AgentRecord } from './state.js';
 import { answeredRefs, currentRefs, ORCHESTRATOR, seal } from './work-artifacts.js';
-import { latestGuidanceRef } from './work-guidance.js';
+import { latestGuidanceRef, roleConstraintsOf } from './work-guidance.js';
 
 /**
  * The builder's plan for an item it holds. Its coverage map names every criterion of the item and
@@ -31,7 +31,8 @@ export function requirePlanIfConfigured(ctx: Ctx, item: WorkRecord): void {
 
 /**
  * What the verifier is asked to check: the item's criteria (else the builder's), each with the
- * evidence its plan promised. The plane (the orchestrator) produces it, resting on the build.
+ * evidence its plan promised, and the rules the verifier works under. The plane (the orchestrator)
+ * produces it, resting on the build.
  */
 export function verificationRequestFor(ctx: Ctx, item: WorkRecord, artifact: BuildArtifact): VerificationRequest {
   const criteria = item.criteria.length > 0 ? item.criteria : artifact.criteria;
@@ -43,5 +44,6 @@ export function verificationRequestFor(ctx: Ctx, item: WorkRecord, artifact: Bui
       criterion,
       evidence: (item.plan && Object.hasOwn(item.plan.coverage, criterion) ? item.plan.coverage[criterion] : undefined) ?? `evidence that it holds${ran ? `; the builder ran ${ran}` : ''}`,
     })),
+    verifierConstraints: roleConstraintsOf('verifier'),
   }, { workItem: item.id, producer: ORCHESTRATOR, sourceRefs: [artifact.artifactId, ...currentRefs(item, 'plan')] });
 }

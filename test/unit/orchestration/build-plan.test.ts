@@ -43,7 +43,7 @@ test('a plan maps every criterion of the item and no other; only its builder pla
   assert.deepEqual(contentOf(h.core.state.work.get(id)!.plan), plan({ parses: 'a', fast: 'b' }));
 });
 
-test('completion hands the verifier a verification request: the criteria under review and the evidence the plan promised', () => {
+test('completion hands the verifier a verification request: the criteria under review, the evidence the plan promised and the rules the verifier works under', () => {
   const { h, atlas, vera } = orchestrationFleet();
   const id = add(h, { title: 'parser', criteria: ['parses', 'fast'] }).id;
   pull(h, atlas);
@@ -57,7 +57,9 @@ test('completion hands the verifier a verification request: the criteria under r
       { criterion: 'parses', evidence: 'parser.test.ts passes' },
       { criterion: 'fast', evidence: 'bench under 10 ms' },
     ],
+    verifierConstraints: review.verificationRequest!.verifierConstraints,
   });
+  assert.ok(review.verificationRequest!.verifierConstraints!.includes('Do not write to the repository: verifiers judge.'), 'the policy constraints applied to the verifier');
   verify(h, vera.caller, id, report({ parses: 'pass', fast: 'fail' }));
   pull(h, atlas);
   complete(h, atlas.caller, id, ['parses', 'fast']);
