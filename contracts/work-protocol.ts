@@ -36,7 +36,12 @@ function planShape(size: Sizing) {
     budgetMinutes: z.number().int().min(1).optional(),
   };
 }
-export const buildPlanSchema = z.object(planShape(storedSizes)).extend(artifactRecordShape);
+export const buildPlanSchema = z.object(planShape(storedSizes)).extend({
+  ...artifactRecordShape,
+  budgets: workBudgetsSchema
+    .optional()
+    .describe('The budget envelope the plan runs under (seed: budget envelope): the rework and clarification rounds the item has, which the plane fills in; budgetMinutes is the builder\'s own estimate.'),
+});
 export type BuildPlan = z.infer<typeof buildPlanSchema>;
 export const sentBuildPlanSchema = z.object(planShape(sentSizes));
 

@@ -3,6 +3,7 @@ import type { Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import type { AgentRecord } from './state.js';
 import { answeredRefs, currentRefs, ORCHESTRATOR, seal } from './work-artifacts.js';
+import { budgetsOf } from './work-budgets.js';
 import { latestGuidanceRef, roleConstraintsOf } from './work-guidance.js';
 
 /**
@@ -19,7 +20,9 @@ export function submitPlan(ctx: Ctx, agent: AgentRecord, item: WorkRecord, plan:
   const unknown = [...covered].filter((c) => !item.criteria.includes(c));
   if (unknown.length > 0) throw new FleetError('INVALID_PARAMS', `the plan's coverage names criteria ${item.id} does not have: ${unknown.join('; ')}. Use the item's criteria word for word`);
   const sourceRefs = [latestGuidanceRef(ctx.state, item.id, agent.callsign), item.startCommit, ...currentRefs(item, 'report', 'decision'), ...answeredRefs(item)];
-  ctx.emit({ type: 'work.planned', by: agent.callsign, itemId: item.id, plan: seal(ctx, 'BuildPlan', plan, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs }) });
+  // The budget envelope is the orchestrator's contract: the rounds the item has, whatever the builder sent.
+  const enveloped = { ...plan, budgets: budgetsOf(ctx.state, item) };
+  ctx.emit({ type: 'work.planned', by: agent.callsign, itemId: item.id, plan: seal(ctx, 'BuildPlan', enveloped, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs }) });
 }
 
 /** Refuses a completion the fleet wants planned first. */

@@ -19,7 +19,7 @@ const SEED_REQUIRES: Record<string, (a: Loose, item: Loose) => void> = {
     assert.ok(a.intendedFiles.length > 0, 'intended file targets');
     assert.ok(a.validationPlan.length > 0, 'validation plan');
     assert.deepEqual(Object.keys(a.coverage).sort(), [...item.criteria].sort(), 'acceptance-criterion coverage map');
-    assert.ok(Number.isInteger(a.budgetMinutes), 'budget envelope');
+    assert.ok(Number.isInteger(a.budgets?.reworkRounds) && Number.isInteger(a.budgets?.clarificationRounds), 'budget envelope: the rounds it runs under');
   },
   BuildArtifact: (a) => {
     assert.ok(a.touchedFiles.length > 0, 'actual touched files');
@@ -65,7 +65,6 @@ async function conforms(agent: McpAgent, a: Loose | undefined, item: Loose, prod
 }
 
 const show = async (f: Fleet, id: string): Promise<Loose> => (await f.operator('work', 'show', id)).item;
-const fullPlan = { ...plan, budgetMinutes: 45 };
 const fullBuild = { ...artifact, summary: 'src/parser.ts: +40 -3 (nested lists, trailing commas)' };
 const ask = (question: string) => ({ question, context: 'two callers in src/config rely on the old leniency', confidence: 'low', options: ['error', 'warning'] });
 
@@ -82,7 +81,7 @@ test('seed 001: guidance → plan → clarification → build → verification r
   assert.ok(pulled.guidance.roleConstraints.some((c: string) => /clarify/.test(c)), 'the builder is told to ask when unsure (invariant 7)');
 
   // 2–3. The builder plans, asks before a high-impact choice, and an RTE answers.
-  await bolt.ok('fleet_work_update', { id, action: 'plan', plan: fullPlan });
+  await bolt.ok('fleet_work_update', { id, action: 'plan', plan });
   const bareQuestion = await bolt.call('fleet_work_update', { id, action: 'clarify', question: 'Error or warning on a trailing comma?', options: ['error', 'warning'] });
   assert.equal(bareQuestion.isError, true, 'a ClarificationRequest must include its decision context and confidence');
   assert.match(bareQuestion.text, /INVALID_PARAMS/);
@@ -137,6 +136,7 @@ test('seed 001: guidance → plan → clarification → build → verification r
 
   const [first, second] = item.clarifications;
   await conforms(bolt, item.plan, item, builder);
+  assert.deepEqual(item.plan.budgets, { reworkRounds: 3, clarificationRounds: 3 }, 'the plan runs under the item\'s budgets');
   await conforms(bolt, first.request, item, builder);
   await conforms(bolt, first.response, item, { role: 'rte', by: 'RITA' });
   await conforms(bolt, second.request, item, { role: 'verifier', by: 'VERA' });

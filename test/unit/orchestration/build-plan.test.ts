@@ -40,7 +40,7 @@ test('a plan maps every criterion of the item and no other; only its builder pla
   expectRefusedUnchanged(h, boreas.caller, 'INVALID_STATE', planning(boreas, plan({ parses: 'a', fast: 'b' })));
   expectRefusedUnchanged(h, vera.caller, 'FORBIDDEN', planning(vera, plan({ parses: 'a', fast: 'b' })));
   update(h, atlas.caller, id, { action: 'plan', plan: plan({ parses: 'a', fast: 'b' }) });
-  assert.deepEqual(contentOf(h.core.state.work.get(id)!.plan), plan({ parses: 'a', fast: 'b' }));
+  assert.deepEqual(contentOf(h.core.state.work.get(id)!.plan), { ...plan({ parses: 'a', fast: 'b' }), budgets: { reworkRounds: 3, clarificationRounds: 3 } }, 'the plan as sent, in the budget envelope the item has');
 });
 
 test('completion hands the verifier a verification request: the criteria under review, the evidence the plan promised and the rules the verifier works under', () => {
