@@ -3,6 +3,8 @@
 // Every artifact carries what the seed says it "must include", reads back by its id, and the
 // protocol's invariants 1–9 hold.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Loose, McpAgent } from '../../support/mcp-agent.js';
 import { artifact, assertRecord, CRITERIA, fleet, plan, verdicts, type Fleet } from './handoff-fleet.js';
@@ -23,7 +25,7 @@ const SEED_REQUIRES: Record<string, (a: Loose, item: Loose) => void> = {
   },
   BuildArtifact: (a) => {
     assert.ok(a.touchedFiles.length > 0, 'actual touched files');
-    assert.ok((a.summary ?? '').length > 0, 'diff summary');
+    assert.ok(Array.isArray(a.diffSummary?.files) && a.diffSummary.since, 'diff summary, as git sees the worktree');
     for (const c of a.commands) assert.ok(c.command && Number.isInteger(c.exitCode) && c.evidence, `command ledger entry ${JSON.stringify(c)}: command, exit code, evidence ref`);
     assert.ok(a.criteria.length > 0, 'criterion coverage claims');
     assert.ok(a.workItem, 'the completion marker payload (<waypoint-complete>{waypoint_id}) is the item');
@@ -65,7 +67,6 @@ async function conforms(agent: McpAgent, a: Loose | undefined, item: Loose, prod
 }
 
 const show = async (f: Fleet, id: string): Promise<Loose> => (await f.operator('work', 'show', id)).item;
-const fullBuild = { ...artifact, summary: 'src/parser.ts: +40 -3 (nested lists, trailing commas)' };
 const ask = (question: string) => ({ question, context: 'two callers in src/config rely on the old leniency', confidence: 'low', options: ['error', 'warning'] });
 
 test('seed 001: guidance → plan → clarification → build → verification request → report → decision, every artifact as the seed asks, invariants 1–3 and 5–9', async (t) => {
@@ -92,7 +93,9 @@ test('seed 001: guidance → plan → clarification → build → verification r
   await rita.ok('fleet_work_update', { id, action: 'answer', requestId: asked.clarificationId, chosen: 'error', rationale: 'the grammar says so', updatedConstraints: ['fix the two callers'] });
 
   // Invariant 1: only the orchestrator's side (RTE, operator) decides; invariant 5: completion alone finalizes nothing.
-  const completed = await bolt.ok('fleet_work_update', { id, action: 'complete', artifact: fullBuild });
+  writeFileSync(join(f.repo, 'src/parser.ts'), 'export const parse = (text: string) => {\n  return JSON.parse(text);\n};\n');
+  writeFileSync(join(f.repo, 'src/grammar.ts'), 'export const grammar = {};\n');
+  const completed = await bolt.ok('fleet_work_update', { id, action: 'complete', artifact });
   assert.equal(completed.item.status, 'review', 'the completion marker hands off, it does not finish');
   const build: string = (await show(f, id)).artifact.artifactId;
   for (const [who, agent] of [['builder', bolt], ['verifier', vera]] as const) {
@@ -142,6 +145,7 @@ test('seed 001: guidance → plan → clarification → build → verification r
   await conforms(bolt, second.request, item, { role: 'verifier', by: 'VERA' });
   await conforms(bolt, second.response, item, { role: 'rte', by: 'RITA' });
   await conforms(bolt, item.artifact, item, builder);
+  assert.deepEqual(item.artifact.diffSummary, { since: f.head, files: [{ path: 'src/parser.ts', added: 3, removed: 1 }, { path: 'src/grammar.ts', untracked: true }], more: 0 }, 'what git says changed, beside what the builder says it touched');
   await conforms(bolt, item.verificationRequest, item, plane);
   await conforms(bolt, item.report, item, { role: 'verifier', by: 'VERA' });
   assert.deepEqual(item.report.doubts, ['the exit code is not asserted'], 'unresolved doubts are kept');
@@ -159,7 +163,7 @@ test('seed 001: a failed verification is an orchestrator decision to rework; the
     const pulled = await bolt.ok('fleet_work_pull');
     assert.equal(pulled.item?.id, id);
     await conforms(bolt, pulled.guidance, pulled.item, plane);
-    await bolt.ok('fleet_work_update', { id, action: 'complete', artifact: fullBuild });
+    await bolt.ok('fleet_work_update', { id, action: 'complete', artifact });
     await vera.ok('fleet_work_pull');
     await vera.ok('fleet_work_update', { id, action: 'verify', report: { verdicts: verdicts('fail') } });
     return show(f, id);
@@ -192,7 +196,7 @@ test('seed 001: a question past the clarification budget is an escalation with a
   assert.deepEqual(digest.escalations.map((e: Loose) => e.question?.options), [['error', 'warning']], 'the operator gets the explicit options');
 
   await f.operator('work', 'answer', id, '--option', '1', '--rationale', 'callers first');
-  await bolt.ok('fleet_work_update', { id, action: 'complete', artifact: fullBuild });
+  await bolt.ok('fleet_work_update', { id, action: 'complete', artifact });
   await vera.ok('fleet_work_pull');
   await vera.ok('fleet_work_update', { id, action: 'verify', report: { verdicts: verdicts('fail') } });
   item = await show(f, id);
