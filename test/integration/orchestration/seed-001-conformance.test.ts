@@ -207,3 +207,25 @@ test('seed 001: a question past the clarification budget is an escalation with a
   assert.equal(item.decision.rollbackRef, f.head, 'the rollback reference is the commit the build started from');
   assert.match(item.decision.remediation ?? '', new RegExp(`git checkout ${f.head} -- src/parser\\.ts`), 'the plane does not undo a shared checkout itself: the decision says how (invariant 4)');
 });
+
+test('seed 001, invariant 8 for every disposition: an RTE cites the guidance an item was pulled with when nothing else exists yet, and leaves an item never pulled to the operator', async (t) => {
+  const f = await fleet(t);
+  const { bolt, rita } = f;
+  const started: string = (await rita.ok('fleet_work_add', { title: 'started' })).item.id;
+  const untouched: string = (await rita.ok('fleet_work_add', { title: 'never pulled' })).item.id;
+  const { guidance } = await bolt.ok('fleet_work_pull');
+  assert.equal(guidance.workItem, started);
+
+  const bare = await rita.call('fleet_work_update', { id: started, action: 'decide', decision: { disposition: 'escalate', reasonCode: 'scope-unclear' } });
+  assert.equal(bare.isError, true, 'an escalation citing nothing is refused');
+  assert.match(bare.text, new RegExp(`an artifact of the item: cite ${guidance.artifactId} in decision\\.refs`));
+  await rita.ok('fleet_work_update', { id: started, action: 'decide', decision: { disposition: 'escalate', reasonCode: 'scope-unclear', refs: [guidance.artifactId] } });
+  const item = await show(f, started);
+  await conforms(bolt, item.decision, item, { role: 'rte', by: 'RITA' });
+  assert.deepEqual(item.decision.statusMutation, { from: 'in_progress', to: 'escalated' });
+
+  const nothing = await rita.call('fleet_work_update', { id: untouched, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'not-needed' } });
+  assert.equal(nothing.isError, true, 'an RTE decision on an item with nothing to cite, citing nothing, is refused');
+  assert.match(nothing.text, /has no artifact to rest a rollback on \(it was never pulled\): .*leave it to the operator, who may decide with a note/);
+  assert.equal((await f.operator('work', 'decide', untouched, '--disposition', 'rollback', '--reason', 'not-needed', '--note', 'superseded by the parser rewrite')).item.status, 'rolled_back');
+});
