@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Loose, McpAgent } from '../../support/mcp-agent.js';
+import { runCli } from '../../support/run-cli.js';
 import { artifact, assertRecord, CRITERIA, fleet, plan, verdicts, type Fleet } from './handoff-fleet.js';
 
 /** What the seed says each artifact must include, beyond the fields every artifact has. */
@@ -206,6 +207,8 @@ test('seed 001: a question past the clarification budget is an escalation with a
   await conforms(bolt, item.decision, item, { role: 'rte', by: 'RITA' });
   assert.equal(item.decision.rollbackRef, f.head, 'the rollback reference is the commit the build started from');
   assert.match(item.decision.remediation ?? '', new RegExp(`git checkout ${f.head} -- src/parser\\.ts`), 'the plane does not undo a shared checkout itself: the decision says how (invariant 4)');
+  const shown = (await runCli(['work', 'show', id], { home: f.home, cwd: f.repo })).stdout;
+  assert.ok(shown.includes(`  rollback to ${f.head}: ${item.decision.remediation}`), `fleet work show tells the operator how to apply it:\n${shown}`);
 });
 
 test('seed 001, invariant 8 for every disposition: an RTE cites the guidance an item was pulled with when nothing else exists yet, and leaves an item never pulled to the operator', async (t) => {
