@@ -81,6 +81,7 @@ test('seed 001: guidance → plan → clarification → build → verification r
   const pulled = await bolt.ok('fleet_work_pull');
   await conforms(bolt, pulled.guidance, pulled.item, plane);
   assert.ok(pulled.guidance.roleConstraints.some((c: string) => /clarify/.test(c)), 'the builder is told to ask when unsure (invariant 7)');
+  assert.deepEqual((await bolt.ok('fleet_agent_resume')).guidance, [pulled.guidance], 'a turn resumed after a lost context gets its guidance too');
 
   // 2–3. The builder plans, asks before a high-impact choice, and an RTE answers.
   await bolt.ok('fleet_work_update', { id, action: 'plan', plan });
@@ -197,6 +198,7 @@ test('seed 001: a question past the clarification budget is an escalation with a
   assert.deepEqual(digest.escalations.map((e: Loose) => e.question?.options), [['error', 'warning']], 'the operator gets the explicit options');
 
   await f.operator('work', 'answer', id, '--option', '1', '--rationale', 'callers first');
+  assert.deepEqual((await bolt.ok('fleet_agent_resume')).guidance.map((g: Loose) => [g.workItem, g.issuedTo]), [[id, 'BOLT']], 'the builder goes on under the guidance it pulled the item with');
   await bolt.ok('fleet_work_update', { id, action: 'complete', artifact });
   await vera.ok('fleet_work_pull');
   await vera.ok('fleet_work_update', { id, action: 'verify', report: { verdicts: verdicts('fail') } });
