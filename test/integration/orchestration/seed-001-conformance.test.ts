@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { ArtifactKind } from '../../../contracts/index.js';
 import type { Loose, McpAgent } from '../../support/mcp-agent.js';
 import { runCli } from '../../support/run-cli.js';
 import { artifact, assertRecord, CRITERIA, fleet, plan, verdicts, type Fleet } from './handoff-fleet.js';
 
 /** What the seed says each artifact must include, beyond the fields every artifact has. */
-const SEED_REQUIRES: Record<string, (a: Loose, item: Loose) => void> = {
+const SEED_REQUIRES: Record<ArtifactKind, (a: Loose, item: Loose) => void> = {
   GuidancePacket: (a) => {
     assert.ok(Number.isInteger(a.version) && a.version > 0, 'covenant_version');
     assert.match(a.policyHash, /^sha256:[0-9a-f]{64}$/, 'policy_hash');
@@ -60,10 +61,10 @@ const SEED_REQUIRES: Record<string, (a: Loose, item: Loose) => void> = {
 };
 
 /** Checks an artifact against the seed, and that it reads back by its id over MCP as it is. */
-async function conforms(agent: McpAgent, a: Loose | undefined, item: Loose, producer: { role: string; by: string }): Promise<void> {
-  assert.ok(a, `${item.id} (${item.status}) holds the artifact`);
-  assertRecord(a, a.kind, { workItem: item.id, ...producer });
-  SEED_REQUIRES[a.kind]!(a, item);
+async function conforms(agent: McpAgent, kind: ArtifactKind, a: Loose | undefined, item: Loose, producer: { role: string; by: string }): Promise<void> {
+  assert.ok(a, `${item.id} (${item.status}) holds its ${kind}`);
+  assertRecord(a, kind, { workItem: item.id, ...producer });
+  SEED_REQUIRES[kind](a, item);
   assert.deepEqual((await agent.ok('fleet_agent_resume', { artifact: a.artifactId })).artifact, a, `${a.kind} ${a.artifactId} reads back by its id`);
 }
 
@@ -79,7 +80,7 @@ test('seed 001: guidance → plan → clarification → build → verification r
 
   // 1. The orchestrator attaches guidance to the builder's turn (invariant 6), telling it to ask rather than guess (7).
   const pulled = await bolt.ok('fleet_work_pull');
-  await conforms(bolt, pulled.guidance, pulled.item, plane);
+  await conforms(bolt, 'GuidancePacket', pulled.guidance, pulled.item, plane);
   assert.ok(pulled.guidance.roleConstraints.some((c: string) => /clarify/.test(c)), 'the builder is told to ask when unsure (invariant 7)');
   assert.deepEqual((await bolt.ok('fleet_agent_resume')).guidance, [pulled.guidance], 'a turn resumed after a lost context gets its guidance too');
 
@@ -108,7 +109,7 @@ test('seed 001: guidance → plan → clarification → build → verification r
 
   // 4–6. The verifier gets guidance of its own and the request; it cannot write (invariant 2); it must show evidence for every criterion (3).
   const review = await vera.ok('fleet_work_pull');
-  await conforms(vera, review.guidance, review.item, plane);
+  await conforms(vera, 'GuidancePacket', review.guidance, review.item, plane);
   assert.ok(review.guidance.roleConstraints.some((c: string) => /clarify/.test(c)), 'the verifier is told to ask when unsure (invariant 7)');
   assert.notEqual(review.guidance.artifactId, pulled.guidance.artifactId, 'each role turn has its own guidance');
   const claim = await vera.call('fleet_claim_path', { patterns: ['src/parser.ts'] });
@@ -140,18 +141,18 @@ test('seed 001: guidance → plan → clarification → build → verification r
   assert.deepEqual(item.decision.statusMutation, { from: 'verified', to: 'done' }, 'the decision records the status mutation it applied');
 
   const [first, second] = item.clarifications;
-  await conforms(bolt, item.plan, item, builder);
+  await conforms(bolt, 'BuildPlan', item.plan, item, builder);
   assert.deepEqual(item.plan.budgets, { reworkRounds: 3, clarificationRounds: 3 }, 'the plan runs under the item\'s budgets');
-  await conforms(bolt, first.request, item, builder);
-  await conforms(bolt, first.response, item, { role: 'rte', by: 'RITA' });
-  await conforms(bolt, second.request, item, { role: 'verifier', by: 'VERA' });
-  await conforms(bolt, second.response, item, { role: 'rte', by: 'RITA' });
-  await conforms(bolt, item.artifact, item, builder);
+  await conforms(bolt, 'ClarificationRequest', first.request, item, builder);
+  await conforms(bolt, 'ClarificationResponse', first.response, item, { role: 'rte', by: 'RITA' });
+  await conforms(bolt, 'ClarificationRequest', second.request, item, { role: 'verifier', by: 'VERA' });
+  await conforms(bolt, 'ClarificationResponse', second.response, item, { role: 'rte', by: 'RITA' });
+  await conforms(bolt, 'BuildArtifact', item.artifact, item, builder);
   assert.deepEqual(item.artifact.diffSummary, { since: f.head, files: [{ path: 'src/parser.ts', added: 3, removed: 1 }, { path: 'src/grammar.ts', untracked: true }], more: 0 }, 'what git says changed, beside what the builder says it touched');
-  await conforms(bolt, item.verificationRequest, item, plane);
-  await conforms(bolt, item.report, item, { role: 'verifier', by: 'VERA' });
+  await conforms(bolt, 'VerificationRequest', item.verificationRequest, item, plane);
+  await conforms(bolt, 'VerificationReport', item.report, item, { role: 'verifier', by: 'VERA' });
   assert.deepEqual(item.report.doubts, ['the exit code is not asserted'], 'unresolved doubts are kept');
-  await conforms(bolt, item.decision, item, { role: 'rte', by: 'RITA' });
+  await conforms(bolt, 'OrchestratorDecision', item.decision, item, { role: 'rte', by: 'RITA' });
   assert.ok(item.artifact.sourceRefs.includes(first.response.artifactId), 'the build rests on the answer it was given');
 });
 
@@ -164,7 +165,7 @@ test('seed 001: a failed verification is an orchestrator decision to rework; the
   const turn = async () => {
     const pulled = await bolt.ok('fleet_work_pull');
     assert.equal(pulled.item?.id, id);
-    await conforms(bolt, pulled.guidance, pulled.item, plane);
+    await conforms(bolt, 'GuidancePacket', pulled.guidance, pulled.item, plane);
     await bolt.ok('fleet_work_update', { id, action: 'complete', artifact });
     await vera.ok('fleet_work_pull');
     await vera.ok('fleet_work_update', { id, action: 'verify', report: { verdicts: verdicts('fail') } });
@@ -172,14 +173,14 @@ test('seed 001: a failed verification is an orchestrator decision to rework; the
   };
   let item = await turn();
   assert.equal(item.status, 'rework');
-  await conforms(bolt, item.decision, item, plane);
+  await conforms(bolt, 'OrchestratorDecision', item.decision, item, plane);
   assert.deepEqual([item.decision.disposition, item.decision.refs, item.decision.statusMutation], ['rework', [item.report.artifactId], { from: 'review', to: 'rework' }], 'the rework rests on the failing report');
   const reworkDecision = item.decision.artifactId;
 
   item = await turn(); // the builder's next turn: guidance again (invariant 6), then a second failure
   assert.ok(item.artifact.sourceRefs.includes(reworkDecision), 'the rework build rests on the decision that sent it back');
   assert.equal(item.status, 'escalated', 'past the rework budget');
-  await conforms(bolt, item.decision, item, plane);
+  await conforms(bolt, 'OrchestratorDecision', item.decision, item, plane);
   assert.deepEqual([item.decision.disposition, item.decision.reasonCode, item.decision.refs], ['escalate', 'rework-budget-spent', [item.report.artifactId]]);
 });
 
@@ -191,8 +192,8 @@ test('seed 001: a question past the clarification budget is an escalation with a
   const asked = await bolt.ok('fleet_work_update', { id, action: 'clarify', ...ask('Keep the old API?') });
   let item = await show(f, id);
   assert.equal(item.status, 'escalated');
-  await conforms(bolt, item.escalation.question, item, { role: 'builder', by: 'BOLT' });
-  await conforms(bolt, item.decision, item, { role: 'orchestrator', by: 'plane' });
+  await conforms(bolt, 'ClarificationRequest', item.escalation.question, item, { role: 'builder', by: 'BOLT' });
+  await conforms(bolt, 'OrchestratorDecision', item.decision, item, { role: 'orchestrator', by: 'plane' });
   assert.deepEqual([item.decision.disposition, item.decision.reasonCode, item.decision.refs], ['escalate', 'clarification-budget-spent', [asked.clarificationId]]);
   const { digest } = await vera.ok('fleet_digest');
   assert.deepEqual(digest.escalations.map((e: Loose) => e.question?.options), [['error', 'warning']], 'the operator gets the explicit options');
@@ -206,7 +207,7 @@ test('seed 001: a question past the clarification budget is an escalation with a
   await rita.ok('fleet_work_update', { id, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'regression', refs: [item.report.artifactId] } });
   item = await show(f, id);
   assert.equal(item.status, 'rolled_back');
-  await conforms(bolt, item.decision, item, { role: 'rte', by: 'RITA' });
+  await conforms(bolt, 'OrchestratorDecision', item.decision, item, { role: 'rte', by: 'RITA' });
   assert.equal(item.decision.rollbackRef, f.head, 'the rollback reference is the commit the build started from');
   assert.match(item.decision.remediation ?? '', new RegExp(`git checkout ${f.head} -- src/parser\\.ts`), 'the plane does not undo a shared checkout itself: the decision says how (invariant 4)');
   const shown = (await runCli(['work', 'show', id], { home: f.home, cwd: f.repo })).stdout;
@@ -226,7 +227,7 @@ test('seed 001, invariant 8 for every disposition: an RTE cites the guidance an 
   assert.match(bare.text, new RegExp(`an artifact of the item: cite ${guidance.artifactId} in decision\\.refs`));
   await rita.ok('fleet_work_update', { id: started, action: 'decide', decision: { disposition: 'escalate', reasonCode: 'scope-unclear', refs: [guidance.artifactId] } });
   const item = await show(f, started);
-  await conforms(bolt, item.decision, item, { role: 'rte', by: 'RITA' });
+  await conforms(bolt, 'OrchestratorDecision', item.decision, item, { role: 'rte', by: 'RITA' });
   assert.deepEqual(item.decision.statusMutation, { from: 'in_progress', to: 'escalated' });
 
   const nothing = await rita.call('fleet_work_update', { id: untouched, action: 'decide', decision: { disposition: 'rollback', reasonCode: 'not-needed' } });
