@@ -45,9 +45,13 @@ export type LimitName = keyof typeof limits;
 
 const SEE = 'see docs/limits.md';
 
-/** A string of at most `limit.max` characters; the refusal names the limit and what to do. */
-export function boundedText(limit: Limit): z.ZodString {
-  return z.string().max(limit.max, {
+/**
+ * A string of at most `limit.max` characters; the refusal names the limit and what to do. With
+ * `whenAbsent`, a required string's refusal when it is missing says what to add.
+ */
+export function boundedText(limit: Limit, whenAbsent?: string): z.ZodString {
+  const absent = whenAbsent !== undefined ? { error: (issue: { input: unknown }) => (issue.input === undefined ? whenAbsent : undefined) } : undefined;
+  return z.string(absent).max(limit.max, {
     error: (issue) => `${String((issue.input as string).length)} characters is over the limit of ${limit.max} (${SEE}): shorten it`,
   });
 }

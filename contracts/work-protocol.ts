@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelopeMeta } from './envelope.js';
-import { limits, sentSizes, storedSizes, type Sizing } from './limits.js';
+import { boundedText, limits, sentSizes, storedSizes, type Sizing } from './limits.js';
 import { artifactRecordShape } from './work-artifact.js';
 
 /**
@@ -36,7 +36,12 @@ function planShape(size: Sizing) {
     budgetMinutes: z.number().int().min(1).optional(),
   };
 }
-export const buildPlanSchema = z.object(planShape(storedSizes)).extend(artifactRecordShape);
+export const buildPlanSchema = z.object(planShape(storedSizes)).extend({
+  ...artifactRecordShape,
+  budgets: workBudgetsSchema
+    .optional()
+    .describe('The budget envelope the plan runs under (seed: budget envelope): the rework and clarification rounds the item has, which the plane fills in; budgetMinutes is the builder\'s own estimate.'),
+});
 export type BuildPlan = z.infer<typeof buildPlanSchema>;
 export const sentBuildPlanSchema = z.object(planShape(sentSizes));
 
@@ -47,8 +52,11 @@ export const verificationRequestSchema = z.object({
   round: z.number().int().positive(),
   criteria: z.array(z.string()),
   expectedEvidence: z.array(z.object({ criterion: z.string(), evidence: z.string() })),
+  verifierConstraints: z.array(z.string()).optional().describe('The policy constraints applied to the verifier (seed: policy constraints applied to verifier): its role\'s rules from the guidance.'),
 });
 export type VerificationRequest = z.infer<typeof verificationRequestSchema>;
+
+const confidences = ['low', 'medium', 'high'] as const;
 
 function clarificationAskShape(size: Sizing) {
   return {
@@ -59,10 +67,19 @@ function clarificationAskShape(size: Sizing) {
     /** The decision context (seed: decision context): what is being decided and what depends on it. */
     context: size.text(limits.summary).min(1).optional(),
     /** The asker's confidence in going on without an answer (seed: confidence level). */
-    confidence: z.enum(['low', 'medium', 'high']).optional(),
+    confidence: z.enum(confidences).optional(),
   };
 }
-export const sentClarificationAskSchema = z.object(clarificationAskShape(sentSizes));
+
+/**
+ * A new question must carry its decision context and the asker's confidence (seed 001: a
+ * ClarificationRequest must include them); questions stored before that are still read without.
+ */
+export const sentClarificationAskSchema = z.object({
+  ...clarificationAskShape(sentSizes),
+  context: boundedText(limits.summary, 'a question carries its decision context: add context (what is being decided and what depends on the answer)').min(1, 'context is empty: say what is being decided and what depends on the answer'),
+  confidence: z.enum(confidences, { error: (issue) => (issue.input === undefined ? 'a question carries your confidence in going on without an answer: add confidence (low, medium or high)' : undefined) }),
+});
 
 /** A question about an item; its id is the REQUEST message that blocks the item until answered. */
 export const clarificationRequestSchema = z.object({

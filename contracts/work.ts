@@ -34,7 +34,31 @@ function artifactShape(size: Sizing) {
     summary: size.text(limits.summary).optional(),
   };
 }
-export const buildArtifactSchema = z.object(artifactShape(storedSizes)).extend(artifactRecordShape);
+/** One file changed since the item's start commit, as git counts it. */
+export const diffStatSchema = z.object({
+  path: z.string(),
+  /** Lines added and removed; absent for a binary file and for an untracked one. */
+  added: z.number().int().optional(),
+  removed: z.number().int().optional(),
+  /** A new file not yet added to git. */
+  untracked: z.boolean().optional(),
+});
+
+/** What git says changed in the builder's worktree since the item's start commit. */
+export const diffSummarySchema = z.object({
+  since: z.string(),
+  files: z.array(diffStatSchema),
+  /** How many more files changed than are listed. */
+  more: z.number().int(),
+});
+export type DiffSummary = z.infer<typeof diffSummarySchema>;
+
+export const buildArtifactSchema = z.object(artifactShape(storedSizes)).extend({
+  ...artifactRecordShape,
+  diffSummary: diffSummarySchema
+    .optional()
+    .describe('The diff summary (seed: actual touched files and diff summary): what git says changed in the builder\'s worktree since the start commit, committed or not, read by the plane at completion; touchedFiles is the builder\'s claim.'),
+});
 export type BuildArtifact = z.infer<typeof buildArtifactSchema>;
 export const sentBuildArtifactSchema = z.object(artifactShape(sentSizes));
 
@@ -69,7 +93,14 @@ function decisionShape(size: Sizing) {
     rollbackRef: size.text(limits.id).min(1).optional(),
   };
 }
-export const decisionSchema = z.object(decisionShape(storedSizes)).extend(artifactRecordShape);
+export const decisionSchema = z.object(decisionShape(storedSizes)).extend({
+  ...artifactRecordShape,
+  statusMutation: z
+    .object({ from: workStatusSchema, to: workStatusSchema })
+    .optional()
+    .describe('The status change the decision applied (seed: status mutation, if applied); absent while the train still has to apply it (a landed item\'s revert).'),
+  remediation: z.string().optional().describe('For a rollback the plane does not apply itself: how to return the files to the rollback reference (seed invariant 4).'),
+});
 export type Decision = z.infer<typeof decisionSchema>;
 export const sentDecisionSchema = z.object(decisionShape(sentSizes));
 

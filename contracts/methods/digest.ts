@@ -7,6 +7,7 @@ import { defineMethod, withControl } from '../method.js';
 import { messageSchema } from '../messages.js';
 import { workItemSchema } from '../work.js';
 import { handoffArtifactSchema } from '../work-artifact-record.js';
+import { guidancePacketSchema } from '../work-protocol.js';
 import { idParam } from './common.js';
 
 export const digest = defineMethod({
@@ -42,6 +43,8 @@ export const agentResume = defineMethod({
     decisions: z.array(workItemSchema),
     /** The rework and clarification rounds each of its work items has spent, of how many. */
     rounds: z.array(budgetUseSchema),
+    /** The guidance packet it was last given with each of those items: the rules a resumed turn works under. */
+    guidance: z.array(guidancePacketSchema),
     /** The paths your branch changed against the integration target, and the conflicts a merge of it would hit today (DESIGN §14). */
     writeSet: writeSetSchema.optional(),
     conflicts: z.array(forecastConflictSchema),

@@ -51,7 +51,7 @@ export const workPull = defineMethod({
 export const workUpdate = defineMethod({
   name: 'fleet_work_update',
   summary:
-    'Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.',
+    'Move an item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence per criterion) → verified (rework on a fail). RTE or operator: decide (accept only verified), refs: the artifactIds it rests on. clarify (context, confidence) blocks it until answered. Too many rounds escalate to the operator.',
   params: z.discriminatedUnion('action', [
     z.strictObject({ id: idParam, action: z.literal('complete'), artifact: sentBuildArtifactSchema }),
     z.strictObject({ id: idParam, action: z.literal('verify'), report: sentVerificationReportSchema }),

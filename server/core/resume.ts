@@ -1,8 +1,10 @@
+import type { GuidancePacket } from '../../contracts/index.js';
 import type { Ctx } from './context.js';
 import { isRecipient } from './handoffs.js';
 import { inbox } from './messages.js';
 import type { HandoffRecord, WorkRecord } from './orchestration-records.js';
 import type { AgentRecord, ClaimRecord } from './state.js';
+import { latestGuidanceRef } from './work-guidance.js';
 
 const RECENT_DECISIONS = 5;
 
@@ -20,6 +22,8 @@ export interface ResumeAnchor {
   handoffsToMe: HandoffRecord[];
   handoffsFromMe: HandoffRecord[];
   decisions: WorkRecord[];
+  /** The guidance packets it was given with those items: a resumed turn works under them too (seed invariant 6). */
+  guidance: GuidancePacket[];
 }
 
 /**
@@ -45,5 +49,9 @@ export function resumeAnchor(ctx: Ctx, agent: AgentRecord): ResumeAnchor {
     handoffsToMe: pending.filter((h) => isRecipient(agent, h.envelope.to)),
     handoffsFromMe: pending.filter((h) => h.fromAgentId === agent.agentId),
     decisions,
+    guidance: work.flatMap((w) => {
+      const packet = ctx.state.guidancePackets.get(latestGuidanceRef(ctx.state, w.id, agent.callsign) ?? '');
+      return packet ? [packet] : [];
+    }),
   };
 }

@@ -4,6 +4,7 @@ import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import type { State } from './state.js';
 import { freeBuilder } from './work-claims.js';
+import { orchestratorDecision } from './work-orchestrator-decision.js';
 
 /** An item's budgets: its own where set, else the fleet's. */
 export function budgetsOf(state: State, item: WorkRecord): WorkBudgets {
@@ -37,7 +38,10 @@ export function escalateWork(ctx: Ctx, item: WorkRecord, escalation: Escalation,
     ? `${escalation.budget} budget spent (${escalation.spent} of ${escalation.limit} rounds): the operator answers ${escalation.question.id} (${escalation.question.question})`
     : `${escalation.budget} budget spent (${escalation.spent} of ${escalation.limit} rounds): the operator decides`;
   const builder = escalation.question ? {} : freeBuilder(ctx, item, escalation.by);
-  ctx.emit({ type: 'work.transitioned', by: escalation.by, itemId: item.id, status: 'escalated', escalation: { ...escalation, waitedIn: item.status }, reason, ...extra, ...builder });
+  // What it rests on: the question it carries, else the report (or build) that spent the last round.
+  const refs = escalation.question ? [escalation.question.artifactId] : [(extra.report ?? item.report)?.artifactId ?? item.artifact?.artifactId];
+  const decision = orchestratorDecision(ctx, item, 'escalate', `${escalation.budget}-budget-spent`, refs, 'escalated');
+  ctx.emit({ type: 'work.transitioned', by: escalation.by, itemId: item.id, status: 'escalated', escalation: { ...escalation, waitedIn: item.status }, reason, decision, ...extra, ...builder });
 }
 
 type WorkTransition = Extract<FleetEventInput, { type: 'work.transitioned' }>;

@@ -41,7 +41,8 @@ export function transitionWork<Time>(item: WorkShape<Time>, event: WorkEvent<'wo
   if (event.report !== undefined) item.report = event.report;
   if (event.decision !== undefined) {
     item.decision = event.decision;
-    item.decidedBy = event.by ?? 'unknown';
+    // The plane's own decisions (a failed verification, a spent budget) are the plane's, not the caller's whose call led to them.
+    item.decidedBy = event.decision.producedBy ?? event.by ?? 'unknown';
   }
   if (event.verificationRequest !== undefined) item.verificationRequest = event.verificationRequest;
   if (event.startCommit !== undefined) item.startCommit = event.startCommit;

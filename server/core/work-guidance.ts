@@ -11,23 +11,32 @@ export interface WorktreeFacts {
   covenant: CovenantFile[];
 }
 
+/** Invariant 7 of the handoff protocol: doubt is raised, never settled silently. */
+const ASK = 'Unsure how a rule, criterion or constraint applies? Ask (fleet_work_update action clarify, with the context, your confidence and the options) instead of deciding on low confidence.';
+
 const BUILDING = [
   'Claim paths before writing; write only inside your claims.',
   'Complete with an artifact: the files you touched, the commands you ran with their exit codes, the criteria you covered.',
   'Never verify your own work.',
+  ASK,
 ];
 
 /** What each role may and must do, in the words the agent reads. */
 const ROLE_CONSTRAINTS: Record<Role, string[]> = {
   worker: BUILDING,
   builder: BUILDING,
-  verifier: ['Never verify work you built.', 'Name every criterion of the item with its verdict and evidence.', 'Do not write to the repository: verifiers judge.'],
+  verifier: ['Never verify work you built.', 'Name every criterion of the item with its verdict and evidence.', 'Do not write to the repository: verifiers judge.', ASK],
   rte: [
     'Decide with a reason code and the artifacts you rely on; accept only verified items with no open clarification.',
     'Answer a clarification with the option chosen, a rationale and any updated constraints.',
   ],
   operator: ['Escalated items wait for you: decide them, or raise their budget (fleet work configure).'],
 };
+
+/** The rules of a role, as its guidance packets and the verification requests (the verifier's) state them. */
+export function roleConstraintsOf(role: Role): string[] {
+  return ROLE_CONSTRAINTS[role];
+}
 
 function stopConditions(settings: WorkSettings): string[] {
   return [
@@ -62,7 +71,7 @@ export function guidanceFor(ctx: Ctx, agent: AgentRecord, facts: WorktreeFacts, 
     ...(facts.worktree !== undefined && { worktree: facts.worktree }),
     ...(facts.head !== undefined && { head: facts.head }),
     covenant,
-    roleConstraints: ROLE_CONSTRAINTS[agent.role],
+    roleConstraints: roleConstraintsOf(agent.role),
     stopConditions: stops,
     issuedTo: agent.callsign,
   };

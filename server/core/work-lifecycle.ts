@@ -1,4 +1,4 @@
-import { ACCEPTED_STATUSES, FleetError, type BuildArtifact, type BuildPlan, type Decision, type VerificationReport, type WorkIntegration } from '../../contracts/index.js';
+import { ACCEPTED_STATUSES, FleetError, type BuildArtifact, type BuildPlan, type Decision, type DiffSummary, type VerificationReport, type WorkIntegration } from '../../contracts/index.js';
 import { isOperator, isRteOrOperator, actorName, requireAgent } from './authority.js';
 import type { Caller, Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
@@ -12,10 +12,15 @@ import { requirePlanIfConfigured, submitPlan, verificationRequestFor } from './w
 import { answeredRefs, currentRefs, producerOf, seal } from './work-artifacts.js';
 import { requireCitations } from './work-citations.js';
 import { latestGuidanceRef } from './work-guidance.js';
+import { orchestratorDecision } from './work-orchestrator-decision.js';
+import { rollbackRemediation } from './work-rollback-remediation.js';
 
 export type WorkUpdate =
-  /** `integration`: the builder's branch, when it works on a branch of its own (the handler reads it with git). */
-  | { action: 'complete'; artifact: BuildArtifact; integration?: WorkIntegration }
+  /**
+   * `integration`: the builder's branch, when it works on a branch of its own; `diffSummary`: what
+   * changed in its worktree since the start commit (the handler reads both with git).
+   */
+  | { action: 'complete'; artifact: BuildArtifact; integration?: WorkIntegration; diffSummary?: DiffSummary }
   | { action: 'verify'; report: VerificationReport }
   | { action: 'decide'; decision: Decision }
   | { action: 'plan'; plan: BuildPlan }
@@ -45,7 +50,7 @@ export function updateWork(ctx: Ctx, caller: Caller, itemId: string, update: Wor
       answerClarification(ctx, caller, item, update);
       break;
     case 'complete':
-      complete(ctx, caller, item, update.artifact, update.integration);
+      complete(ctx, caller, item, update);
       break;
     case 'verify':
       verify(ctx, caller, item, update.report);
@@ -63,7 +68,7 @@ function requireBuilder(ctx: Ctx, caller: Caller, what: string) {
   return agent;
 }
 
-function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArtifact, integration: WorkIntegration | undefined): void {
+function complete(ctx: Ctx, caller: Caller, item: WorkRecord, { artifact, integration, diffSummary }: Extract<WorkUpdate, { action: 'complete' }>): void {
   const agent = requireBuilder(ctx, caller, 'complete');
   if (item.status !== 'in_progress' || item.assignee !== agent.agentId) {
     throw new FleetError('INVALID_STATE', `${item.id} is ${item.status}${item.assignee ? '' : ' and unassigned'}: only its builder completes it, while it is in progress`);
@@ -75,7 +80,7 @@ function complete(ctx: Ctx, caller: Caller, item: WorkRecord, artifact: BuildArt
     holdItemClaims(ctx, item, agent.agentId, integration.writeSet, agent.callsign);
   } else releaseItemClaims(ctx, item, agent.agentId, agent.callsign);
   const sourceRefs = [latestGuidanceRef(ctx.state, item.id, agent.callsign), item.startCommit, ...currentRefs(item, 'plan', 'report', 'decision'), ...answeredRefs(item)];
-  const sealed = seal(ctx, 'BuildArtifact', artifact, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
+  const sealed = seal(ctx, 'BuildArtifact', { ...artifact, ...(diffSummary !== undefined && { diffSummary }) }, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs });
   ctx.emit({ type: 'work.transitioned', by: agent.callsign, itemId: item.id, status: 'review', artifact: sealed, verifier: null, verificationRequest: verificationRequestFor(ctx, item, sealed), ...(integration !== undefined && { integration }) });
 }
 
@@ -98,7 +103,10 @@ function verify(ctx: Ctx, caller: Caller, item: WorkRecord, sent: VerificationRe
   if (failed) {
     const escalation = spentBudget(ctx, item, 'rework', agent.callsign);
     if (escalation) escalateWork(ctx, item, escalation, { report, verifier: agent.agentId });
-    else ctx.emit({ type: 'work.transitioned', ...transition, status: 'rework', verifier: agent.agentId, reworkRounds: item.reworkRounds + 1 });
+    else {
+      const decision = orchestratorDecision(ctx, item, 'rework', 'verification-failed', [report.artifactId], 'rework');
+      ctx.emit({ type: 'work.transitioned', ...transition, status: 'rework', verifier: agent.agentId, reworkRounds: item.reworkRounds + 1, decision });
+    }
     return;
   }
   // Inconclusive evidence leaves the item in review for another look or a decision.
@@ -127,12 +135,19 @@ function decide(ctx: Ctx, caller: Caller, item: WorkRecord, decision: Decision):
   const rework = decision.disposition === 'rework' ? reworkRound(ctx, caller, item, by) : {};
   if (rework === undefined) return;
   const onTrain = item.status === 'landing'; // read before the transition below changes the record
-  const sealed = seal(ctx, 'OrchestratorDecision', { ...decision, ...(rollbackRef !== undefined && { rollbackRef }) }, { workItem: item.id, producer: producerOf(ctx, caller), sourceRefs: [...decision.refs, rollbackRef] });
+  const status = revert ? item.status : DISPOSITION_STATUS[decision.disposition];
+  const applied = {
+    // The train applies a revert's status later: until then the decision has no mutation of its own.
+    ...(!revert && { statusMutation: { from: item.status, to: status } }),
+    ...(rollbackRef !== undefined && { rollbackRef }),
+    ...(rollbackRef !== undefined && !revert && { remediation: rollbackRemediation(item, rollbackRef) }),
+  };
+  const sealed = seal(ctx, 'OrchestratorDecision', { ...decision, ...applied }, { workItem: item.id, producer: producerOf(ctx, caller), sourceRefs: [...decision.refs, rollbackRef] });
   ctx.emit({
     type: 'work.transitioned',
     by,
     itemId: item.id,
-    status: revert ? item.status : DISPOSITION_STATUS[decision.disposition],
+    status,
     decision: sealed,
     reason: revert ? `${decision.reasonCode}: its landing ${landingName(item.landedCommit!, item.landedOnto)} is reverted through the train` : decision.reasonCode,
     ...rework,

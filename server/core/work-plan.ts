@@ -3,7 +3,8 @@ import type { Ctx } from './context.js';
 import type { WorkRecord } from './orchestration-records.js';
 import type { AgentRecord } from './state.js';
 import { answeredRefs, currentRefs, ORCHESTRATOR, seal } from './work-artifacts.js';
-import { latestGuidanceRef } from './work-guidance.js';
+import { budgetsOf } from './work-budgets.js';
+import { latestGuidanceRef, roleConstraintsOf } from './work-guidance.js';
 
 /**
  * The builder's plan for an item it holds. Its coverage map names every criterion of the item and
@@ -19,7 +20,9 @@ export function submitPlan(ctx: Ctx, agent: AgentRecord, item: WorkRecord, plan:
   const unknown = [...covered].filter((c) => !item.criteria.includes(c));
   if (unknown.length > 0) throw new FleetError('INVALID_PARAMS', `the plan's coverage names criteria ${item.id} does not have: ${unknown.join('; ')}. Use the item's criteria word for word`);
   const sourceRefs = [latestGuidanceRef(ctx.state, item.id, agent.callsign), item.startCommit, ...currentRefs(item, 'report', 'decision'), ...answeredRefs(item)];
-  ctx.emit({ type: 'work.planned', by: agent.callsign, itemId: item.id, plan: seal(ctx, 'BuildPlan', plan, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs }) });
+  // The budget envelope is the orchestrator's contract: the rounds the item has, whatever the builder sent.
+  const enveloped = { ...plan, budgets: budgetsOf(ctx.state, item) };
+  ctx.emit({ type: 'work.planned', by: agent.callsign, itemId: item.id, plan: seal(ctx, 'BuildPlan', enveloped, { workItem: item.id, producer: { role: agent.role, name: agent.callsign }, sourceRefs }) });
 }
 
 /** Refuses a completion the fleet wants planned first. */
@@ -31,7 +34,8 @@ export function requirePlanIfConfigured(ctx: Ctx, item: WorkRecord): void {
 
 /**
  * What the verifier is asked to check: the item's criteria (else the builder's), each with the
- * evidence its plan promised. The plane (the orchestrator) produces it, resting on the build.
+ * evidence its plan promised, and the rules the verifier works under. The plane (the orchestrator)
+ * produces it, resting on the build.
  */
 export function verificationRequestFor(ctx: Ctx, item: WorkRecord, artifact: BuildArtifact): VerificationRequest {
   const criteria = item.criteria.length > 0 ? item.criteria : artifact.criteria;
@@ -43,5 +47,6 @@ export function verificationRequestFor(ctx: Ctx, item: WorkRecord, artifact: Bui
       criterion,
       evidence: (item.plan && Object.hasOwn(item.plan.coverage, criterion) ? item.plan.coverage[criterion] : undefined) ?? `evidence that it holds${ran ? `; the builder ran ${ran}` : ''}`,
     })),
+    verifierConstraints: roleConstraintsOf('verifier'),
   }, { workItem: item.id, producer: ORCHESTRATOR, sourceRefs: [artifact.artifactId, ...currentRefs(item, 'plan')] });
 }

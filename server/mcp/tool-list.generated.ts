@@ -831,7 +831,7 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_work_update",
-      "description": "Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.",
+      "description": "Move an item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence per criterion) → verified (rework on a fail). RTE or operator: decide (accept only verified), refs: the artifactIds it rests on. clarify (context, confidence) blocks it until answered. Too many rounds escalate to the operator.",
       "inputSchema": {
         "type": "object",
         "properties": {
@@ -1558,7 +1558,7 @@ export const TOOL_LISTS: Record<ToolProfile, readonly ToolDefinition[]> = {
     },
     {
       "name": "fleet_work_update",
-      "description": "Move a work item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence for every criterion) → verified, or rework on a fail. RTE or operator: decide (accept only verified), refs citing the artifactIds it rests on. clarify blocks it until answered. Too many rounds escalate it to the operator.",
+      "description": "Move an item along. Its builder: plan, complete → review. A verifier, never the builder: verify (evidence per criterion) → verified (rework on a fail). RTE or operator: decide (accept only verified), refs: the artifactIds it rests on. clarify (context, confidence) blocks it until answered. Too many rounds escalate to the operator.",
       "inputSchema": {
         "type": "object",
         "properties": {

@@ -67,8 +67,9 @@ export function verify(h: Harness, caller: Caller, id: string, r: VerificationRe
 }
 
 /**
- * A decision as an RTE makes one: given no refs (and no note), it cites what the item rests on now,
- * its report else its build (invariant 8), or says in a note that there is nothing to cite.
+ * A decision citing what the item rests on now when given no refs (and no note): its report, else
+ * its build, else its plan (invariant 8); with nothing to cite it says so in a note, which only the
+ * operator may do.
  */
 export function decide(h: Harness, caller: Caller, id: string, d: Decision) {
   return h.core.run(caller, (ctx) => updateWork(ctx, caller, id, { action: 'decide', decision: d.refs.length > 0 || d.note !== undefined ? d : citing(ctx.state.work.get(id), d) }));

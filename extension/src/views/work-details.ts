@@ -33,7 +33,7 @@ export function waitsFor(item: WorkItem): string | undefined {
   }
 }
 
-/** The item's plan, its rounds and what it waits for. */
+/** The item's plan, its rounds, what its build changed, how to apply its rollback and what it waits for. */
 export function workDetails(item: WorkItem): WorkDetail[] {
   const details: WorkDetail[] = [];
   const waiting = waitsFor(item);
@@ -61,6 +61,19 @@ export function workDetails(item: WorkItem): WorkDetail[] {
       description: response ? `→ ${response.chosen} (${response.answeredBy}: ${response.rationale})` : `open, asked by ${request.askedBy}`,
     })),
   });
+  const diff = item.artifact?.diffSummary;
+  if (diff) {
+    details.push({
+      label: 'Changes',
+      description: `${diff.files.length + diff.more} file(s) since ${diff.since.slice(0, 12)}`,
+      children: [
+        ...diff.files.map((f) => ({ label: f.path, description: f.untracked ? 'new, untracked' : f.added === undefined ? 'binary' : `+${f.added} −${f.removed ?? 0}` })),
+        ...(diff.more > 0 ? [{ label: `${diff.more} more`, description: 'fleet work artifact lists the build' }] : []),
+      ],
+    });
+  }
+  // A rollback the plane did not apply: what to run (seed invariant 4).
+  if (item.status === 'rolled_back' && item.decision?.remediation !== undefined) details.push({ label: 'Rollback', description: item.decision.remediation });
   if (item.verificationRequest && (item.status === 'review' || item.status === 'verified')) {
     details.push({
       label: 'Verification',

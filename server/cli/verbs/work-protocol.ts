@@ -8,7 +8,7 @@ import { emit } from '../output.js';
 
 export const WORK_PROTOCOL_USAGE = [
   "fleet work plan ID --as X --plan '{\"intendedFiles\":[…],\"validationPlan\":[…],\"coverage\":{\"CRITERION\":\"how it is shown met\"}}' (or @file.json)",
-  'fleet work clarify ID --as X --question Q [--context C] [--confidence low|medium|high] [--option O…] [--to CALLSIGN]',
+  'fleet work clarify ID --as X --question Q --context C --confidence low|medium|high [--option O…] [--to CALLSIGN]',
   'fleet work answer ID [--request REQUEST_ID] (--option N | --choose O) --rationale R [--constraint C…] [--as X]',
   'fleet work configure [--item ID] [--rework N] [--clarifications N] [--plan-required yes|no]',
 ];
@@ -79,10 +79,11 @@ export function protocolUpdate(action: 'plan' | 'clarify', id: string, values: P
         id,
         action,
         question: requireValue(values.question, '--question', usage),
+        // The seed's must-include: what is being decided, and how sure the asker is going on without an answer.
+        context: requireValue(values.context, '--context', usage),
+        confidence: requireValue(values.confidence, '--confidence', usage),
         options: values.option ?? [],
         ...(values.to !== undefined && { to: values.to }),
-        ...(values.context !== undefined && { context: values.context }),
-        ...(values.confidence !== undefined && { confidence: values.confidence }),
       };
   }
 }

@@ -49,6 +49,8 @@ function describeItem(item: WorkItem): string {
     ...(item.verifier ? [`  verifier ${item.verifier}`] : []),
     ...item.criteria.map((c) => `  criterion: ${c}`),
     ...held.flatMap(([what, a]) => (a?.artifactId ? [`  ${what}: ${a.artifactId}`] : [])),
+    // A rollback the plane does not apply itself: what the person has to run (seed invariant 4).
+    ...(item.decision?.remediation !== undefined ? [`  rollback to ${item.decision.rollbackRef ?? '?'}: ${item.decision.remediation}`] : []),
     ...item.clarifications.map((c) => `  clarification ${c.request.id}: ${c.request.question}${c.response ? ` → ${c.response.chosen}` : ' (open)'}`),
   ];
   return [...lines, ...escalationLines(item)].join('\n');

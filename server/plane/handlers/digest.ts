@@ -32,6 +32,7 @@ export const digestHandlers = {
         handoffsFromMe: anchor.handoffsFromMe.map(handoffView),
         decisions: anchor.decisions.map((w) => workView(w, ctx.state)),
         rounds: anchor.work.map((w) => budgetUse(ctx.state, w)),
+        guidance: anchor.guidance,
         ...writeSetOf(ctx.state, agent.agentId),
         conflicts: conflictsOf(ctx.state, agent.agentId),
         ...(params.artifact !== undefined && { artifact: readArtifact(ctx.state, params.artifact) }),

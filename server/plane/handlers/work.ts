@@ -1,4 +1,4 @@
-import type { WorkIntegration } from '../../../contracts/index.js';
+import type { DiffSummary, WorkIntegration } from '../../../contracts/index.js';
 import type { Caller } from '../../core/context.js';
 import type { FleetCore } from '../../core/fleet-core.js';
 import { integrationConfigOf } from '../../core/integration-config.js';
@@ -9,6 +9,7 @@ import type { ScopeResolver } from '../repository/scope-resolver.js';
 import { updateWork } from '../../core/work-lifecycle.js';
 import { budgetsOf, configureWork } from '../../core/work-budgets.js';
 import { addWork, pullWork } from '../../core/work-queue.js';
+import { diffSummaryOf } from '../repository/diff-summary.js';
 import { readWorktreeFacts } from '../repository/worktree-facts.js';
 import { readArtifact } from '../../core/work-artifacts.js';
 import { removeWork } from '../../core/work-removal.js';
@@ -30,6 +31,13 @@ async function completedBranch(core: FleetCore, scopes: ScopeResolver, caller: C
     return undefined;
   }
   return branchOfItsOwn(worktree, repository, integrationConfigOf(core.state, item.scope).target);
+}
+
+/** What changed in the completing builder's registered worktree since the item's start commit. */
+async function changedSinceStart(core: FleetCore, caller: Caller, itemId: string): Promise<DiffSummary | undefined> {
+  const worktree = caller.kind === 'agent' ? core.state.agents.get(caller.agentId)?.worktree : undefined;
+  const since = core.state.work.get(itemId)?.startCommit;
+  return worktree !== undefined && since !== undefined ? diffSummaryOf(worktree, since) : undefined;
 }
 
 export const workHandlers = {
@@ -54,11 +62,11 @@ export const workHandlers = {
   },
 
   fleet_work_update: async (params, session, { core, scopes, train }) => {
-    // git runs before the core does: a completion on a branch of its own records that branch.
-    const integration = params.action === 'complete' ? await completedBranch(core, scopes, session.caller, params.id) : undefined;
+    // git runs before the core does: a completion on a branch of its own records that branch, and every completion what changed.
+    const [integration, diffSummary] = params.action === 'complete' ? await Promise.all([completedBranch(core, scopes, session.caller, params.id), changedSinceStart(core, session.caller, params.id)]) : [];
     const outcome = core.run(session.caller, (ctx) => {
       const { id, ...update } = params;
-      const { item, clarificationId } = updateWork(ctx, session.caller, id, update.action === 'complete' ? { ...update, ...(integration && { integration }) } : update);
+      const { item, clarificationId } = updateWork(ctx, session.caller, id, update.action === 'complete' ? { ...update, ...(integration && { integration }), ...(diffSummary && { diffSummary }) } : update);
       const warning = integration && nothingCommitted(integration) ? `nothing is committed on ${integration.branch} beyond ${integration.target}: the train lands commits, not edits in the worktree; commit your work and complete again` : undefined;
       return { item: { id: item.id, status: item.status }, ...(clarificationId !== undefined && { clarificationId }), ...(warning !== undefined && { warning }) };
     });

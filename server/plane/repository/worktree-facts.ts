@@ -4,12 +4,13 @@ import type { WorktreeFacts } from '../../core/work-guidance.js';
 /** The files whose committed text is the repository's covenant for agents. */
 const COVENANT_FILES = ['AGENTS.md', 'CLAUDE.md'];
 
-function git(worktree: string, args: string[]): Promise<string | undefined> {
+/** git's output in `worktree`, trimmed; undefined when git fails (not a repository, an unknown commit). */
+export function gitIn(worktree: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => execFile('git', ['-C', worktree, ...args], { timeout: 10_000 }, (error, stdout) => resolve(error ? undefined : stdout.trim())));
 }
 
 export function gitHead(worktree: string): Promise<string | undefined> {
-  return git(worktree, ['rev-parse', 'HEAD']);
+  return gitIn(worktree, ['rev-parse', 'HEAD']);
 }
 
 /**
@@ -18,7 +19,7 @@ export function gitHead(worktree: string): Promise<string | undefined> {
  */
 export async function readWorktreeFacts(worktree: string | undefined): Promise<WorktreeFacts> {
   if (worktree === undefined) return { covenant: [] };
-  const [head, tree] = await Promise.all([gitHead(worktree), git(worktree, ['ls-tree', 'HEAD', '--', ...COVENANT_FILES])]);
+  const [head, tree] = await Promise.all([gitHead(worktree), gitIn(worktree, ['ls-tree', 'HEAD', '--', ...COVENANT_FILES])]);
   // ls-tree lines read "<mode> blob <hash>\t<path>".
   const covenant = (tree ?? '').split('\n').flatMap((line) => {
     const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(line);

@@ -49,7 +49,7 @@ test('artifacts stored before they were records get deterministic ids when the s
     }
   };
   const logIds = artifactIds(await loaded(fromLog));
-  assert.equal(logIds.length, 9, 'plan, question, answer, build, request and report of one item; build, request and report of the other');
+  assert.equal(logIds.length, 10, 'plan, question, answer, build, request, report and the rework decision of one item; build, request and report of the other');
   for (const [where, kind, id] of logIds) {
     if (where === `${reworked}.request0`) assert.equal(id, asked, 'a clarification request keeps the id it had: its message');
     else assert.match(id!, new RegExp(`^[a-z]{2}_${where!.split('.')[0]}_[0-9a-f]{12}$`), `${where} (${kind}) has an id derived from its item and content`);

@@ -18,7 +18,10 @@ test('fleet work plan | clarify | answer | configure --item, with the errors a p
   const added = await fleet('work', 'add', 'auth', '--criterion', 'logs in', '--json');
   const id: string = JSON.parse(added.stdout).item.id;
 
-  const asked = await fleet('work', 'clarify', id, '--as', 'ATLAS', '--question', 'OAuth or API keys?', '--option', 'OAuth', '--option', 'API keys');
+  const unsure = await fleet('work', 'clarify', id, '--as', 'ATLAS', '--question', 'OAuth or API keys?', '--context', 'the login flow for SSO customers', '--option', 'OAuth');
+  assert.equal(unsure.code, 2, 'a question says how sure its asker is');
+  assert.match(unsure.stderr, /--confidence is required\n[^]*fleet work clarify .*--confidence low\|medium\|high/);
+  const asked = await fleet('work', 'clarify', id, '--as', 'ATLAS', '--question', 'OAuth or API keys?', '--context', 'the login flow for SSO customers', '--confidence', 'low', '--option', 'OAuth', '--option', 'API keys');
   assert.equal(asked.code, 0, asked.stderr);
   const requestId = /clarification request (\S+)/.exec(asked.stdout)![1]!;
   const offMenu = await fleet('work', 'answer', id, '--request', requestId, '--choose', 'SAML', '--rationale', 'r');

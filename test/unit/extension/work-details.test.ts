@@ -51,3 +51,19 @@ test('an item expands to its plan, its rounds (with each question and answer) an
   assert.deepEqual(details[2]!.children, [{ label: 'Q1: OAuth?', description: '→ yes (RTE1: SSO)' }]);
   assert.equal(details[3]!.description, 'round 2');
 });
+
+test('an item expands to what git says its build changed, and a rolled-back item to how to apply the rollback', () => {
+  const diffSummary = { since: 'abc123def4567890', files: [{ path: 'src/parser.ts', added: 3, removed: 1 }, { path: 'logo.png' }, { path: 'src/grammar.ts', untracked: true }], more: 2 };
+  const built = workDetails({ ...base, status: 'review', artifact: { touchedFiles: ['src/parser.ts'], commands: [], criteria: ['parses'], diffSummary } });
+  const changes = built.find((d) => d.label === 'Changes')!;
+  assert.equal(changes.description, '5 file(s) since abc123def456');
+  assert.deepEqual(changes.children!.map((c) => [c.label, c.description]), [
+    ['src/parser.ts', '+3 −1'],
+    ['logo.png', 'binary'],
+    ['src/grammar.ts', 'new, untracked'],
+    ['2 more', 'fleet work artifact lists the build'],
+  ]);
+  const remediation = 'not applied by the plane, which does not undo a shared checkout: in the builder\'s worktree run git checkout abc123 -- src/parser.ts, then commit';
+  const rolledBack = workDetails({ ...base, status: 'rolled_back', decision: { disposition: 'rollback', reasonCode: 'regression', refs: ['vr_1'], rollbackRef: 'abc123', remediation } });
+  assert.deepEqual(rolledBack.find((d) => d.label === 'Rollback'), { label: 'Rollback', description: remediation });
+});

@@ -40,10 +40,10 @@ test('a plan maps every criterion of the item and no other; only its builder pla
   expectRefusedUnchanged(h, boreas.caller, 'INVALID_STATE', planning(boreas, plan({ parses: 'a', fast: 'b' })));
   expectRefusedUnchanged(h, vera.caller, 'FORBIDDEN', planning(vera, plan({ parses: 'a', fast: 'b' })));
   update(h, atlas.caller, id, { action: 'plan', plan: plan({ parses: 'a', fast: 'b' }) });
-  assert.deepEqual(contentOf(h.core.state.work.get(id)!.plan), plan({ parses: 'a', fast: 'b' }));
+  assert.deepEqual(contentOf(h.core.state.work.get(id)!.plan), { ...plan({ parses: 'a', fast: 'b' }), budgets: { reworkRounds: 3, clarificationRounds: 3 } }, 'the plan as sent, in the budget envelope the item has');
 });
 
-test('completion hands the verifier a verification request: the criteria under review and the evidence the plan promised', () => {
+test('completion hands the verifier a verification request: the criteria under review, the evidence the plan promised and the rules the verifier works under', () => {
   const { h, atlas, vera } = orchestrationFleet();
   const id = add(h, { title: 'parser', criteria: ['parses', 'fast'] }).id;
   pull(h, atlas);
@@ -57,7 +57,9 @@ test('completion hands the verifier a verification request: the criteria under r
       { criterion: 'parses', evidence: 'parser.test.ts passes' },
       { criterion: 'fast', evidence: 'bench under 10 ms' },
     ],
+    verifierConstraints: review.verificationRequest!.verifierConstraints,
   });
+  assert.ok(review.verificationRequest!.verifierConstraints!.includes('Do not write to the repository: verifiers judge.'), 'the policy constraints applied to the verifier');
   verify(h, vera.caller, id, report({ parses: 'pass', fast: 'fail' }));
   pull(h, atlas);
   complete(h, atlas.caller, id, ['parses', 'fast']);

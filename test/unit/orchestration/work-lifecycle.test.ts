@@ -46,7 +46,7 @@ test('the full lifecycle: ready → in_progress → review → verified → done
   decide(h, rte.caller, id, decision('accept', 'criteria-met', [reportId]));
   const done = h.core.state.work.get(id)!;
   assert.equal(done.status, 'done');
-  assert.deepEqual(contentOf(done.decision), decision('accept', 'criteria-met', [reportId]));
+  assert.deepEqual(contentOf(done.decision), { ...decision('accept', 'criteria-met', [reportId]), statusMutation: { from: 'verified', to: 'done' } }, 'the decision records the status mutation it applied');
   assert.equal(done.statusReason, 'criteria-met', 'the reason code is recorded');
   const statuses = eventsOfType(h.events, 'work.transitioned').filter((e) => e.itemId === id).map((e) => `${e.status}/${e.by}`);
   assert.deepEqual(statuses, ['in_progress/ATLAS', 'review/ATLAS', 'review/VERA', 'verified/VERA', 'done/RTE1']);
