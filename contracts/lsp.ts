@@ -253,6 +253,12 @@ export const lspNotifications = {
   'fleet/didChangeForecast': z.object({ writeSets: z.array(workspaceWriteSetSchema), conflicts: z.array(workspaceForecastConflictSchema) }),
   /** A repository's train of this workspace, after each change to it (and its running build's output while followed). */
   'fleet/didChangeTrain': workspaceTrainSchema,
+  /**
+   * A worktree inside a workspace folder that is not a folder's own repository, with fleet activity
+   * (live claims or write-sets; `fleet demo --here`'s .fleet-demo): the editor asks git to open it,
+   * so its own repository, not the folder's, judges its files. Once per worktree.
+   */
+  'fleet/didFindNestedRepository': z.object({ root: z.string().min(1).max(4096) }),
 } as const;
 
 export type LspRequestName = keyof typeof lspRequests;

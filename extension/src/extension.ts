@@ -13,6 +13,7 @@ import { FleetFileDecorations } from './file-decorations.js';
 import { FleetContext } from './fleet-context.js';
 import { installLauncher } from './launcher.js';
 import { registerMcpProvider } from './mcp-provider.js';
+import { NestedRepositories } from './nested-repositories.js';
 import { FleetNotifications } from './notifications.js';
 import { OwnershipCache } from './ownership-cache.js';
 import { ReadonlyGuard } from './readonly-guard.js';
@@ -71,6 +72,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Flee
     editGuard,
     readonlyGuard,
     notifications,
+    new NestedRepositories(ctx),
     trackContextKeys(ctx, config),
     ...registerControlCommands(ctx),
     ...registerTerritoryCommands(ctx, territory, ownership),

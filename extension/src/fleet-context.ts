@@ -81,6 +81,9 @@ export class FleetContext implements vscode.Disposable {
   /** The fleet's Codex hooks of this workspace's repositories and their trust, after each change. */
   readonly onDidChangeCodexHooks = this.codexHooksChanged.event;
   private codexRepositories: CodexRepositoryHooks[] = [];
+  private readonly nestedRepositoryFound = new vscode.EventEmitter<string>();
+  /** The root of a repository inside a workspace folder, with fleet activity, that git should judge its own files by. */
+  readonly onDidFindNestedRepository = this.nestedRepositoryFound.event;
   private readonly serverStarted = new vscode.EventEmitter<void>();
   /** A (re)started server knows nothing the previous one was asked: caches must start over. */
   readonly onDidStartServer = this.serverStarted.event;
@@ -176,6 +179,7 @@ export class FleetContext implements vscode.Disposable {
         this.codexRepositories = repositories;
         this.codexHooksChanged.fire(repositories);
       }),
+      this.onNotification(client, 'fleet/didFindNestedRepository', ({ root }) => this.nestedRepositoryFound.fire(root)),
       client.onDidChangeState(({ newState }) => {
         if (newState === State.Running) this.serverStarted.fire();
         // Stopped for good (vscode-languageclient gave up restarting it): say so instead of "connecting".
@@ -256,6 +260,7 @@ export class FleetContext implements vscode.Disposable {
     this.forecastChanged.dispose();
     this.trainChanged.dispose();
     this.codexHooksChanged.dispose();
+    this.nestedRepositoryFound.dispose();
     this.serverStarted.dispose();
     this.log.dispose();
   }

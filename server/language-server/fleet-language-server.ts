@@ -12,6 +12,7 @@ import { CLAIM_ACTION_KIND, territoryActions, territoryDiagnostics, territoryHov
 import { FleetMirror } from './fleet-mirror.js';
 import { OperatorSession } from './operator-session.js';
 import { MirrorChanges } from './mirror-changes.js';
+import { NestedRepositories } from './nested-repositories.js';
 import { ownershipOf, type FileOwnership } from './ownership.js';
 import { PlaneLink } from './plane-link.js';
 import { readPublishedDigest } from './published-digest.js';
@@ -36,10 +37,25 @@ const FORECAST_CHANGES: ReadonlySet<string> = new Set(['integration.forecast', '
  */
 export class FleetLanguageServer implements FleetServices {
   /** A repository found inside a folder: the view state goes again, now with a root for its claims. */
-  readonly scopes = new WorkspaceScopes(() => this.sendState());
+  readonly scopes = new WorkspaceScopes((newScope) => {
+    if (newScope) this.sendState();
+    this.nestedRepositories.check();
+  });
   readonly mirror = new FleetMirror();
   private readonly violations = new WorkspaceViolations();
-  private readonly forecast = new WorkspaceForecast(this.scopes, (params) => this.notify('fleet/didChangeForecast', params), (message) => this.log(message));
+  private readonly forecast = new WorkspaceForecast(
+    this.scopes,
+    (params) => {
+      this.notify('fleet/didChangeForecast', params);
+      this.nestedRepositories.check();
+    },
+    (message) => this.log(message),
+  );
+  private readonly nestedRepositories = new NestedRepositories(
+    this.scopes,
+    () => new Set([...[...this.mirror.liveClaims].map((claim) => claim.scope), ...this.forecast.scopesWithWriteSets]),
+    (root) => this.notify('fleet/didFindNestedRepository', { root }),
+  );
   readonly train = new WorkspaceTrain(this.scopes, (train) => this.notify('fleet/didChangeTrain', train), (message) => this.log(message));
   private readonly codexHooks = new CodexHooksWatch(
     () => this.scopes.folderScopes().map((scope) => scope.worktree),
@@ -242,6 +258,7 @@ export class FleetLanguageServer implements FleetServices {
   private everythingChanged(): void {
     this.publishOwnership(this.watched.changes([], true));
     this.sendState();
+    this.nestedRepositories.check();
   }
 
   /** Tells the editor what the events applied since the last flush changed, and only that. */
@@ -250,6 +267,7 @@ export class FleetLanguageServer implements FleetServices {
     this.changes = new MirrorChanges();
     if (changes.empty || this.link.state.status !== 'connected') return;
     if (changes.fileClaims.length > 0) this.publishOwnership(this.watched.changes(changes.fileClaims, false));
+    if (changes.claims.size > 0) this.nestedRepositories.check();
     this.notify('fleet/didChangeFleet', this.describeChanges(changes));
   }
 

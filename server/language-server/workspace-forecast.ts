@@ -18,12 +18,18 @@ export class WorkspaceForecast {
   /** The read in flight, and whether another was asked for meanwhile: reads run one at a time, so an older answer never lands after a newer one. */
   private reading: Promise<void> | undefined;
   private readAgain = false;
+  private writeSetScopes = new Set<string>();
 
   constructor(
     private readonly scopes: WorkspaceScopes,
     private readonly publish: (params: LspNotificationParams<'fleet/didChangeForecast'>) => void,
     private readonly log: (message: string) => void,
   ) {}
+
+  /** The scopes of the live write-sets, as last read. */
+  get scopesWithWriteSets(): ReadonlySet<string> {
+    return this.writeSetScopes;
+  }
 
   changed(client: PlaneClient | undefined): void {
     if (this.pending || !client) return;
@@ -56,6 +62,7 @@ export class WorkspaceForecast {
       const root = scope === undefined ? undefined : this.scopes.rootFor(scope);
       return { conflict, files: root === undefined ? [] : conflict.paths.map((path) => join(root, path)) };
     });
+    this.writeSetScopes = new Set(writeSets.flatMap((writeSet) => scopeOf.get(writeSet.callsign) ?? []));
     this.publish({ writeSets: writeSets.map((writeSet) => ({ ...writeSet, scope: scopeOf.get(writeSet.callsign) })), conflicts: inWorkspace });
   }
 

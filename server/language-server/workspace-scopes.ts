@@ -23,12 +23,17 @@ export class WorkspaceScopes {
    * one in .fleet-demo): open here too, found as the editor asks about their files.
    */
   private readonly nested = new Map<string, string>();
+  /** Every worktree of such repositories found so far (a builder's own worktree among them), with its scope. */
+  private readonly nestedWorktrees = new Map<string, string>();
 
-  /** `nestedFound`: a repository inside a folder was first seen (its claims now have a root here). */
-  constructor(private readonly nestedFound: () => void = () => undefined) {}
+  /**
+   * `nestedFound`: a worktree of a repository inside a folder was first seen; `newScope` when it is
+   * the first of its repository (whose claims now have a root here).
+   */
+  constructor(private readonly nestedFound: (newScope: boolean) => void = () => undefined) {}
 
   setFolders(uris: readonly string[]): void {
-    this.nested.clear();
+    this.forgetNested();
     this.folders = uris.flatMap((uri) => {
       const path = filePath(uri);
       return path === undefined ? [] : [path];
@@ -37,7 +42,7 @@ export class WorkspaceScopes {
 
   changeFolders(added: readonly string[], removed: readonly string[]): void {
     const gone = new Set(removed.map(filePath));
-    this.nested.clear();
+    this.forgetNested();
     this.folders = [...this.folders.filter((folder) => !gone.has(folder)), ...added.flatMap((uri) => filePath(uri) ?? [])];
   }
 
@@ -49,6 +54,11 @@ export class WorkspaceScopes {
       if (scope && !scopes.some((known) => known.worktree === scope.worktree)) scopes.push(scope);
     }
     return scopes;
+  }
+
+  /** The worktrees found inside a folder that are not a folder's own repository, each with its scope. */
+  nestedCheckouts(): ReadonlyMap<string, string> {
+    return this.nestedWorktrees;
   }
 
   /** A worktree of this workspace that belongs to `scope`, to turn its patterns into files. */
@@ -70,10 +80,18 @@ export class WorkspaceScopes {
   }
 
   private noteNested(scope: Scope): void {
-    if (this.nested.has(scope.id) || !this.folders.some((folder) => scope.worktree.startsWith(`${folder}${sep}`))) return;
-    if (this.folderScopes().some((known) => known.id === scope.id)) return;
-    this.nested.set(scope.id, scope.worktree);
-    this.nestedFound();
+    if (this.nestedWorktrees.has(scope.worktree) || !this.folders.some((folder) => scope.worktree.startsWith(`${folder}${sep}`))) return;
+    const folderScopes = this.folderScopes();
+    if (folderScopes.some((known) => known.worktree === scope.worktree)) return;
+    this.nestedWorktrees.set(scope.worktree, scope.id);
+    const newScope = !this.nested.has(scope.id) && !folderScopes.some((known) => known.id === scope.id);
+    if (newScope) this.nested.set(scope.id, scope.worktree);
+    this.nestedFound(newScope);
+  }
+
+  private forgetNested(): void {
+    this.nested.clear();
+    this.nestedWorktrees.clear();
   }
 
   private tryResolve(root: string): Scope | undefined {

@@ -105,16 +105,18 @@ test('multi-root: a claim in one repository shows there only, as ownership (bloc
   }
 });
 
-test('a repository inside a workspace folder (fleet demo --here): once its files are asked about, its claims have a root here', async () => {
+test('a repository inside a workspace folder (fleet demo --here): once its files are asked about, its claims have a root here, and the editor is told to open it (fleet/didFindNestedRepository)', async () => {
   const nested = join(repoA, '.fleet-demo');
   renameSync(makeWorkspace(), nested);
   const agent = await TestAgent.join(home, 'DEMOBOT');
   try {
     assert.ok((await agent.claim(['src/b.ts'], nested, { reason: 'demo' })).granted);
     const rooted = notification('fleet/didChangeState', (state) => state.claims.some((claim) => claim.holder === 'DEMOBOT' && claim.root === nested));
+    const found = notification('fleet/didFindNestedRepository', ({ root }) => root === nested);
     const { entries } = lspRequests['fleet/ownership'].result.parse(await connection.sendRequest('fleet/ownership', { uris: [fileUri(nested, 'src/b.ts')] }));
     assert.equal(entries[0]!.ownership?.holders[0]?.callsign, 'DEMOBOT');
     await rooted; // on main the claim stayed without a root: Territory said "not open here"
+    await found;
   } finally {
     await agent.release(['src/b.ts'], nested);
     agent.close();

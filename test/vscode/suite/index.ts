@@ -6,12 +6,14 @@
 // Codex's trust in the fleet's hooks, said in the editor; "attention" what waits for the operator
 // (Needs You) and its actions; "integration" write-sets and the conflict forecast in the Explorer and Territory;
 // "train" the integration train in the Work view, the Explorer and Needs You; "lifecycle" the
-// language server restarted several times in a row while VS Code asks it things.
+// language server restarted several times in a row while VS Code asks it things; "nested" a
+// repository inside the workspace that the workspace's repository ignores (fleet demo --here).
 import { attentionTests } from './attention-tests.js';
 import { codexHookTests } from './codex-hook-tests.js';
 import { controlTests } from './control-tests.js';
 import { openFixture, type Fixture } from './fixture.js';
 import { mcpTests } from './mcp-tests.js';
+import { nestedRepositoryTests } from './nested-repository-tests.js';
 import { orchestrationTests } from './orchestration-tests.js';
 import { digestTests } from './digest-tests.js';
 import { drainTests } from './drain-tests.js';
@@ -49,6 +51,8 @@ export async function run(): Promise<void> {
     trainTests(fx);
   } else if (process.env.FLEET_TEST_PHASE === 'lifecycle') {
     lifecycleTests(fx);
+  } else if (process.env.FLEET_TEST_PHASE === 'nested') {
+    nestedRepositoryTests(fx);
   } else {
     planeTests(fx);
     test('an agent joins over the WebSocket endpoint', async () => {
