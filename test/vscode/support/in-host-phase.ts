@@ -3,9 +3,11 @@
 // fewer tests fails.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadEngine, runExtensionTests, type EngineId } from '../harness/index.js';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ENGINE_VERSIONS, loadEngine, runExtensionTests, selectedEngineIds, type EngineId } from '../harness/index.js';
 import type { SuiteResults } from '../suite/runner.js';
-import { REPO_ROOT, SUITE_MODULE } from './fleet-fixtures.js';
+import { bundleForTests, makeHome, makeWorkspace, removeDir, REPO_ROOT, stopPlane, SUITE_MODULE } from './fleet-fixtures.js';
 
 export interface InHostPhase {
   engine: EngineId;
@@ -40,4 +42,44 @@ export async function runInHostPhase({ engine: id, phase, home, workspace, resul
   }
   assert.equal(results.passed.length, expectedTests, `expected ${expectedTests} in-host tests in phase ${phase}, ran ${results.passed.map((p) => p.name).join(', ')}`);
   return results;
+}
+
+/** One in-host phase in a window of its own on each selected engine: what the phase's test file runs, and what it prepares first. */
+export interface InHostPhaseSuite {
+  /** The suite's title, before ", VS Code <version> (<engine>)". */
+  title: string;
+  /** The test's name. */
+  test: string;
+  phase: string;
+  expectedTests: number;
+  timeoutMs?: number;
+  refusedLogLines?: RegExp;
+  /** Runs before the window opens, in the workspace; returns more environment for the window. */
+  prepare?: (workspace: string) => Promise<Record<string, string>> | Record<string, string>;
+}
+
+/**
+ * Declares the suite of one phase per selected engine: a fresh FLEET_HOME and workspace each, the
+ * phase run in its window, the plane stopped and the folders removed after.
+ */
+export function describeInHostPhase(suite: InHostPhaseSuite): void {
+  before(() => bundleForTests());
+  for (const id of selectedEngineIds()) {
+    describe(`${suite.title}, VS Code ${ENGINE_VERSIONS[id].vscode} (${id})`, { timeout: suite.timeoutMs ?? 300_000 }, () => {
+      const home = makeHome();
+      const workspace = makeWorkspace();
+      const resultsFile = join(home, '..', `${home.split('/').pop()}-${suite.phase}-results.json`);
+      after(async () => {
+        await stopPlane(home);
+        removeDir(home);
+        removeDir(workspace);
+        removeDir(resultsFile);
+      });
+
+      test(suite.test, async () => {
+        const env = (await suite.prepare?.(workspace)) ?? {};
+        await runInHostPhase({ engine: id, phase: suite.phase, home, workspace, resultsFile, expectedTests: suite.expectedTests, env, ...(suite.refusedLogLines && { refusedLogLines: suite.refusedLogLines }) });
+      });
+    });
+  }
 }
